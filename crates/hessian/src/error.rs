@@ -1,0 +1,188 @@
+//! Errors (a kind plus the byte offset where it happened) and the decoder's resource limits.
+
+use std::fmt;
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A codec error: what went wrong and at which byte offset of the input (or output).
+#[derive(Debug, thiserror::Error)]
+#[error("{kind} at byte offset {offset}")]
+pub struct Error {
+    kind: ErrorKind,
+    offset: u64,
+}
+
+impl Error {
+    /// Creates an error of `kind` at `offset`.
+    pub fn new(kind: ErrorKind, offset: u64) -> Self {
+        Error { kind, offset }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The byte offset where the problem was detected (of the input when decoding, of the
+    /// output when encoding).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Consumes the error, returning its kind.
+    pub fn into_kind(self) -> ErrorKind {
+        self.kind
+    }
+}
+
+/// The kinds of codec error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended in the middle of a value.
+    #[error("unexpected end of input")]
+    UnexpectedEof,
+    /// A byte code that is not valid where it appears.
+    #[error("unexpected byte code 0x{code:02x} while reading {context}")]
+    UnexpectedCode {
+        /// The offending byte.
+        code: u8,
+        /// What the decoder was reading.
+        context: &'static str,
+    },
+    /// Bytes that are neither UTF-8 nor Java's modified UTF-8 (CESU-8) surrogate encoding.
+    #[error("invalid UTF-8 in string")]
+    InvalidUtf8,
+    /// A UTF-16 surrogate without its partner.
+    #[error("lone UTF-16 surrogate 0x{0:04x} in string")]
+    LoneSurrogate(u16),
+    /// A declared length that runs past the end of the input.
+    #[error("declared length {declared} exceeds the {available} bytes left in the input")]
+    LengthPastEnd {
+        /// The length the stream declared.
+        declared: u64,
+        /// The bytes actually left.
+        available: u64,
+    },
+    /// A value reference to an entry that does not exist (yet).
+    #[error("reference {index} out of range ({len} entries)")]
+    RefOutOfRange {
+        /// The referenced index.
+        index: u64,
+        /// The number of entries in the table.
+        len: usize,
+    },
+    /// An object instance naming a class definition that does not exist.
+    #[error("class definition {index} out of range ({len} definitions)")]
+    ClassRefOutOfRange {
+        /// The referenced index.
+        index: u64,
+        /// The number of definitions in the table.
+        len: usize,
+    },
+    /// A type-name reference to an entry that does not exist.
+    #[error("type reference {index} out of range ({len} types)")]
+    TypeRefOutOfRange {
+        /// The referenced index.
+        index: u64,
+        /// The number of type names in the table.
+        len: usize,
+    },
+    /// A configured limit was exceeded.
+    #[error("{what} limit of {limit} exceeded")]
+    LimitExceeded {
+        /// Which limit (see [`Limits`]).
+        what: &'static str,
+        /// The configured value.
+        limit: u64,
+    },
+    /// A value that the wire format cannot express (e.g. an empty type name).
+    #[error("cannot encode: {0}")]
+    Unencodable(String),
+    /// Malformed structure that is not a single bad byte (e.g. bad XML in Burlap).
+    #[error("malformed input: {0}")]
+    Malformed(String),
+    /// Input remained after a complete value where none was expected.
+    #[error("trailing bytes after the value")]
+    TrailingBytes,
+    /// A value of one type where another was required (serde and RPC layers).
+    #[error("invalid type: expected {expected}, found {found}")]
+    InvalidType {
+        /// What was expected.
+        expected: String,
+        /// What was found.
+        found: String,
+    },
+    /// A message from a higher layer (e.g. serde's custom errors).
+    #[error("{0}")]
+    Message(String),
+    /// An I/O error of the underlying reader or writer.
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl fmt::Display for Limits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "depth {}, collection {}, string {}, binary {}, classes {}, refs {}, message {}",
+            self.max_depth,
+            self.max_collection_len,
+            self.max_string_len,
+            self.max_binary_len,
+            self.max_class_defs,
+            self.max_refs,
+            self.max_message_size
+        )
+    }
+}
+
+/// Resource limits enforced by decoders. Declared lengths are additionally never pre-allocated
+/// beyond what the remaining input can hold, whatever the limits say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum nesting of lists, maps and objects.
+    pub max_depth: usize,
+    /// Maximum number of elements in one list or entries in one map.
+    pub max_collection_len: usize,
+    /// Maximum length of one string, in UTF-16 code units.
+    pub max_string_len: usize,
+    /// Maximum length of one binary value, in bytes.
+    pub max_binary_len: usize,
+    /// Maximum number of class definitions (and type names) in one message or conversation.
+    pub max_class_defs: usize,
+    /// Maximum number of referenceable values (lists, maps, objects) in one message.
+    pub max_refs: usize,
+    /// Maximum number of bytes one message may occupy.
+    pub max_message_size: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 256,
+            max_collection_len: 16 * 1024 * 1024,
+            max_string_len: 64 * 1024 * 1024,
+            max_binary_len: 256 * 1024 * 1024,
+            max_class_defs: 64 * 1024,
+            max_refs: 16 * 1024 * 1024,
+            max_message_size: 512 * 1024 * 1024,
+        }
+    }
+}
+
+impl Limits {
+    /// No limits beyond memory and the input itself (for trusted input only).
+    pub fn unlimited() -> Self {
+        Limits {
+            max_depth: usize::MAX,
+            max_collection_len: usize::MAX,
+            max_string_len: usize::MAX,
+            max_binary_len: usize::MAX,
+            max_class_defs: usize::MAX,
+            max_refs: usize::MAX,
+            max_message_size: u64::MAX,
+        }
+    }
+}

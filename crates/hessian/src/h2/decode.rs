@@ -1,0 +1,632 @@
+//! Hessian 2.0 decoder: accepts everything Caucho 4.0.38's `Hessian2Output` writes (and the rest
+//! of the 2.0 grammar), with typed errors carrying byte offsets and configurable limits.
+//!
+//! The decoder is built from small `parse_*` steps that take an already-read byte code; the
+//! [`Value`] reader and the serde deserializer are both written on top of them.
+
+use super::codes::*;
+use crate::error::{Error, ErrorKind, Limits, Result};
+use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
+use crate::tables::Tables;
+use crate::value::{ClassDef, List, Map, Object, Value};
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+/// Reads Hessian 2.0 values from a [`Read`] source.
+pub struct Decoder<'de, R: Read<'de>> {
+    pub(crate) read: R,
+    tables: Tables,
+    limits: Limits,
+    refs: usize,
+    depth: usize,
+    scratch: String,
+    bytes_scratch: Vec<u8>,
+    _de: PhantomData<&'de ()>,
+}
+
+impl<'de> Decoder<'de, SliceRead<'de>> {
+    /// A decoder over a byte slice (strings may be borrowed from it).
+    pub fn from_slice(data: &'de [u8]) -> Self {
+        Decoder::new(SliceRead::new(data))
+    }
+}
+
+impl<R: std::io::Read> Decoder<'static, IoRead<R>> {
+    /// A decoder over any `std::io::Read` (buffered internally).
+    pub fn from_reader(r: R) -> Self {
+        Decoder::new(IoRead::new(r))
+    }
+}
+
+/// What kind of byte code starts a value; used by layers that need to branch before parsing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeKind {
+    /// `N`.
+    Null,
+    /// `T` / `F`.
+    Bool,
+    /// Any int form.
+    Int,
+    /// Any long form.
+    Long,
+    /// Any double form.
+    Double,
+    /// Either date form.
+    Date,
+    /// Any string form (including chunks).
+    String,
+    /// Any binary form (including chunks).
+    Binary,
+    /// Any list form.
+    List,
+    /// Typed or untyped map.
+    Map,
+    /// Class definition (precedes an object).
+    ClassDef,
+    /// Object instance.
+    Object,
+    /// Value reference.
+    Ref,
+    /// Not a value code in Hessian 2.0.
+    Invalid,
+}
+
+/// Classifies a byte code.
+pub fn code_kind(code: u8) -> CodeKind {
+    match code {
+        0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => CodeKind::String,
+        0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => CodeKind::Binary,
+        0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => CodeKind::Long,
+        0x80..=0xd7 | BC_INT => CodeKind::Int,
+        BC_NULL => CodeKind::Null,
+        BC_TRUE | BC_FALSE => CodeKind::Bool,
+        BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
+            CodeKind::Double
+        }
+        BC_DATE | BC_DATE_MINUTE => CodeKind::Date,
+        0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => {
+            CodeKind::List
+        }
+        BC_MAP | BC_MAP_UNTYPED => CodeKind::Map,
+        BC_CLASS_DEF => CodeKind::ClassDef,
+        0x60..=0x6f | BC_OBJECT => CodeKind::Object,
+        BC_REF => CodeKind::Ref,
+        _ => CodeKind::Invalid,
+    }
+}
+
+/// Header of a list: its type name (resolved), its declared length (`None` = variable, ended
+/// by `Z`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListHeader {
+    /// The type name, if any.
+    pub type_name: Option<String>,
+    /// The declared length of a fixed-length list.
+    pub len: Option<usize>,
+}
+
+impl<'de, R: Read<'de>> Decoder<'de, R> {
+    /// A decoder with empty tables and default limits.
+    pub fn new(read: R) -> Self {
+        Self::with_tables(read, Tables::new())
+    }
+
+    /// A decoder whose class and type tables start from `tables` (e.g. pre-seeded).
+    pub fn with_tables(read: R, tables: Tables) -> Self {
+        Decoder {
+            read,
+            tables,
+            limits: Limits::default(),
+            refs: 0,
+            depth: 0,
+            scratch: String::new(),
+            bytes_scratch: Vec::new(),
+            _de: PhantomData,
+        }
+    }
+
+    /// Replaces the limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The class and type tables as they stand.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// Mutable access to the tables.
+    pub fn tables_mut(&mut self) -> &mut Tables {
+        &mut self.tables
+    }
+
+    /// Takes the tables out (e.g. to keep them for the next message).
+    pub fn into_tables(self) -> Tables {
+        self.tables
+    }
+
+    /// The underlying reader.
+    pub fn reader(&mut self) -> &mut R {
+        &mut self.read
+    }
+
+    /// Offset of the next byte.
+    pub fn offset(&self) -> u64 {
+        self.read.offset()
+    }
+
+    /// Starts a new message: forgets value references and the tables' per-message entries.
+    pub fn reset(&mut self) {
+        self.refs = 0;
+        self.tables.reset();
+    }
+
+    /// Number of referenceable values (lists, maps, objects) seen in this message.
+    pub fn ref_count(&self) -> usize {
+        self.refs
+    }
+
+    /// Fails unless the input is exhausted.
+    pub fn end(&mut self) -> Result<()> {
+        match self.read.peek()? {
+            None => Ok(()),
+            Some(_) => Err(self.err(ErrorKind::TrailingBytes)),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn err(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.read.offset())
+    }
+
+    #[inline]
+    fn err_at(&self, kind: ErrorKind, offset: u64) -> Error {
+        Error::new(kind, offset)
+    }
+
+    pub(crate) fn unexpected(&self, code: u8, context: &'static str) -> Error {
+        // the code was already consumed: point at it
+        self.err_at(ErrorKind::UnexpectedCode { code, context }, self.read.offset().saturating_sub(1))
+    }
+
+    fn limit(&self, what: &'static str, limit: usize) -> Error {
+        self.err(ErrorKind::LimitExceeded { what, limit: limit as u64 })
+    }
+
+    /// Reads the next byte code.
+    #[inline]
+    pub fn read_code(&mut self) -> Result<u8> {
+        self.read.next()
+    }
+
+    /// Looks at the next byte code without consuming it.
+    #[inline]
+    pub fn peek_code(&mut self) -> Result<Option<u8>> {
+        self.read.peek()
+    }
+
+    #[inline]
+    fn u16(&mut self) -> Result<usize> {
+        let hi = self.read.next()?;
+        let lo = self.read.next()?;
+        Ok((usize::from(hi) << 8) | usize::from(lo))
+    }
+
+    #[inline]
+    fn be<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut b = [0u8; N];
+        for x in b.iter_mut() {
+            *x = self.read.next()?;
+        }
+        Ok(b)
+    }
+
+    /// Enters a nested list, map or object, enforcing the depth limit.
+    #[inline]
+    pub(crate) fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.limits.max_depth {
+            return Err(self.limit("depth", self.limits.max_depth));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Registers a new referenceable value, returning its reference index.
+    #[inline]
+    pub(crate) fn add_ref(&mut self) -> Result<usize> {
+        if self.refs >= self.limits.max_refs {
+            return Err(self.limit("references", self.limits.max_refs));
+        }
+        self.refs += 1;
+        Ok(self.refs - 1)
+    }
+
+    /// Parses an int whose code has been read.
+    #[inline]
+    pub fn parse_int(&mut self, code: u8) -> Result<i32> {
+        Ok(match code {
+            0x80..=0xbf => i32::from(code) - i32::from(BC_INT_ZERO),
+            0xc0..=0xcf => ((i32::from(code) - i32::from(BC_INT_BYTE_ZERO)) << 8) | i32::from(self.read.next()?),
+            0xd0..=0xd7 => {
+                let [b1, b0] = self.be::<2>()?;
+                ((i32::from(code) - i32::from(BC_INT_SHORT_ZERO)) << 16) | (i32::from(b1) << 8) | i32::from(b0)
+            }
+            BC_INT => i32::from_be_bytes(self.be::<4>()?),
+            _ => return Err(self.unexpected(code, "int")),
+        })
+    }
+
+    /// Reads an int (its code included), as used for lengths and references.
+    pub fn read_int(&mut self) -> Result<i32> {
+        let code = self.read.next()?;
+        self.parse_int(code)
+    }
+
+    /// Parses a long whose code has been read.
+    #[inline]
+    pub fn parse_long(&mut self, code: u8) -> Result<i64> {
+        Ok(match code {
+            0xd8..=0xef => i64::from(code) - i64::from(BC_LONG_ZERO),
+            0xf0..=0xff => ((i64::from(code) - i64::from(BC_LONG_BYTE_ZERO)) << 8) | i64::from(self.read.next()?),
+            0x38..=0x3f => {
+                let [b1, b0] = self.be::<2>()?;
+                ((i64::from(code) - i64::from(BC_LONG_SHORT_ZERO)) << 16) | (i64::from(b1) << 8) | i64::from(b0)
+            }
+            BC_LONG_INT => i64::from(i32::from_be_bytes(self.be::<4>()?)),
+            BC_LONG => i64::from_be_bytes(self.be::<8>()?),
+            _ => return Err(self.unexpected(code, "long")),
+        })
+    }
+
+    /// Parses a double whose code has been read (the compact forms widen exactly as Java's).
+    #[inline]
+    pub fn parse_double(&mut self, code: u8) -> Result<f64> {
+        Ok(match code {
+            BC_DOUBLE_ZERO => 0.0,
+            BC_DOUBLE_ONE => 1.0,
+            BC_DOUBLE_BYTE => f64::from(self.read.next()? as i8),
+            BC_DOUBLE_SHORT => f64::from(i16::from_be_bytes(self.be::<2>()?)),
+            BC_DOUBLE_MILL => 0.001 * f64::from(i32::from_be_bytes(self.be::<4>()?)),
+            BC_DOUBLE => f64::from_bits(u64::from_be_bytes(self.be::<8>()?)),
+            _ => return Err(self.unexpected(code, "double")),
+        })
+    }
+
+    /// Parses a date whose code has been read, in milliseconds since the epoch.
+    #[inline]
+    pub fn parse_date(&mut self, code: u8) -> Result<i64> {
+        Ok(match code {
+            BC_DATE => i64::from_be_bytes(self.be::<8>()?),
+            BC_DATE_MINUTE => i64::from(i32::from_be_bytes(self.be::<4>()?)) * 60000,
+            _ => return Err(self.unexpected(code, "date")),
+        })
+    }
+
+    /// Reads the length of one string chunk given its code; `Some(final)`.
+    #[inline]
+    fn str_chunk(&mut self, code: u8) -> Result<(usize, bool)> {
+        Ok(match code {
+            0x00..=0x1f => (usize::from(code), true),
+            0x30..=0x33 => ((usize::from(code - BC_STRING_SHORT) << 8) | usize::from(self.read.next()?), true),
+            BC_STRING => (self.u16()?, true),
+            BC_STRING_CHUNK => (self.u16()?, false),
+            _ => return Err(self.unexpected(code, "string")),
+        })
+    }
+
+    fn check_units(&self, total: usize, chunk: usize) -> Result<()> {
+        if total > self.limits.max_string_len {
+            return Err(self.limit("string length", self.limits.max_string_len));
+        }
+        if let Some(rem) = self.read.remaining() {
+            if chunk as u64 > rem {
+                return Err(self.err(ErrorKind::LengthPastEnd { declared: chunk as u64, available: rem }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses a string whose code has been read; borrows from the input when it can.
+    #[inline]
+    pub fn parse_str<'s>(&'s mut self, code: u8) -> Result<Reference<'de, 's, str>> {
+        let (len, last) = self.str_chunk(code)?;
+        self.check_units(len, len)?;
+        if last {
+            return self.read.read_str(len, &mut self.scratch);
+        }
+        let mut total = len;
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let mut pending = None;
+        let mut len = len;
+        let mut last = false;
+        loop {
+            self.read.append_str(len, &mut out, &mut pending)?;
+            if last {
+                break;
+            }
+            let code = self.read.next()?;
+            let (l, f) = self.str_chunk(code)?;
+            total += l;
+            self.check_units(total, l)?;
+            len = l;
+            last = f;
+        }
+        finish_str(pending, self.read.offset())?;
+        self.scratch = out;
+        Ok(Reference::Copied(self.scratch.as_str()))
+    }
+
+    /// Reads a string (its code included).
+    pub fn read_string(&mut self) -> Result<String> {
+        let code = self.read.next()?;
+        Ok(self.parse_str(code)?.to_owned())
+    }
+
+    #[inline]
+    fn bin_chunk(&mut self, code: u8) -> Result<(usize, bool)> {
+        Ok(match code {
+            0x20..=0x2f => (usize::from(code - BC_BINARY_DIRECT), true),
+            0x34..=0x37 => ((usize::from(code - BC_BINARY_SHORT) << 8) | usize::from(self.read.next()?), true),
+            BC_BINARY => (self.u16()?, true),
+            BC_BINARY_CHUNK => (self.u16()?, false),
+            _ => return Err(self.unexpected(code, "binary")),
+        })
+    }
+
+    /// Parses binary data whose code has been read; borrows from the input when it can.
+    pub fn parse_bytes<'s>(&'s mut self, code: u8) -> Result<Reference<'de, 's, [u8]>> {
+        let (len, last) = self.bin_chunk(code)?;
+        if len > self.limits.max_binary_len {
+            return Err(self.limit("binary length", self.limits.max_binary_len));
+        }
+        if last {
+            return self.read.read_bytes(len, &mut self.bytes_scratch);
+        }
+        let mut out = Vec::new();
+        let mut chunk = Vec::new();
+        let (mut len, mut last) = (len, false);
+        loop {
+            if out.len() + len > self.limits.max_binary_len {
+                return Err(self.limit("binary length", self.limits.max_binary_len));
+            }
+            let piece = self.read.read_bytes(len, &mut chunk)?;
+            out.extend_from_slice(&piece);
+            if last {
+                break;
+            }
+            let code = self.read.next()?;
+            (len, last) = self.bin_chunk(code)?;
+        }
+        self.bytes_scratch = out;
+        Ok(Reference::Copied(self.bytes_scratch.as_slice()))
+    }
+
+    /// Reads a type name or type reference (`type ::= string | int`).
+    pub fn read_type(&mut self) -> Result<String> {
+        let code = self.read.next()?;
+        if code_kind(code) == CodeKind::String {
+            let name = self.parse_str(code)?.to_owned();
+            if self.tables.types().len() >= self.limits.max_class_defs {
+                return Err(self.limit("type names", self.limits.max_class_defs));
+            }
+            self.tables.push_type(name.clone());
+            Ok(name)
+        } else {
+            let start = self.read.offset() - 1;
+            let i = self.parse_int(code)?;
+            match usize::try_from(i).ok().and_then(|i| self.tables.type_name(i)) {
+                Some(t) => Ok(t.to_owned()),
+                None => Err(self
+                    .err_at(ErrorKind::TypeRefOutOfRange { index: i as u64, len: self.tables.types().len() }, start)),
+            }
+        }
+    }
+
+    /// Checks a declared collection length against the limits and the remaining input (every
+    /// element takes at least one byte), returning a safe pre-allocation size.
+    pub(crate) fn check_len(&self, n: i64) -> Result<usize> {
+        if n < 0 {
+            return Err(self.err(ErrorKind::Malformed(format!("negative length {n}"))));
+        }
+        let n = n as u64;
+        if n > self.limits.max_collection_len as u64 {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
+        }
+        if let Some(rem) = self.read.remaining() {
+            if n > rem {
+                return Err(self.err(ErrorKind::LengthPastEnd { declared: n, available: rem }));
+            }
+        }
+        Ok(n as usize)
+    }
+
+    /// Parses a list header whose code has been read (registers the list as a reference).
+    pub fn parse_list_header(&mut self, code: u8) -> Result<ListHeader> {
+        let (type_name, len) = match code {
+            BC_LIST_VARIABLE => (Some(self.read_type()?), None),
+            BC_LIST_FIXED => {
+                let t = self.read_type()?;
+                let n = self.read_int()?;
+                (Some(t), Some(self.check_len(n.into())?))
+            }
+            BC_LIST_VARIABLE_UNTYPED => (None, None),
+            BC_LIST_FIXED_UNTYPED => {
+                let n = self.read_int()?;
+                (None, Some(self.check_len(n.into())?))
+            }
+            0x70..=0x77 => (Some(self.read_type()?), Some(usize::from(code - BC_LIST_DIRECT))),
+            0x78..=0x7f => (None, Some(usize::from(code - BC_LIST_DIRECT_UNTYPED))),
+            _ => return Err(self.unexpected(code, "list")),
+        };
+        self.add_ref()?;
+        Ok(ListHeader { type_name, len })
+    }
+
+    /// Reads a class definition (after its `C`) into the tables, returning its index.
+    pub fn parse_class_def(&mut self) -> Result<usize> {
+        if self.tables.classes().len() >= self.limits.max_class_defs {
+            return Err(self.limit("class definitions", self.limits.max_class_defs));
+        }
+        let name = self.read_string()?;
+        let n = self.read_int()?;
+        let n = self.check_len(n.into())?;
+        let mut fields = Vec::with_capacity(n.min(256));
+        for _ in 0..n {
+            fields.push(self.read_string()?);
+        }
+        Ok(self.tables.push_class(Arc::new(ClassDef { name, fields })) as usize)
+    }
+
+    /// Parses an object instance header (code `O` or `0x60..=0x6f`), registering it as a
+    /// reference and returning its class definition.
+    pub fn parse_object_header(&mut self, code: u8) -> Result<Arc<ClassDef>> {
+        let start = self.read.offset() - 1;
+        let i = match code {
+            0x60..=0x6f => i64::from(code - BC_OBJECT_DIRECT),
+            BC_OBJECT => i64::from(self.read_int()?),
+            _ => return Err(self.unexpected(code, "object")),
+        };
+        let class = usize::try_from(i).ok().and_then(|i| self.tables.class(i)).cloned().ok_or_else(|| {
+            self.err_at(ErrorKind::ClassRefOutOfRange { index: i as u64, len: self.tables.classes().len() }, start)
+        })?;
+        self.add_ref()?;
+        Ok(class)
+    }
+
+    /// Parses a value reference after its `Q`, checking it against the references seen so far.
+    pub fn parse_ref(&mut self) -> Result<u32> {
+        let start = self.read.offset() - 1;
+        let i = self.read_int()?;
+        match u32::try_from(i) {
+            Ok(r) if (r as usize) < self.refs => Ok(r),
+            _ => Err(self.err_at(ErrorKind::RefOutOfRange { index: i as u64, len: self.refs }, start)),
+        }
+    }
+
+    /// Reads one complete value.
+    pub fn read_value(&mut self) -> Result<Value> {
+        let code = self.read.next()?;
+        self.parse_value(code)
+    }
+
+    /// Reads the value whose code has been read.
+    pub fn parse_value(&mut self, code: u8) -> Result<Value> {
+        Ok(match code {
+            BC_NULL => Value::Null,
+            BC_TRUE => Value::Bool(true),
+            BC_FALSE => Value::Bool(false),
+            0x80..=0xd7 | BC_INT => Value::Int(self.parse_int(code)?),
+            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => Value::Long(self.parse_long(code)?),
+            BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
+                Value::Double(self.parse_double(code)?)
+            }
+            BC_DATE | BC_DATE_MINUTE => Value::Date(self.parse_date(code)?),
+            0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Value::String(self.parse_str(code)?.to_owned()),
+            0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => Value::Binary(self.parse_bytes(code)?.to_vec()),
+            0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => {
+                self.enter()?;
+                let h = self.parse_list_header(code)?;
+                let list = self.parse_list_items(h)?;
+                self.leave();
+                Value::List(Box::new(list))
+            }
+            BC_MAP | BC_MAP_UNTYPED => {
+                self.enter()?;
+                let type_name = if code == BC_MAP { Some(self.read_type()?) } else { None };
+                self.add_ref()?;
+                let mut entries = Vec::new();
+                loop {
+                    let c = self.read.next()?;
+                    if c == BC_END {
+                        break;
+                    }
+                    if entries.len() >= self.limits.max_collection_len {
+                        return Err(self.limit("collection length", self.limits.max_collection_len));
+                    }
+                    let k = self.parse_value(c)?;
+                    let v = self.read_value()?;
+                    entries.push((k, v));
+                }
+                self.leave();
+                Value::Map(Box::new(Map { type_name, entries }))
+            }
+            BC_CLASS_DEF => {
+                self.parse_class_def()?;
+                return self.read_value();
+            }
+            0x60..=0x6f | BC_OBJECT => {
+                self.enter()?;
+                let class = self.parse_object_header(code)?;
+                let mut fields = Vec::with_capacity(class.fields.len());
+                for _ in 0..class.fields.len() {
+                    fields.push(self.read_value()?);
+                }
+                self.leave();
+                Value::Object(Box::new(Object { class, fields }))
+            }
+            BC_REF => Value::Ref(self.parse_ref()?),
+            _ => return Err(self.unexpected(code, "value")),
+        })
+    }
+
+    fn parse_list_items(&mut self, h: ListHeader) -> Result<List> {
+        match h.len {
+            Some(n) => {
+                let mut items = Vec::with_capacity(n.min(4096));
+                for _ in 0..n {
+                    items.push(self.read_value()?);
+                }
+                Ok(List { type_name: h.type_name, fixed_length: true, items })
+            }
+            None => {
+                let mut items = Vec::new();
+                loop {
+                    let c = self.read.next()?;
+                    if c == BC_END {
+                        break;
+                    }
+                    if items.len() >= self.limits.max_collection_len {
+                        return Err(self.limit("collection length", self.limits.max_collection_len));
+                    }
+                    items.push(self.parse_value(c)?);
+                }
+                Ok(List { type_name: h.type_name, fixed_length: false, items })
+            }
+        }
+    }
+}
+
+/// Decodes exactly one value from a byte slice (no envelope); trailing bytes are an error.
+pub fn from_slice(data: &[u8]) -> Result<Value> {
+    from_slice_with_limits(data, Limits::default())
+}
+
+/// Like [`from_slice`] with explicit limits.
+pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
+    if data.len() as u64 > limits.max_message_size {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
+    }
+    let mut d = Decoder::from_slice(data).with_limits(limits);
+    let v = d.read_value()?;
+    d.end()?;
+    Ok(v)
+}
+
+/// Decodes one value from a reader (no envelope); stops after the value.
+pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
+    let limits = Limits::default();
+    let mut d = Decoder::from_reader(std::io::Read::take(r, limits.max_message_size)).with_limits(limits);
+    d.read_value()
+}

@@ -1,0 +1,547 @@
+//! Hessian 2.0 encoder, byte-identical to Caucho 4.0.38's `Hessian2Output`.
+//!
+//! `Hessian2Output` writes through an 8 KiB buffer and the size of binary chunks depends on how
+//! full that buffer is, so this encoder keeps the same buffer and flushes it at the same points.
+//! That also makes it a buffered writer for any `std::io::Write`.
+
+use super::codes::*;
+use crate::error::{Error, ErrorKind, Result};
+use crate::tables::Tables;
+use crate::value::{ClassDef, List, Map, Object, Value};
+use std::io::Write;
+use std::sync::Arc;
+
+/// Writes Hessian 2.0 values to a `std::io::Write`. Call [`finish`](Self::finish) (or
+/// [`flush`](Self::flush)) at the end: output is buffered.
+pub struct Encoder<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    flushed: u64,
+    tables: Tables,
+}
+
+impl<W: Write> Encoder<W> {
+    /// An encoder with empty tables.
+    pub fn new(out: W) -> Self {
+        Self::with_tables(out, Tables::new())
+    }
+
+    /// An encoder whose class and type tables start from `tables` (e.g. pre-seeded by the
+    /// type-negotiation extension): classes already present are referenced, not redefined.
+    pub fn with_tables(out: W, tables: Tables) -> Self {
+        Encoder { out, buf: Vec::with_capacity(JAVA_BUFFER_SIZE), flushed: 0, tables }
+    }
+
+    /// The class and type tables as they stand.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// Mutable access to the tables (to seed or reset them between messages).
+    pub fn tables_mut(&mut self) -> &mut Tables {
+        &mut self.tables
+    }
+
+    /// Bytes produced so far (flushed or buffered).
+    pub fn position(&self) -> u64 {
+        self.flushed + self.buf.len() as u64
+    }
+
+    /// Writes out the buffer and flushes the underlying writer.
+    pub fn flush(&mut self) -> Result<()> {
+        self.flush_buffer()?;
+        self.out.flush().map_err(|e| self.io_err(e))
+    }
+
+    /// Flushes and returns the underlying writer.
+    pub fn finish(mut self) -> Result<W> {
+        self.flush()?;
+        Ok(self.out)
+    }
+
+    fn io_err(&self, e: std::io::Error) -> Error {
+        Error::new(ErrorKind::Io(e), self.position())
+    }
+
+    /// `Hessian2Output.flushBuffer`: hands the buffer to the writer and starts it over.
+    fn flush_buffer(&mut self) -> Result<()> {
+        if !self.buf.is_empty() {
+            if let Err(e) = self.out.write_all(&self.buf) {
+                return Err(self.io_err(e));
+            }
+            self.flushed += self.buf.len() as u64;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Flush when `SIZE <= offset + 16` (writeInt, writeLong, writeDouble, writeNull, writeString).
+    #[inline]
+    fn reserve16_le(&mut self) -> Result<()> {
+        if JAVA_BUFFER_SIZE <= self.buf.len() + 16 {
+            self.flush_buffer()?;
+        }
+        Ok(())
+    }
+
+    /// Flush when `SIZE < offset + 16` (writeBoolean, writeRef, writeBytes).
+    #[inline]
+    fn reserve16_lt(&mut self) -> Result<()> {
+        if JAVA_BUFFER_SIZE < self.buf.len() + 16 {
+            self.flush_buffer()?;
+        }
+        Ok(())
+    }
+
+    /// Flush when `SIZE < offset + 32` (flushIfFull, maps, objects, dates).
+    #[inline]
+    fn reserve32(&mut self) -> Result<()> {
+        if JAVA_BUFFER_SIZE < self.buf.len() + 32 {
+            self.flush_buffer()?;
+        }
+        Ok(())
+    }
+
+    /// Writes raw bytes, e.g. an envelope code, as `flushIfFull` then the bytes.
+    pub fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
+        self.reserve32()?;
+        self.buf.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Writes `null`.
+    pub fn write_null(&mut self) -> Result<()> {
+        self.reserve16_le()?;
+        self.buf.push(BC_NULL);
+        Ok(())
+    }
+
+    /// Writes a boolean.
+    pub fn write_bool(&mut self, v: bool) -> Result<()> {
+        self.reserve16_lt()?;
+        self.buf.push(if v { BC_TRUE } else { BC_FALSE });
+        Ok(())
+    }
+
+    /// Writes an int in its most compact form.
+    #[inline]
+    pub fn write_int(&mut self, v: i32) -> Result<()> {
+        self.reserve16_le()?;
+        put_int(&mut self.buf, v);
+        Ok(())
+    }
+
+    /// Writes a long in its most compact form.
+    pub fn write_long(&mut self, v: i64) -> Result<()> {
+        self.reserve16_le()?;
+        let b = &mut self.buf;
+        if (LONG_DIRECT_MIN..=LONG_DIRECT_MAX).contains(&v) {
+            b.push((v + i64::from(BC_LONG_ZERO)) as u8);
+        } else if (LONG_BYTE_MIN..=LONG_BYTE_MAX).contains(&v) {
+            b.extend_from_slice(&[(i64::from(BC_LONG_BYTE_ZERO) + (v >> 8)) as u8, v as u8]);
+        } else if (LONG_SHORT_MIN..=LONG_SHORT_MAX).contains(&v) {
+            b.extend_from_slice(&[(i64::from(BC_LONG_SHORT_ZERO) + (v >> 16)) as u8, (v >> 8) as u8, v as u8]);
+        } else if i64::from(i32::MIN) <= v && v <= i64::from(i32::MAX) {
+            b.push(BC_LONG_INT);
+            b.extend_from_slice(&(v as i32).to_be_bytes());
+        } else {
+            b.push(BC_LONG);
+            b.extend_from_slice(&v.to_be_bytes());
+        }
+        Ok(())
+    }
+
+    /// Writes a double, choosing the compact forms exactly as Java does (including writing
+    /// `-0.0` as the zero byte code).
+    #[inline]
+    pub fn write_double(&mut self, v: f64) -> Result<()> {
+        self.reserve16_le()?;
+        put_double(&mut self.buf, v);
+        Ok(())
+    }
+
+    /// Writes a date (milliseconds since the epoch, UTC); whole minutes use the compact form.
+    pub fn write_date(&mut self, millis: i64) -> Result<()> {
+        self.reserve32()?;
+        let b = &mut self.buf;
+        if millis % 60000 == 0 {
+            let minutes = millis / 60000;
+            if (minutes >> 31) == 0 || (minutes >> 31) == -1 {
+                b.push(BC_DATE_MINUTE);
+                b.extend_from_slice(&(minutes as i32).to_be_bytes());
+                return Ok(());
+            }
+        }
+        b.push(BC_DATE);
+        b.extend_from_slice(&millis.to_be_bytes());
+        Ok(())
+    }
+
+    /// Writes a string: compact, short or chunked forms with lengths in UTF-16 code units;
+    /// characters outside the BMP become two 3-byte surrogate sequences, as Java writes them.
+    pub fn write_str(&mut self, s: &str) -> Result<()> {
+        self.reserve16_le()?;
+        if s.is_ascii() {
+            return self.write_ascii_str(s.as_bytes());
+        }
+        // Rare path: work on UTF-16 units, as Java does.
+        let units: Vec<u16> = s.encode_utf16().collect();
+        let mut off = 0usize;
+        let mut len = units.len();
+        while len > STRING_CHUNK_MAX {
+            let mut sub = STRING_CHUNK_MAX;
+            self.reserve16_le()?;
+            let tail = units[off + sub - 1];
+            if (0xd800..=0xdbff).contains(&tail) {
+                sub -= 1;
+            }
+            self.buf.extend_from_slice(&[BC_STRING_CHUNK, (sub >> 8) as u8, sub as u8]);
+            self.print_units(&units[off..off + sub])?;
+            len -= sub;
+            off += sub;
+        }
+        self.reserve16_le()?;
+        self.put_str_header(len);
+        self.print_units(&units[off..])
+    }
+
+    fn put_str_header(&mut self, len: usize) {
+        if len <= STRING_DIRECT_MAX {
+            self.buf.push(BC_STRING_DIRECT + len as u8);
+        } else if len <= STRING_SHORT_MAX {
+            self.buf.extend_from_slice(&[BC_STRING_SHORT + (len >> 8) as u8, len as u8]);
+        } else {
+            self.buf.extend_from_slice(&[BC_STRING, (len >> 8) as u8, len as u8]);
+        }
+    }
+
+    /// ASCII strings: one byte per UTF-16 unit, so chunks are byte ranges.
+    fn write_ascii_str(&mut self, bytes: &[u8]) -> Result<()> {
+        let mut rest = bytes;
+        while rest.len() > STRING_CHUNK_MAX {
+            self.reserve16_le()?;
+            self.buf.extend_from_slice(&[BC_STRING_CHUNK, (STRING_CHUNK_MAX >> 8) as u8, STRING_CHUNK_MAX as u8]);
+            let (head, tail) = rest.split_at(STRING_CHUNK_MAX);
+            self.print_ascii(head)?;
+            rest = tail;
+        }
+        self.reserve16_le()?;
+        self.put_str_header(rest.len());
+        self.print_ascii(rest)
+    }
+
+    /// `printString` for ASCII: Java checks `SIZE <= offset + 16` before each character.
+    #[inline]
+    fn print_ascii(&mut self, mut bytes: &[u8]) -> Result<()> {
+        loop {
+            // Characters that fit before Java's per-character check would flush.
+            let room = (JAVA_BUFFER_SIZE - 16).saturating_sub(self.buf.len());
+            if bytes.len() <= room {
+                self.buf.extend_from_slice(bytes);
+                return Ok(());
+            }
+            let (head, tail) = bytes.split_at(room);
+            self.buf.extend_from_slice(head);
+            self.flush_buffer()?;
+            bytes = tail;
+        }
+    }
+
+    /// `printString` over UTF-16 units: 1, 2 or 3 bytes per unit (surrogates separately).
+    fn print_units(&mut self, units: &[u16]) -> Result<()> {
+        for &u in units {
+            if JAVA_BUFFER_SIZE <= self.buf.len() + 16 {
+                self.flush_buffer()?;
+            }
+            let c = u32::from(u);
+            if c < 0x80 {
+                self.buf.push(c as u8);
+            } else if c < 0x800 {
+                self.buf.extend_from_slice(&[(0xc0 + ((c >> 6) & 0x1f)) as u8, (0x80 + (c & 0x3f)) as u8]);
+            } else {
+                self.buf.extend_from_slice(&[
+                    (0xe0 + ((c >> 12) & 0x0f)) as u8,
+                    (0x80 + ((c >> 6) & 0x3f)) as u8,
+                    (0x80 + (c & 0x3f)) as u8,
+                ]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes binary data, with Java's chunking (which depends on the buffer's fill level).
+    pub fn write_bytes(&mut self, data: &[u8]) -> Result<()> {
+        let mut rest = data;
+        while JAVA_BUFFER_SIZE - self.buf.len() - 3 < rest.len() {
+            let mut sub = JAVA_BUFFER_SIZE - self.buf.len() - 3;
+            if sub < 16 {
+                self.flush_buffer()?;
+                sub = JAVA_BUFFER_SIZE - self.buf.len() - 3;
+                if rest.len() < sub {
+                    sub = rest.len();
+                }
+            }
+            self.buf.extend_from_slice(&[BC_BINARY_CHUNK, (sub >> 8) as u8, sub as u8]);
+            let (head, tail) = rest.split_at(sub);
+            self.buf.extend_from_slice(head);
+            rest = tail;
+            self.flush_buffer()?;
+        }
+        self.reserve16_lt()?;
+        let len = rest.len();
+        if len <= BINARY_DIRECT_MAX {
+            self.buf.push(BC_BINARY_DIRECT + len as u8);
+        } else if len <= BINARY_SHORT_MAX {
+            self.buf.extend_from_slice(&[BC_BINARY_SHORT + (len >> 8) as u8, len as u8]);
+        } else {
+            self.buf.extend_from_slice(&[BC_BINARY, (len >> 8) as u8, len as u8]);
+        }
+        self.buf.extend_from_slice(rest);
+        Ok(())
+    }
+
+    /// Writes a type name, or a reference to it if this message (or the seed) already has it.
+    pub fn write_type(&mut self, name: &str) -> Result<()> {
+        self.reserve32()?;
+        if name.is_empty() {
+            return Err(Error::new(ErrorKind::Unencodable("empty type name".into()), self.position()));
+        }
+        match self.tables.type_id(name) {
+            Some(i) => self.write_int(i as i32),
+            None => {
+                self.tables.add_type(name.to_owned());
+                self.write_str(name)
+            }
+        }
+    }
+
+    /// Starts a list. `len = None` starts a variable-length list that [`write_list_end`]
+    /// must close.
+    ///
+    /// [`write_list_end`]: Self::write_list_end
+    pub fn write_list_begin(&mut self, len: Option<usize>, type_name: Option<&str>) -> Result<()> {
+        self.reserve32()?;
+        match (len, type_name) {
+            (None, Some(t)) => {
+                self.buf.push(BC_LIST_VARIABLE);
+                self.write_type(t)
+            }
+            (None, None) => {
+                self.buf.push(BC_LIST_VARIABLE_UNTYPED);
+                Ok(())
+            }
+            (Some(n), Some(t)) if n <= LIST_DIRECT_MAX => {
+                self.buf.push(BC_LIST_DIRECT + n as u8);
+                self.write_type(t)
+            }
+            (Some(n), None) if n <= LIST_DIRECT_MAX => {
+                self.buf.push(BC_LIST_DIRECT_UNTYPED + n as u8);
+                Ok(())
+            }
+            (Some(n), t) => {
+                let n = self.len_i32(n)?;
+                match t {
+                    Some(t) => {
+                        self.buf.push(BC_LIST_FIXED);
+                        self.write_type(t)?;
+                    }
+                    None => self.buf.push(BC_LIST_FIXED_UNTYPED),
+                }
+                self.write_int(n)
+            }
+        }
+    }
+
+    fn len_i32(&self, n: usize) -> Result<i32> {
+        i32::try_from(n)
+            .map_err(|_| Error::new(ErrorKind::Unencodable(format!("length {n} exceeds 2^31-1")), self.position()))
+    }
+
+    /// Ends a variable-length list.
+    pub fn write_list_end(&mut self) -> Result<()> {
+        self.reserve32()?;
+        self.buf.push(BC_END);
+        Ok(())
+    }
+
+    /// Starts a map, typed or untyped; close it with [`write_map_end`](Self::write_map_end).
+    pub fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
+        self.reserve32()?;
+        match type_name {
+            Some(t) => {
+                self.buf.push(BC_MAP);
+                self.write_type(t)
+            }
+            None => {
+                self.buf.push(BC_MAP_UNTYPED);
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends a map.
+    pub fn write_map_end(&mut self) -> Result<()> {
+        self.reserve32()?;
+        self.buf.push(BC_END);
+        Ok(())
+    }
+
+    /// Starts an object of `class`: writes the class definition first if this message (or the
+    /// seed) does not have it yet, then the instance header. Field values follow, in order.
+    pub fn write_object_begin(&mut self, class: &Arc<ClassDef>) -> Result<()> {
+        let id = match self.tables.class_id(class) {
+            Some(id) => id,
+            None => {
+                self.reserve32()?;
+                self.buf.push(BC_CLASS_DEF);
+                self.write_str(&class.name)?;
+                let n = self.len_i32(class.fields.len())?;
+                self.write_int(n)?;
+                for f in &class.fields {
+                    self.write_str(f)?;
+                }
+                self.tables.add_class(class.clone())
+            }
+        };
+        self.reserve32()?;
+        if (id as usize) <= OBJECT_DIRECT_MAX {
+            self.buf.push(BC_OBJECT_DIRECT + id as u8);
+            Ok(())
+        } else {
+            self.buf.push(BC_OBJECT);
+            self.write_int(id as i32)
+        }
+    }
+
+    /// Writes a reference to the `index`-th list, map or object of the message.
+    pub fn write_ref(&mut self, index: u32) -> Result<()> {
+        self.reserve16_lt()?;
+        self.buf.push(BC_REF);
+        let i = self.len_i32(index as usize)?;
+        self.write_int(i)
+    }
+
+    /// Writes any [`Value`].
+    pub fn write_value(&mut self, v: &Value) -> Result<()> {
+        match v {
+            Value::Null => self.write_null(),
+            Value::Bool(b) => self.write_bool(*b),
+            Value::Int(i) => self.write_int(*i),
+            Value::Long(l) => self.write_long(*l),
+            Value::Double(d) => self.write_double(*d),
+            Value::Date(d) => self.write_date(*d),
+            Value::String(s) => self.write_str(s),
+            Value::Binary(b) => self.write_bytes(b),
+            Value::List(l) => self.write_list(l),
+            Value::Map(m) => self.write_map(m),
+            Value::Object(o) => self.write_object(o),
+            Value::Ref(r) => self.write_ref(*r),
+            Value::Remote(r) => {
+                // Hessian 2 has no remote code: Java serializes HessianRemote as an object.
+                let class = ClassDef::new("com.caucho.hessian.io.HessianRemote", ["type", "url"]);
+                self.write_object_begin(&class)?;
+                self.write_str(&r.type_name)?;
+                self.write_str(&r.url)
+            }
+        }
+    }
+
+    fn write_list(&mut self, l: &List) -> Result<()> {
+        let len = l.fixed_length.then_some(l.items.len());
+        self.write_list_begin(len, l.type_name.as_deref())?;
+        for item in &l.items {
+            self.write_value(item)?;
+        }
+        if !l.fixed_length {
+            self.write_list_end()?;
+        }
+        Ok(())
+    }
+
+    fn write_map(&mut self, m: &Map) -> Result<()> {
+        self.write_map_begin(m.type_name.as_deref())?;
+        for (k, v) in &m.entries {
+            self.write_value(k)?;
+            self.write_value(v)?;
+        }
+        self.write_map_end()
+    }
+
+    fn write_object(&mut self, o: &Object) -> Result<()> {
+        if o.fields.len() != o.class.fields.len() {
+            return Err(Error::new(
+                ErrorKind::Unencodable(format!(
+                    "object of {} has {} values for {} fields",
+                    o.class.name,
+                    o.fields.len(),
+                    o.class.fields.len()
+                )),
+                self.position(),
+            ));
+        }
+        self.write_object_begin(&o.class)?;
+        for f in &o.fields {
+            self.write_value(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// Appends the compact encoding of an int (no buffer bookkeeping).
+#[inline]
+pub(crate) fn put_int(b: &mut Vec<u8>, v: i32) {
+    if (INT_DIRECT_MIN..=INT_DIRECT_MAX).contains(&v) {
+        b.push((v + i32::from(BC_INT_ZERO)) as u8);
+    } else if (INT_BYTE_MIN..=INT_BYTE_MAX).contains(&v) {
+        b.extend_from_slice(&[(i32::from(BC_INT_BYTE_ZERO) + (v >> 8)) as u8, v as u8]);
+    } else if (INT_SHORT_MIN..=INT_SHORT_MAX).contains(&v) {
+        b.extend_from_slice(&[(i32::from(BC_INT_SHORT_ZERO) + (v >> 16)) as u8, (v >> 8) as u8, v as u8]);
+    } else {
+        b.push(BC_INT);
+        b.extend_from_slice(&v.to_be_bytes());
+    }
+}
+
+/// Appends the encoding of a double, choosing compact forms exactly as `Hessian2Output` does.
+#[inline]
+pub(crate) fn put_double(b: &mut Vec<u8>, v: f64) {
+    // Java's (int) cast saturates and maps NaN to 0, as Rust's `as` does.
+    let iv = v as i32;
+    if f64::from(iv) == v {
+        if iv == 0 {
+            b.push(BC_DOUBLE_ZERO);
+            return;
+        } else if iv == 1 {
+            b.push(BC_DOUBLE_ONE);
+            return;
+        } else if (-0x80..0x80).contains(&iv) {
+            b.extend_from_slice(&[BC_DOUBLE_BYTE, iv as u8]);
+            return;
+        } else if (-0x8000..0x8000).contains(&iv) {
+            b.extend_from_slice(&[BC_DOUBLE_SHORT, (iv >> 8) as u8, iv as u8]);
+            return;
+        }
+    }
+    let mills = (v * 1000.0) as i32;
+    if 0.001 * f64::from(mills) == v {
+        b.push(BC_DOUBLE_MILL);
+        b.extend_from_slice(&mills.to_be_bytes());
+    } else {
+        b.push(BC_DOUBLE);
+        b.extend_from_slice(&v.to_bits().to_be_bytes());
+    }
+}
+
+/// Encodes one value as a complete Hessian 2.0 byte string (no envelope).
+pub fn to_vec(v: &Value) -> Result<Vec<u8>> {
+    let mut e = Encoder::new(Vec::new());
+    e.write_value(v)?;
+    e.finish()
+}
+
+/// Encodes one value to a writer (no envelope).
+pub fn to_writer<W: Write>(w: W, v: &Value) -> Result<()> {
+    let mut e = Encoder::new(w);
+    e.write_value(v)?;
+    e.flush()
+}
