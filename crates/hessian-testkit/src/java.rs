@@ -1,0 +1,168 @@
+//! Compiling and running the Java reference programs of `interop/java/src`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+
+/// Where Debian's `libhessian-java` installs the reference jar.
+pub const HESSIAN_JAR: &str = "/usr/share/java/hessian-4.0.38.jar";
+
+/// JVM options the reference needs on Java 17 (module access for its serializers, and no Nagle
+/// delay in `com.sun.net.httpserver`).
+pub const JVM_OPTS: &[&str] = &[
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED",
+    "--add-opens=java.base/java.math=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.net=ALL-UNNAMED",
+    "--add-opens=java.base/java.time=ALL-UNNAMED",
+    "-Dsun.net.httpserver.nodelay=true",
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    "-Xshare:auto",
+];
+
+/// The compiled Java programs, ready to run.
+#[derive(Debug, Clone)]
+pub struct Java {
+    classes: PathBuf,
+}
+
+/// The repository root (two levels above this crate).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repository root")
+}
+
+fn tool_present(name: &str) -> bool {
+    Command::new(name).arg("-version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
+}
+
+/// Compiles the Java sources (once per process, into `target/interop-java/<hash>`) and returns a
+/// handle, or `None` with a printed skip message when Java or the jar is missing. Under `CI`
+/// a missing Java is a test failure, never a skip.
+pub fn java() -> Option<Java> {
+    static JAVA: OnceLock<Option<Java>> = OnceLock::new();
+    JAVA.get_or_init(|| {
+        let missing = if !tool_present("javac") || !tool_present("java") {
+            Some("javac/java not found")
+        } else if !Path::new(HESSIAN_JAR).exists() {
+            Some("libhessian-java (hessian-4.0.38.jar) not installed")
+        } else {
+            None
+        };
+        if let Some(why) = missing {
+            if std::env::var_os("CI").is_some() {
+                panic!("Java interop tests must run in CI but {why}: run .ci/run, which installs them");
+            }
+            eprintln!("SKIPPING Java interop test: {why} (apt-get install default-jdk-headless libhessian-java)");
+            return None;
+        }
+        Some(compile())
+    })
+    .clone()
+}
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("read interop/java/src").flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "java") {
+            out.push(p);
+        }
+    }
+}
+
+fn compile() -> Java {
+    let root = repo_root();
+    let mut files = Vec::new();
+    sources(&root.join("interop/java/src"), &mut files);
+    // Content hash of all sources: a changed source compiles into a fresh directory, and
+    // concurrent test binaries compiling the same sources race harmlessly via rename.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for f in &files {
+        for b in f.to_string_lossy().bytes().chain(std::fs::read(f).expect("read java source")) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x100000001b3);
+        }
+    }
+    let base = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    let classes = base.join("interop-java").join(format!("{h:016x}"));
+    if !classes.join(".complete").exists() {
+        let tmp = base.join("interop-java").join(format!("tmp-{}-{h:016x}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        std::fs::create_dir_all(&tmp).expect("create java output dir");
+        let out = Command::new("javac")
+            .args(["-nowarn", "-encoding", "UTF-8", "-cp", HESSIAN_JAR, "-d"])
+            .arg(&tmp)
+            .args(&files)
+            .output()
+            .expect("run javac");
+        assert!(out.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::write(tmp.join(".complete"), b"").expect("mark compiled");
+        if std::fs::rename(&tmp, &classes).is_err() {
+            // another process won the race; use its output
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+    }
+    Java { classes }
+}
+
+impl Java {
+    /// The class path: compiled programs plus the reference jar.
+    pub fn classpath(&self) -> String {
+        format!("{}:{}", self.classes.display(), HESSIAN_JAR)
+    }
+
+    /// A `java` command for `main_class` with the class path and JVM options set.
+    pub fn command(&self, main_class: &str) -> Command {
+        let mut c = Command::new("java");
+        c.args(JVM_OPTS).arg("-cp").arg(self.classpath()).arg(main_class);
+        c
+    }
+
+    /// Runs `main_class args…` with `stdin`, returning its output; panics with stderr on failure.
+    pub fn run(&self, main_class: &str, args: &[&str], stdin: &[u8]) -> Vec<u8> {
+        let out = self.try_run(main_class, args, stdin);
+        assert!(
+            out.status.success(),
+            "java {main_class} {args:?} failed ({}):\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    }
+
+    /// Runs `main_class args…` with `stdin`, returning the raw output whatever the exit status.
+    pub fn try_run(&self, main_class: &str, args: &[&str], stdin: &[u8]) -> Output {
+        use std::io::Write;
+        let mut child = self
+            .command(main_class)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn java");
+        let mut input = child.stdin.take().expect("stdin");
+        let data = stdin.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = input.write_all(&data);
+        });
+        let out = child.wait_with_output().expect("wait for java");
+        let _ = writer.join();
+        out
+    }
+
+    /// Starts `main_class args…` in the background (e.g. a server); the caller kills it.
+    pub fn spawn(&self, main_class: &str, args: &[&str]) -> Child {
+        self.command(main_class)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn java")
+    }
+}
