@@ -830,3 +830,133 @@ pub fn boundary_cases() -> Vec<Case> {
     v.push(Case::new("object_cycle_2", test_cons(s("a"), test_cons(s("b"), Value::Ref(0)))).note("a two-object cycle"));
     v
 }
+
+/// A byte string in a form of the Hessian 2.0 grammar that `Hessian2Output` never writes, and the
+/// value it decodes to. The reference's `Hessian2Input` accepts each of them (checked against
+/// `H2Catalogue.decodeOnly()` on the Java side, which names the Java value expected).
+#[derive(Clone, Debug)]
+pub struct DecodeCase {
+    /// The case name.
+    pub name: &'static str,
+    /// The bytes to decode.
+    pub bytes: Vec<u8>,
+    /// The value they decode to.
+    pub value: Value,
+    /// What the reference gives back, when it is not simply the same value in Java form.
+    pub note: &'static str,
+}
+
+fn dc(name: &'static str, parts: &[&[u8]], value: Value) -> DecodeCase {
+    DecodeCase { name, bytes: parts.concat(), value, note: "" }
+}
+
+/// A string as Hessian 2.0 writes it, for names inside hand-written byte strings.
+fn short_str(x: &str) -> Vec<u8> {
+    hessian::h2::to_vec(&s(x)).expect("strings always encode")
+}
+
+/// Decoder-only cases: non-compact numbers, small and empty chunks, surrogate pairs split across
+/// chunks, typed variable-length lists, long-form list and class references, and types,
+/// classes and fields the reader does not know.
+pub fn h2_decode_cases() -> Vec<DecodeCase> {
+    let test_object_def: Vec<u8> = [&b"C"[..], &short_str(&format!("{TEST_PACKAGE}.TestObject"))].concat();
+    let unknown = short_str("x.y.Unknown");
+    let int_arr = short_str("[int");
+    let vector = short_str("java.util.Vector");
+    let mut cases = vec![
+        dc("int_long_form_1", &[&[0x49, 0, 0, 0, 1]], Value::Int(1)),
+        dc("int_2byte_form_5", &[&[0xc8, 5]], Value::Int(5)),
+        dc("int_3byte_form_5", &[&[0xd4, 0, 5]], Value::Int(5)),
+        dc("long_long_form_1", &[&[0x4c, 0, 0, 0, 0, 0, 0, 0, 1]], Value::Long(1)),
+        dc("long_y_form_1", &[&[0x59, 0, 0, 0, 1]], Value::Long(1)),
+        dc("long_2byte_form_5", &[&[0xf8, 5]], Value::Long(5)),
+        dc("long_3byte_form_5", &[&[0x3c, 0, 5]], Value::Long(5)),
+        dc("double_long_form_0", &[&[0x44, 0, 0, 0, 0, 0, 0, 0, 0]], Value::Double(0.0)),
+        dc("double_long_form_1", &[&[0x44], &1.0f64.to_be_bytes()], Value::Double(1.0)),
+        dc("double_mill_form_1", &[&[0x5f, 0, 0, 0x03, 0xe8]], Value::Double(1.0)),
+        dc("double_short_form_1", &[&[0x5e, 0, 1]], Value::Double(1.0)),
+        dc("date_ms_form_whole_minute", &[&[0x4a], &60000i64.to_be_bytes()], Value::Date(60000)),
+        dc("string_long_form_short", &[&[0x53, 0, 2], b"ab"], s("ab")),
+        dc("string_chunks_small", &[&[0x52, 0, 2], b"ab", &[0x01], b"c"], s("abc")),
+        dc("string_chunk_empty_first", &[&[0x52, 0, 0, 0x53, 0, 1], b"a"], s("a")),
+        dc(
+            "string_surrogates_split_across_chunks",
+            &[&[0x52, 0, 1, 0xed, 0xa0, 0xbd, 0x01, 0xed, 0xb8, 0x80]],
+            s("\u{1f600}"),
+        ),
+        dc("binary_long_form_short", &[&[0x42, 0, 2, 1, 2]], Value::Binary(vec![1, 2])),
+        dc("binary_chunks_small", &[&[0x41, 0, 2, 1, 2, 0x21, 3]], Value::Binary(vec![1, 2, 3])),
+        dc("binary_chunk_then_long_final", &[&[0x41, 0, 1, 1, 0x42, 0, 1, 2]], Value::Binary(vec![1, 2])),
+        dc(
+            "list_typed_variable_int_array",
+            &[&[0x55], &int_arr, &[0x91, 0x92, 0x5a]],
+            Value::List(Box::new(List {
+                type_name: Some("[int".into()),
+                fixed_length: false,
+                items: vec![Value::Int(1), Value::Int(2)],
+            })),
+        ),
+        dc(
+            "list_typed_variable_vector",
+            &[&[0x55], &vector, &[0x91, 0x5a]],
+            Value::List(Box::new(List {
+                type_name: Some("java.util.Vector".into()),
+                fixed_length: false,
+                items: vec![Value::Int(1)],
+            })),
+        ),
+        dc("list_untyped_long_form_1", &[&[0x58, 0x91, 0x90]], Value::list(vec![Value::Int(0)])),
+        dc(
+            "list_typed_long_form_int_array_2",
+            &[&[0x56], &int_arr, &[0x92, 0x90, 0x91]],
+            Value::typed_list("[int", vec![Value::Int(0), Value::Int(1)]),
+        ),
+        dc(
+            "map_unknown_type",
+            &[&[0x4d], &unknown, &[0x01], b"a", &[0x91, 0x5a]],
+            Value::typed_map("x.y.Unknown", vec![(s("a"), Value::Int(1))]),
+        ),
+        dc(
+            "object_unknown_class",
+            &[&[0x43], &unknown, &[0x91, 0x01], b"a", &[0x60, 0x90]],
+            Value::object(ClassDef::new("x.y.Unknown", ["a"]), vec![Value::Int(0)]),
+        ),
+        dc(
+            "object_extra_field",
+            &[&test_object_def, &[0x92], &short_str("_value"), &short_str("extra"), &[0x60, 0x91], &short_str("x")],
+            Value::object(
+                ClassDef::new(format!("{TEST_PACKAGE}.TestObject"), ["_value", "extra"]),
+                vec![Value::Int(1), s("x")],
+            ),
+        ),
+        dc(
+            "object_missing_field",
+            &[
+                &[0x43],
+                &short_str(&format!("{TEST_PACKAGE}.TestCons")),
+                &[0x91],
+                &short_str("_first"),
+                &[0x60],
+                &short_str("a"),
+            ],
+            Value::object(ClassDef::new(format!("{TEST_PACKAGE}.TestCons"), ["_first"]), vec![s("a")]),
+        ),
+        dc(
+            "object_long_form_class_ref",
+            &[&[0x43], &short_str(&format!("{TEST_PACKAGE}.A0")), &[0x90, 0x4f, 0x90]],
+            Value::object(a_class(0), vec![]),
+        ),
+    ];
+    let notes: [(&str, &'static str); 4] = [
+        ("map_unknown_type", "the reference reads a map of an unknown type as a HashMap"),
+        ("object_unknown_class", "the reference reads an object of an unknown class as a HashMap of its fields"),
+        ("object_extra_field", "the reference skips fields its class does not have"),
+        ("object_missing_field", "the reference leaves fields the stream lacks at their defaults"),
+    ];
+    for c in &mut cases {
+        if let Some((_, n)) = notes.iter().find(|(name, _)| *name == c.name) {
+            c.note = n;
+        }
+    }
+    cases
+}

@@ -37,6 +37,7 @@ public final class H2Catalogue {
   }
 
   private static final List<Case> CASES = new ArrayList<>();
+  private static final Map<String, Object> DECODE_ONLY = new HashMap<>();
 
   private static void add(String name, Supplier<Object> make) {
     CASES.add(new Case(name, make, false, null, true));
@@ -54,6 +55,46 @@ public final class H2Catalogue {
       boundaries();
     }
     return CASES;
+  }
+
+  /**
+   * What Hessian2Input gives for the byte strings of catalogue.rs's {@code h2_decode_cases}: forms
+   * of the 2.0 grammar that Hessian2Output never writes (non-compact numbers, small chunks, typed
+   * variable-length lists, unknown types and classes, extra fields). Name to expected value.
+   */
+  public static synchronized Map<String, Object> decodeOnly() {
+    if (DECODE_ONLY.isEmpty()) {
+      Map<String, Object> m = DECODE_ONLY;
+      m.put("int_long_form_1", 1);
+      m.put("int_2byte_form_5", 5);
+      m.put("int_3byte_form_5", 5);
+      m.put("long_long_form_1", 1L);
+      m.put("long_y_form_1", 1L);
+      m.put("long_2byte_form_5", 5L);
+      m.put("long_3byte_form_5", 5L);
+      m.put("double_long_form_0", 0.0);
+      m.put("double_long_form_1", 1.0);
+      m.put("double_mill_form_1", 1.0);
+      m.put("double_short_form_1", 1.0);
+      m.put("date_ms_form_whole_minute", new Date(60000));
+      m.put("string_long_form_short", "ab");
+      m.put("string_chunks_small", "abc");
+      m.put("string_chunk_empty_first", "a");
+      m.put("string_surrogates_split_across_chunks", "\ud83d\ude00");
+      m.put("binary_long_form_short", new byte[] {1, 2});
+      m.put("binary_chunks_small", new byte[] {1, 2, 3});
+      m.put("binary_chunk_then_long_final", new byte[] {1, 2});
+      m.put("list_typed_variable_int_array", new int[] {1, 2});
+      m.put("list_typed_variable_vector", new Vector<>(Arrays.asList(1)));
+      m.put("list_untyped_long_form_1", list(0));
+      m.put("list_typed_long_form_int_array_2", new int[] {0, 1});
+      m.put("map_unknown_type", map(new HashMap<>(), "a", 1));
+      m.put("object_unknown_class", map(new HashMap<>(), "a", 0));
+      m.put("object_extra_field", new TestObject(1));
+      m.put("object_missing_field", new TestCons("a", null));
+      m.put("object_long_form_class_ref", new A0());
+    }
+    return DECODE_ONLY;
   }
 
   // ---- value recipes shared with catalogue.rs ----
