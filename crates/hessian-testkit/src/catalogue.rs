@@ -17,7 +17,7 @@
 //! `crates/hessian/tests/interop_h2.rs` checks both directions against the reference.
 
 use hessian::{ClassDef, List, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One named catalogue value.
 #[derive(Clone, Debug)]
@@ -61,10 +61,17 @@ pub fn case(name: &str) -> Option<Case> {
     h2_cases().into_iter().find(|c| c.name == name)
 }
 
+/// The `TestHessian2` replies, built once per process (a service answering them looks them up
+/// on every call).
+fn cached_replies() -> &'static [Case] {
+    static REPLIES: OnceLock<Vec<Case>> = OnceLock::new();
+    REPLIES.get_or_init(test_hessian2_replies)
+}
+
 /// The value `TestHessian2.replyX` answers, by method name (e.g. `"replyInt_0x30"`).
 /// `replyNull` (a `void` method) answers [`Value::Null`].
 pub fn reply(method: &str) -> Option<Value> {
-    test_hessian2_replies().into_iter().find(|c| c.name == method).map(|c| c.value)
+    cached_replies().iter().find(|c| c.name == method).map(|c| c.value.clone())
 }
 
 /// The `arg*` methods of `TestHessian2`: each takes one argument and answers `true` when it

@@ -97,6 +97,27 @@ public final class H2Catalogue {
     return DECODE_ONLY;
   }
 
+  /** A fresh instance of the value of the case called name (e.g. a TestHessian2 reply method). */
+  public static Object value(String name) {
+    for (Case c : cases()) {
+      if (c.name.equals(name)) return c.value();
+    }
+    throw new IllegalArgumentException("no catalogue case " + name);
+  }
+
+  /**
+   * For a TestHessian2 {@code argX} method: null when v is what {@code replyX} decodes to (deep
+   * equality, shared and circular references included), else a description of the difference.
+   */
+  public static String argMismatch(String argMethod, Object v) throws IllegalAccessException {
+    if (!argMethod.startsWith("arg")) throw new IllegalArgumentException(argMethod);
+    String reply = "reply" + argMethod.substring(3);
+    for (Case c : cases()) {
+      if (c.name.equals(reply)) return new H2CatalogueCheck.Deep().diff(c.expectedDecoded(), v, "$");
+    }
+    throw new IllegalArgumentException("no catalogue case " + reply);
+  }
+
   // ---- value recipes shared with catalogue.rs ----
 
   /** The TestHessian2 text: 16 rows of 64 characters, cut to len. */
