@@ -967,3 +967,56 @@ pub fn h2_decode_cases() -> Vec<DecodeCase> {
     }
     cases
 }
+
+/// Values written one after another through one encoder (one `Hessian2Output`), as the
+/// arguments of a call are: class definitions, type names and references carry over from value
+/// to value (a [`Value::Ref`] may point into an earlier value).
+#[derive(Clone, Debug)]
+pub struct StreamCase {
+    /// The case name (also in `H2Catalogue.streams()`).
+    pub name: &'static str,
+    /// The values, in order.
+    pub values: Vec<Value>,
+}
+
+/// The stream cases: a shared object across values, class and type references across values,
+/// a reference to a list of an earlier value, and plain scalars.
+pub fn h2_stream_cases() -> Vec<StreamCase> {
+    let mut classes_and_types = vec![Value::list(a_objects())];
+    classes_and_types.extend([
+        Value::object(a_class(0), vec![]),
+        test_object(Value::Int(5)),
+        Value::typed_map(HASHTABLE, vec![]),
+        Value::typed_list("java.util.Vector", vec![]),
+        Value::typed_map(HASHTABLE, vec![(s("a"), Value::Int(1))]),
+    ]);
+    vec![
+        StreamCase {
+            name: "stream_shared_object",
+            values: vec![
+                test_object(Value::Int(0)),
+                Value::Ref(0),
+                test_object(Value::Int(1)),
+                Value::typed_list("[int", vec![Value::Int(1)]),
+                Value::typed_list("[int", vec![Value::Int(2)]),
+            ],
+        },
+        StreamCase { name: "stream_classes_and_types", values: classes_and_types },
+        StreamCase {
+            name: "stream_ref_to_earlier_list",
+            values: vec![Value::list(vec![Value::Int(1)]), s("x"), Value::list(vec![Value::Ref(0)])],
+        },
+        StreamCase {
+            name: "stream_scalars",
+            values: vec![
+                Value::Int(1),
+                s("a"),
+                Value::Null,
+                Value::Double(1.5),
+                Value::Date(60000),
+                Value::Long(1 << 40),
+                Value::Bool(true),
+            ],
+        },
+    ]
+}

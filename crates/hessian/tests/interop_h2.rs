@@ -10,6 +10,9 @@
 //!   small chunks, typed variable-length lists, unknown classes, …) decode here to the catalogue
 //!   value and are accepted by Java's `Hessian2Input` with the value `H2Catalogue.decodeOnly()`
 //!   names;
+//! - `streams_agree_with_java`: several values through one encoder / one `Hessian2Output` (class
+//!   definitions, type names and references carried from value to value) give the same bytes,
+//!   and each side reads the other's back value by value;
 //! - `catalogue_round_trips` (no Java needed): names are unique, every case survives this crate's
 //!   own encode/decode, and every `TestHessian2` `arg*` method has its expected value.
 
@@ -203,6 +206,70 @@ fn decode_cases_agree_with_java() {
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     let Some(java) = java() else { return };
+    let ok = java_verdicts(&java, &frames, cases.len());
+    for c in &cases {
+        assert!(ok.contains(c.name), "{}: no verdict from Java", c.name);
+    }
+}
+
+fn encode_stream(values: &[hessian::Value]) -> Vec<u8> {
+    let mut e = h2::Encoder::new(Vec::new());
+    for v in values {
+        e.write_value(v).unwrap();
+    }
+    e.finish().unwrap()
+}
+
+/// Reads `want.len()` values with one decoder over `read` and reports differences.
+fn check_stream<'de, R: hessian::read::Read<'de>>(
+    name: &str,
+    how: &str,
+    mut d: h2::Decoder<'de, R>,
+    want: &[hessian::Value],
+    failures: &mut Vec<String>,
+) {
+    for (i, w) in want.iter().enumerate() {
+        match d.read_value() {
+            Ok(got) if catalogue::same_value(&got, w) => {}
+            Ok(got) => failures.push(format!("{name}[{i}]: {how} gave {}, want {}", short(&got), short(w))),
+            Err(e) => failures.push(format!("{name}[{i}]: {how} failed: {e}")),
+        }
+    }
+    if d.end().is_err() {
+        failures.push(format!("{name}: {how} left trailing bytes"));
+    }
+}
+
+#[test]
+fn streams_agree_with_java() {
+    let cases = catalogue::h2_stream_cases();
+    let mut failures = Vec::new();
+    let mut frames = Vec::new();
+    for c in &cases {
+        let bytes = encode_stream(&c.values);
+        check_stream(c.name, "from_slice", h2::Decoder::from_slice(&bytes), &c.values, &mut failures);
+        frame(&mut frames, c.name, &bytes);
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    let Some(java) = java() else { return };
+
+    let java_frames: BTreeMap<String, Vec<u8>> =
+        unframe(&java.run("H2CatalogueWrite", &["streams"], b"")).into_iter().collect();
+    assert_eq!(java_frames.len(), cases.len(), "stream case names differ: {:?}", java_frames.keys());
+    for c in &cases {
+        let Some(java_bytes) = java_frames.get(c.name) else {
+            failures.push(format!("{}: not in H2Catalogue.streams()", c.name));
+            continue;
+        };
+        let ours = encode_stream(&c.values);
+        if &ours != java_bytes {
+            failures.push(format!("{}: Rust bytes differ from Java's: {}", c.name, byte_diff(java_bytes, &ours)));
+        }
+        check_stream(c.name, "from_slice", h2::Decoder::from_slice(java_bytes), &c.values, &mut failures);
+        check_stream(c.name, "from_reader", h2::Decoder::from_reader(OneByte(java_bytes)), &c.values, &mut failures);
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+
     let ok = java_verdicts(&java, &frames, cases.len());
     for c in &cases {
         assert!(ok.contains(c.name), "{}: no verdict from Java", c.name);

@@ -97,6 +97,29 @@ public final class H2Catalogue {
     return DECODE_ONLY;
   }
 
+  /**
+   * Sequences of values written one after another through one Hessian2Output (as the arguments
+   * of a call are): class definitions, type names and references carry over from value to value.
+   * Name to a supplier of fresh values; the Rust twin is {@code h2_stream_cases}.
+   */
+  public static Map<String, Supplier<Object[]>> streams() {
+    Map<String, Supplier<Object[]>> m = new LinkedHashMap<>();
+    m.put("stream_shared_object", () -> {
+      TestObject o = new TestObject(0);
+      return new Object[] {o, o, new TestObject(1), new int[] {1}, new int[] {2}};
+    });
+    m.put("stream_classes_and_types", () -> new Object[] {
+      list(new A0(), new A1(), new A2(), new A3(), new A4(), new A5(), new A6(), new A7(), new A8(), new A9(),
+          new A10(), new A11(), new A12(), new A13(), new A14(), new A15(), new A16()),
+      new A0(), new TestObject(5), new Hashtable<>(), new Vector<>(), map(new Hashtable<>(), "a", 1)});
+    m.put("stream_ref_to_earlier_list", () -> {
+      ArrayList<Object> l = list(1);
+      return new Object[] {l, "x", list(l)};
+    });
+    m.put("stream_scalars", () -> new Object[] {1, "a", null, 1.5, new Date(60000), 1L << 40, true});
+    return m;
+  }
+
   /** A fresh instance of the value of the case called name (e.g. a TestHessian2 reply method). */
   public static Object value(String name) {
     for (Case c : cases()) {

@@ -5,13 +5,15 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.*;
+import java.util.function.Supplier;
 
 /**
  * Reads frames of Rust-encoded values from stdin (u16 name length, UTF-8 name, u32 byte length,
  * bytes), and for each: decodes it with Hessian2Input, compares it with the catalogue's expected
  * value by deep equality (following shared and circular references), writes the decoded value
  * again and compares the bytes, and compares the bytes with what Java writes for the original.
- * Frames named in {@link H2Catalogue#decodeOnly()} are only decoded and compared.
+ * Frames named in {@link H2Catalogue#decodeOnly()} are only decoded and compared; frames named in
+ * {@link H2Catalogue#streams()} hold several values written and read through one stream.
  * Prints one line per frame, {@code OK name} or {@code FAIL name: detail}, then {@code DONE n}.
  */
 public final class H2CatalogueCheck {
@@ -37,7 +39,14 @@ public final class H2CatalogueCheck {
       String failure;
       try {
         Map<String, Object> decodeOnly = H2Catalogue.decodeOnly();
-        failure = decodeOnly.containsKey(name) ? checkDecode(decodeOnly.get(name), bytes) : check(byName.get(name), bytes);
+        Map<String, Supplier<Object[]>> streams = H2Catalogue.streams();
+        if (streams.containsKey(name)) {
+          failure = checkStream(streams.get(name), bytes);
+        } else if (decodeOnly.containsKey(name)) {
+          failure = checkDecode(decodeOnly.get(name), bytes);
+        } else {
+          failure = check(byName.get(name), bytes);
+        }
       } catch (Throwable t) {
         StringWriter sw = new StringWriter();
         t.printStackTrace(new PrintWriter(sw));
@@ -68,6 +77,29 @@ public final class H2CatalogueCheck {
       byte[] again = H2CatalogueWrite.write(decoded);
       if (!Arrays.equals(again, bytes)) problems.add("re-encoding the decoded value differs " + diff(bytes, again));
     }
+    return problems.isEmpty() ? null : String.join("; ", problems);
+  }
+
+  /**
+   * A stream case: the bytes must be what one Hessian2Output writes for the values, and one
+   * Hessian2Input must read them back (one Deep for all values: sharing across values counts).
+   */
+  static String checkStream(Supplier<Object[]> make, byte[] bytes) throws Exception {
+    List<String> problems = new ArrayList<>();
+    byte[] javaBytes = H2CatalogueWrite.writeAll(make.get());
+    if (!Arrays.equals(javaBytes, bytes)) problems.add("bytes differ from Java's " + diff(javaBytes, bytes));
+    Object[] want = make.get();
+    Object[] got = new Object[want.length];
+    Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(bytes));
+    Deep deep = new Deep();
+    for (int i = 0; i < want.length; i++) {
+      got[i] = in.readObject();
+      String d = deep.diff(want[i], got[i], "$" + i);
+      if (d != null) problems.add("decoded value differs: " + d);
+    }
+    if (!in.isEnd()) problems.add("trailing bytes after the values");
+    byte[] again = H2CatalogueWrite.writeAll(got);
+    if (!Arrays.equals(again, bytes)) problems.add("re-encoding the decoded values differs " + diff(bytes, again));
     return problems.isEmpty() ? null : String.join("; ", problems);
   }
 
