@@ -1,23 +1,20 @@
 //! The Hessian 2.0 conformance catalogue (`hessian_testkit::catalogue`) against the reference,
-//! Caucho hessian 4.0.38, in both directions:
-//! - `java_writes_rust_reads`: for every case, Java's `Hessian2Output` bytes equal this crate's
-//!   encoding, and decoding them (from a slice, from a reader, and from a reader that yields one
-//!   byte at a time) gives exactly the catalogue value;
-//! - `rust_writes_java_reads`: Java's `Hessian2Input` decodes this crate's bytes for every case to
-//!   the expected Java value (deep equality, shared and circular references included) and writes
-//!   the decoded value back to the same bytes (`interop/java/src/H2CatalogueCheck.java`);
-//! - `decode_cases_agree_with_java`: byte strings in forms Java never writes (non-compact numbers,
-//!   small chunks, typed variable-length lists, unknown classes, …) decode here to the catalogue
-//!   value and are accepted by Java's `Hessian2Input` with the value `H2Catalogue.decodeOnly()`
-//!   names;
-//! - `streams_agree_with_java`: several values through one encoder / one `Hessian2Output` (class
-//!   definitions, type names and references carried from value to value) give the same bytes,
-//!   and each side reads the other's back value by value;
-//! - `catalogue_round_trips` (no Java needed): names are unique, every case survives this crate's
-//!   own encode/decode, and every `TestHessian2` `arg*` method has its expected value.
+//! Caucho hessian 4.0.38, in both directions, with one JVM run per direction:
+//! - `java_writes_rust_reads` (`H2CatalogueWrite`): for every case, Java's `Hessian2Output`
+//!   bytes equal this crate's encoding, and decoding them (from a slice, from a reader, and from
+//!   a reader that yields one byte at a time) gives exactly the catalogue value; the same for the
+//!   stream cases, several values through one `Hessian2Output` / one `Encoder`;
+//! - `rust_writes_java_reads` (`H2CatalogueCheck`): Java's `Hessian2Input` decodes this crate's
+//!   bytes for every case to the expected Java value (deep equality, shared and circular
+//!   references included), writes the decoded value back to the same bytes, and the matching
+//!   `TestHessian2.argX` would accept it; it also accepts every decode-only byte string (forms
+//!   Java never writes) with the expected value, and reads the stream cases back;
+//! - `catalogue_round_trips` (no Java needed): names are unique, every case, decode-only byte
+//!   string and stream survives this crate's own codec, and every `arg*` method has its value.
 
 use hessian::h2;
-use hessian_testkit::catalogue::{self, Case};
+use hessian::Value;
+use hessian_testkit::catalogue::{self, Case, StreamCase};
 use hessian_testkit::java::java;
 use std::collections::{BTreeMap, HashSet};
 
@@ -59,7 +56,7 @@ fn byte_diff(want: &[u8], got: &[u8]) -> String {
     )
 }
 
-fn short(v: &hessian::Value) -> String {
+fn short(v: &Value) -> String {
     let s = v.to_string();
     match s.char_indices().nth(300) {
         Some((i, _)) => format!("{}…", &s[..i]),
@@ -83,12 +80,8 @@ impl std::io::Read for OneByte<'_> {
     }
 }
 
-/// Decodes `bytes` every way there is and reports any result that is not the case's value.
-fn check_decoding(case: &Case, bytes: &[u8], failures: &mut Vec<String>) {
-    check_decoding_to(&case.name, case.decoded(), bytes, failures);
-}
-
-fn check_decoding_to(name: &str, want: &hessian::Value, bytes: &[u8], failures: &mut Vec<String>) {
+/// Decodes `bytes` every way there is and reports any result that is not `want`.
+fn check_decoding(name: &str, want: &Value, bytes: &[u8], failures: &mut Vec<String>) {
     let results = [
         ("from_slice", h2::from_slice(bytes)),
         ("from_reader", h2::from_reader(bytes)),
@@ -103,28 +96,81 @@ fn check_decoding_to(name: &str, want: &hessian::Value, bytes: &[u8], failures: 
     }
 }
 
+fn encode_stream(values: &[Value]) -> Vec<u8> {
+    let mut e = h2::Encoder::new(Vec::new());
+    for v in values {
+        e.write_value(v).unwrap();
+    }
+    e.finish().unwrap()
+}
+
+/// Reads a stream case's values with one decoder and reports differences.
+fn check_stream_with<'de, R: hessian::read::Read<'de>>(
+    c: &StreamCase,
+    how: &str,
+    mut d: h2::Decoder<'de, R>,
+    failures: &mut Vec<String>,
+) {
+    for (i, want) in c.values.iter().enumerate() {
+        match d.read_value() {
+            Ok(got) if catalogue::same_value(&got, want) => {}
+            Ok(got) => failures.push(format!("{}[{i}]: {how} gave {}, want {}", c.name, short(&got), short(want))),
+            Err(e) => failures.push(format!("{}[{i}]: {how} failed: {e}", c.name)),
+        }
+    }
+    if d.end().is_err() {
+        failures.push(format!("{}: {how} left trailing bytes", c.name));
+    }
+}
+
+fn check_stream(c: &StreamCase, bytes: &[u8], failures: &mut Vec<String>) {
+    check_stream_with(c, "from_slice", h2::Decoder::from_slice(bytes), failures);
+    check_stream_with(c, "from_reader(one byte at a time)", h2::Decoder::from_reader(OneByte(bytes)), failures);
+}
+
+fn assert_no_failures(failures: &[String]) {
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
 #[test]
 fn catalogue_round_trips() {
     let cases = catalogue::h2_cases();
+    let decode_cases = catalogue::h2_decode_cases();
+    let streams = catalogue::h2_stream_cases();
     let mut names = HashSet::new();
-    for c in &cases {
-        assert!(names.insert(c.name.clone()), "duplicate case name {}", c.name);
+    let all_names = cases
+        .iter()
+        .map(|c| c.name.as_str())
+        .chain(decode_cases.iter().map(|c| c.name))
+        .chain(streams.iter().map(|c| c.name));
+    for name in all_names {
+        assert!(names.insert(name.to_owned()), "duplicate case name {name}");
     }
     assert_eq!(catalogue::test_hessian2_replies().len(), 92, "TestHessian2 has 92 reply methods");
+
     let mut failures = Vec::new();
     for c in &cases {
-        let bytes = h2::to_vec(&c.value).unwrap();
-        check_decoding(c, &bytes, &mut failures);
+        check_decoding(&c.name, c.decoded(), &h2::to_vec(&c.value).unwrap(), &mut failures);
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    for c in &decode_cases {
+        check_decoding(c.name, &c.value, &c.bytes, &mut failures);
+    }
+    for c in &streams {
+        check_stream(c, &encode_stream(&c.values), &mut failures);
+    }
+    assert_no_failures(&failures);
+
+    // Java can write a lone surrogate ("a\ud800b" is `03 61 ed a0 80 62`); a Rust string cannot
+    // hold one, so it is a typed error rather than a silently altered string.
+    let lone = h2::from_slice(&[0x03, 0x61, 0xed, 0xa0, 0x80, 0x62]).unwrap_err();
+    assert!(matches!(lone.kind(), hessian::ErrorKind::LoneSurrogate(0xd800)), "{lone}");
 
     assert_eq!(catalogue::ARG_METHODS.len(), 90);
     for m in catalogue::ARG_METHODS {
         let want = catalogue::arg_expectation(m).unwrap_or_else(|| panic!("{m} has no reply counterpart"));
-        let reply = format!("reply{}", &m[3..]);
-        assert_eq!(Some(want), catalogue::reply(&reply), "{m}");
+        assert_eq!(Some(want), catalogue::reply(&format!("reply{}", &m[3..])), "{m}");
     }
-    assert_eq!(catalogue::arg_expectation("argInt_0x30"), Some(hessian::Value::Int(0x30)));
+    assert_eq!(catalogue::arg_expectation("argInt_0x30"), Some(Value::Int(0x30)));
     assert_eq!(catalogue::arg_expectation("argString_null"), None);
     assert_eq!(catalogue::arg_expectation("replyInt_0"), None);
 }
@@ -133,51 +179,66 @@ fn catalogue_round_trips() {
 fn java_writes_rust_reads() {
     let Some(java) = java() else { return };
     let cases = catalogue::h2_cases();
+    let streams = catalogue::h2_stream_cases();
     let java_frames: BTreeMap<String, Vec<u8>> = unframe(&java.run("H2CatalogueWrite", &[], b"")).into_iter().collect();
 
     let mut failures = Vec::new();
-    let ours: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    let ours: HashSet<&str> = cases.iter().map(|c| c.name.as_str()).chain(streams.iter().map(|c| c.name)).collect();
     for name in java_frames.keys() {
         if !ours.contains(name.as_str()) {
             failures.push(format!("{name}: in H2Catalogue.java but not in catalogue.rs"));
         }
     }
+    let java_bytes = |name: &str, failures: &mut Vec<String>| {
+        let b = java_frames.get(name);
+        if b.is_none() {
+            failures.push(format!("{name}: in catalogue.rs but not in H2Catalogue.java"));
+        }
+        b
+    };
+    let compare = |name: &str, java: &[u8], ours: &[u8], failures: &mut Vec<String>| {
+        if java != ours {
+            failures.push(format!("{name}: Rust bytes differ from Java's: {}", byte_diff(java, ours)));
+        }
+    };
     for c in &cases {
-        let Some(java_bytes) = java_frames.get(&c.name) else {
-            failures.push(format!("{}: in catalogue.rs but not in H2Catalogue.java", c.name));
-            continue;
-        };
+        let Some(java) = java_bytes(&c.name, &mut failures) else { continue };
         match h2::to_vec(&c.value) {
-            Ok(rust_bytes) if &rust_bytes == java_bytes => {}
-            Ok(rust_bytes) => failures.push(format!(
-                "{}: Rust bytes differ from Java's: {}",
-                c.name,
-                byte_diff(java_bytes, &rust_bytes)
-            )),
+            Ok(ours) => compare(&c.name, java, &ours, &mut failures),
             Err(e) => failures.push(format!("{}: Rust encoding failed: {e}", c.name)),
         }
-        check_decoding(c, java_bytes, &mut failures);
+        check_decoding(&c.name, c.decoded(), java, &mut failures);
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    for c in &streams {
+        let Some(java) = java_bytes(c.name, &mut failures) else { continue };
+        compare(c.name, java, &encode_stream(&c.values), &mut failures);
+        check_stream(c, java, &mut failures);
+    }
+    assert_no_failures(&failures);
 }
 
 #[test]
 fn rust_writes_java_reads() {
     let Some(java) = java() else { return };
-    let cases = catalogue::h2_cases();
+    let cases: Vec<Case> = catalogue::h2_cases();
+    let decode_cases = catalogue::h2_decode_cases();
+    let streams = catalogue::h2_stream_cases();
     let mut input = Vec::new();
+    let mut names = Vec::new();
     for c in &cases {
         frame(&mut input, &c.name, &h2::to_vec(&c.value).unwrap());
+        names.push(c.name.as_str());
     }
-    let ok = java_verdicts(&java, &input, cases.len());
-    for c in &cases {
-        assert!(ok.contains(&c.name), "{}: no verdict from Java", c.name);
+    for c in &decode_cases {
+        frame(&mut input, c.name, &c.bytes);
+        names.push(c.name);
     }
-}
+    for c in &streams {
+        frame(&mut input, c.name, &encode_stream(&c.values));
+        names.push(c.name);
+    }
 
-/// Runs `H2CatalogueCheck` on frames and returns the names it passed, failing on any other verdict.
-fn java_verdicts(java: &hessian_testkit::java::Java, frames: &[u8], expected: usize) -> HashSet<String> {
-    let out = String::from_utf8(java.run("H2CatalogueCheck", &[], frames)).unwrap();
+    let out = String::from_utf8(java.run("H2CatalogueCheck", &[], &input)).unwrap();
     let mut ok = HashSet::new();
     let mut failures = Vec::new();
     let mut done = None;
@@ -190,88 +251,9 @@ fn java_verdicts(java: &hessian_testkit::java::Java, frames: &[u8], expected: us
             failures.push(line.to_owned());
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(done, Some(expected), "Java did not read every frame:\n{out}");
-    ok
-}
-
-#[test]
-fn decode_cases_agree_with_java() {
-    let cases = catalogue::h2_decode_cases();
-    let mut failures = Vec::new();
-    let mut frames = Vec::new();
-    for c in &cases {
-        check_decoding_to(c.name, &c.value, &c.bytes, &mut failures);
-        frame(&mut frames, c.name, &c.bytes);
-    }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    let Some(java) = java() else { return };
-    let ok = java_verdicts(&java, &frames, cases.len());
-    for c in &cases {
-        assert!(ok.contains(c.name), "{}: no verdict from Java", c.name);
-    }
-}
-
-fn encode_stream(values: &[hessian::Value]) -> Vec<u8> {
-    let mut e = h2::Encoder::new(Vec::new());
-    for v in values {
-        e.write_value(v).unwrap();
-    }
-    e.finish().unwrap()
-}
-
-/// Reads `want.len()` values with one decoder over `read` and reports differences.
-fn check_stream<'de, R: hessian::read::Read<'de>>(
-    name: &str,
-    how: &str,
-    mut d: h2::Decoder<'de, R>,
-    want: &[hessian::Value],
-    failures: &mut Vec<String>,
-) {
-    for (i, w) in want.iter().enumerate() {
-        match d.read_value() {
-            Ok(got) if catalogue::same_value(&got, w) => {}
-            Ok(got) => failures.push(format!("{name}[{i}]: {how} gave {}, want {}", short(&got), short(w))),
-            Err(e) => failures.push(format!("{name}[{i}]: {how} failed: {e}")),
-        }
-    }
-    if d.end().is_err() {
-        failures.push(format!("{name}: {how} left trailing bytes"));
-    }
-}
-
-#[test]
-fn streams_agree_with_java() {
-    let cases = catalogue::h2_stream_cases();
-    let mut failures = Vec::new();
-    let mut frames = Vec::new();
-    for c in &cases {
-        let bytes = encode_stream(&c.values);
-        check_stream(c.name, "from_slice", h2::Decoder::from_slice(&bytes), &c.values, &mut failures);
-        frame(&mut frames, c.name, &bytes);
-    }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-    let Some(java) = java() else { return };
-
-    let java_frames: BTreeMap<String, Vec<u8>> =
-        unframe(&java.run("H2CatalogueWrite", &["streams"], b"")).into_iter().collect();
-    assert_eq!(java_frames.len(), cases.len(), "stream case names differ: {:?}", java_frames.keys());
-    for c in &cases {
-        let Some(java_bytes) = java_frames.get(c.name) else {
-            failures.push(format!("{}: not in H2Catalogue.streams()", c.name));
-            continue;
-        };
-        let ours = encode_stream(&c.values);
-        if &ours != java_bytes {
-            failures.push(format!("{}: Rust bytes differ from Java's: {}", c.name, byte_diff(java_bytes, &ours)));
-        }
-        check_stream(c.name, "from_slice", h2::Decoder::from_slice(java_bytes), &c.values, &mut failures);
-        check_stream(c.name, "from_reader", h2::Decoder::from_reader(OneByte(java_bytes)), &c.values, &mut failures);
-    }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
-
-    let ok = java_verdicts(&java, &frames, cases.len());
-    for c in &cases {
-        assert!(ok.contains(c.name), "{}: no verdict from Java", c.name);
+    assert_no_failures(&failures);
+    assert_eq!(done, Some(names.len()), "Java did not read every frame:\n{out}");
+    for name in names {
+        assert!(ok.contains(name), "{name}: no verdict from Java");
     }
 }

@@ -9,26 +9,17 @@ import java.util.function.Supplier;
 
 /**
  * Writes every {@link H2Catalogue} case to stdout, each with a fresh Hessian2Output, as frames:
- * u16 name length, UTF-8 name, u32 byte length, bytes (big-endian lengths). With the argument
- * {@code streams}, writes {@link H2Catalogue#streams()} instead, each through one Hessian2Output.
+ * u16 name length, UTF-8 name, u32 byte length, bytes (big-endian lengths); then every
+ * {@link H2Catalogue#streams()} case, each through one Hessian2Output.
  */
 public final class H2CatalogueWrite {
   public static void main(String[] args) throws Exception {
     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(System.out, 1 << 16));
-    if (args.length > 0 && args[0].equals("streams")) {
-      for (Map.Entry<String, Supplier<Object[]>> e : H2Catalogue.streams().entrySet()) {
-        frame(out, e.getKey(), writeAll(e.getValue().get()));
-      }
-      out.flush();
-      return;
-    }
     for (H2Catalogue.Case c : H2Catalogue.cases()) {
-      byte[] name = c.name.getBytes(StandardCharsets.UTF_8);
-      byte[] bytes = write(c.value());
-      out.writeShort(name.length);
-      out.write(name);
-      out.writeInt(bytes.length);
-      out.write(bytes);
+      frame(out, c.name, write(c.value()));
+    }
+    for (Map.Entry<String, Supplier<Object[]>> e : H2Catalogue.streams().entrySet()) {
+      frame(out, e.getKey(), writeAll(e.getValue().get()));
     }
     out.flush();
   }
