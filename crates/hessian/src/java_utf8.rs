@@ -13,7 +13,7 @@ pub(crate) fn utf16_len(s: &str) -> usize {
 
 /// Appends one UTF-16 unit as Java's `printString` does.
 #[inline]
-fn push_unit(out: &mut Vec<u8>, c: u32) {
+pub(crate) fn push_unit(out: &mut Vec<u8>, c: u32) {
     if c < 0x80 {
         out.push(c as u8);
     } else if c < 0x800 {

@@ -18,6 +18,7 @@
 //! assert_eq!(h2::from_slice(&bytes).unwrap(), Value::Int(47));
 //! ```
 
+pub mod burlap;
 pub mod convert;
 pub mod error;
 pub mod h1;

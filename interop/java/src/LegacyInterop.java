@@ -29,11 +29,26 @@ public final class LegacyInterop {
     return fmt.equals("h1") ? new HessianInput(is) : new BurlapInput(is);
   }
 
+  static void writeRemote(AbstractHessianOutput out, String type, String url) throws IOException {
+    if (out instanceof HessianOutput) ((HessianOutput) out).writeRemote(type, url);
+    else ((BurlapOutput) out).writeRemote(type, url);
+  }
+
+  /**
+   * Writes a value; remotes (as the catalogue holds them, or as HessianInput/BurlapInput read them)
+   * with writeRemote, since Java's serializers write a HessianRemote as a plain object and cannot
+   * write a BurlapRemote at all.
+   */
   static void writeValue(AbstractHessianOutput out, Object v) throws IOException {
     if (v instanceof LegacyCatalogue.RemoteCase) {
       LegacyCatalogue.RemoteCase r = (LegacyCatalogue.RemoteCase) v;
-      if (out instanceof HessianOutput) ((HessianOutput) out).writeRemote(r.type, r.url);
-      else ((BurlapOutput) out).writeRemote(r.type, r.url);
+      writeRemote(out, r.type, r.url);
+    } else if (v instanceof com.caucho.hessian.io.HessianRemote) {
+      com.caucho.hessian.io.HessianRemote r = (com.caucho.hessian.io.HessianRemote) v;
+      writeRemote(out, r.getType(), r.getURL());
+    } else if (v instanceof com.caucho.burlap.io.BurlapRemote) {
+      com.caucho.burlap.io.BurlapRemote r = (com.caucho.burlap.io.BurlapRemote) v;
+      writeRemote(out, r.getType(), r.getURL());
     } else {
       out.writeObject(v);
     }
@@ -173,6 +188,32 @@ public final class LegacyInterop {
         }
         frame(o, name, result);
       }
+    } else if (mode.equals("doubles")) {
+      // Double.toString of random and edge-case doubles, as "hexbits text" lines.
+      Random r = new Random(Long.parseLong(args[2]));
+      List<Double> ds = new ArrayList<>();
+      for (int e = -1074; e <= 1023; e++) ds.add(Math.scalb(1.0, e));
+      for (int e = -325; e <= 308; e++) ds.add(Double.parseDouble("1e" + e));
+      for (long b = 1; b < 2000; b++) ds.add(Double.longBitsToDouble(b));
+      ds.add(Double.MIN_NORMAL);
+      ds.add(Math.nextDown(Double.MIN_NORMAL));
+      ds.add(Double.MAX_VALUE);
+      int n = Integer.parseInt(fmt);
+      for (int i = 0; i < n; i++) {
+        switch (i % 5) {
+          case 0: ds.add(Double.longBitsToDouble(r.nextLong())); break;
+          case 1: ds.add(r.nextDouble() * Math.pow(10, r.nextInt(40) - 20)); break;
+          case 2: ds.add((double) r.nextInt(1000000) / 1000.0); break;
+          case 3: ds.add((double) (float) r.nextDouble()); break;
+          default: ds.add((double) r.nextLong()); break;
+        }
+      }
+      StringBuilder sb = new StringBuilder();
+      for (double d : ds) {
+        if (Double.isNaN(d)) continue;
+        sb.append(Long.toHexString(Double.doubleToRawLongBits(d))).append(' ').append(d).append('\n');
+      }
+      o.write(sb.toString().getBytes("UTF-8"));
     } else {
       throw new IllegalArgumentException(mode);
     }
