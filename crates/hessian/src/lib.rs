@@ -6,7 +6,10 @@
 //! - [`h2`]: the Hessian 2.0 byte codes, [`h2::Encoder`] and [`h2::Decoder`];
 //! - [`tables`]: class-definition and type-name tables that can be pre-seeded and kept across
 //!   messages;
-//! - [`value`]: the dynamic [`Value`] model shared by every format.
+//! - [`value`]: the dynamic [`Value`] model shared by every format;
+//! - [`serde`](crate::serde): `Serialize`/`Deserialize` types straight to and from Hessian 2.0
+//!   ([`to_vec`], [`from_slice`], …), with the hand-written codec path of
+//!   [`serde::external`](crate::serde::external).
 //!
 //! ```
 //! use hessian::{h2, Value};
@@ -18,9 +21,15 @@
 pub mod error;
 pub mod h2;
 pub mod read;
+pub mod serde;
 pub mod tables;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Limits, Result};
 pub use tables::Tables;
 pub use value::{ClassDef, List, Map, Object, Remote, Value};
+
+pub use crate::serde::{from_reader, from_slice, to_vec, to_writer, Date, Deserializer, Serializer};
+
+#[doc(hidden)]
+pub use ::serde as __serde;
