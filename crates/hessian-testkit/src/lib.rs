@@ -4,7 +4,9 @@
 //! - [`workloads`]: the W1-W3 data sets of the benchmark specification as [`hessian::Value`]s;
 //! - [`catalogue`]: the Hessian 2.0 conformance catalogue (Caucho's `TestHessian2` replies and
 //!   every compact-range boundary) as named [`hessian::Value`]s.
+//! - [`structs`]: the same data sets as Rust structs with serde derives (and a hand-written W3).
 
 pub mod catalogue;
 pub mod java;
+pub mod structs;
 pub mod workloads;
