@@ -330,7 +330,30 @@ impl<R: BufRead> Decoder<R> {
         }
     }
 
+    /// Reads the value whose start token has been read. Only lists and maps recurse; every
+    /// other element is read by [`Self::parse_leaf`], kept out of line so that the recursive
+    /// path's stack frames stay small (the default depth limit must fit a 2 MiB thread stack
+    /// even in an unoptimized build).
     fn parse_value(&mut self, tok: Tok) -> Result<Value> {
+        match tok {
+            Tok::Start(Tag::List) | Tok::Empty(Tag::List) => {
+                self.enter()?;
+                let l = self.parse_list(tok)?;
+                self.depth -= 1;
+                Ok(Value::List(Box::new(l)))
+            }
+            Tok::Start(Tag::Map) | Tok::Empty(Tag::Map) => {
+                self.enter()?;
+                let m = self.parse_map(tok)?;
+                self.depth -= 1;
+                Ok(Value::Map(Box::new(m)))
+            }
+            _ => self.parse_leaf(tok),
+        }
+    }
+
+    #[inline(never)]
+    fn parse_leaf(&mut self, tok: Tok) -> Result<Value> {
         let t = match tok {
             Tok::Start(t) | Tok::Empty(t) => t,
             Tok::End(t) => return Err(self.malformed(format!("unexpected </{}>", tag_name(t)))),
@@ -382,28 +405,21 @@ impl<R: BufRead> Decoder<R> {
                     }
                 }
             }
-            Tag::List => {
-                self.enter()?;
-                let l = self.parse_list(tok)?;
-                self.depth -= 1;
-                Value::List(Box::new(l))
-            }
-            Tag::Map => {
-                self.enter()?;
-                let m = self.parse_map(tok)?;
-                self.depth -= 1;
-                Value::Map(Box::new(m))
-            }
             Tag::Remote => {
                 if tok == Tok::Empty(Tag::Remote) {
                     return Err(self.malformed("empty <remote/>"));
                 }
                 let type_name = self.read_opt_type()?.unwrap_or_default();
-                let url = match self.read_value()? {
-                    Value::String(s) => s,
-                    other => {
-                        return Err(self.malformed(format!("remote URL must be a string, not {}", other.kind_name())))
+                // The URL is read as a string element directly, never through `read_value`: a
+                // `<remote>` nested in a `<remote>` used to recurse without a depth check, so a
+                // run of `<remote>` tags overflowed the stack.
+                let url = match self.next_tok()? {
+                    t @ (Tok::Start(Tag::String) | Tok::Empty(Tag::String)) => {
+                        self.leaf(t, self.max_text())?;
+                        self.text_string()?
                     }
+                    Tok::Eof => return Err(self.err(ErrorKind::UnexpectedEof)),
+                    _ => return Err(self.malformed("remote URL must be a <string>")),
                 };
                 self.expect_end(Tag::Remote)?;
                 Value::Remote(Box::new(Remote { type_name, url }))

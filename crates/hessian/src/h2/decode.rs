@@ -587,7 +587,13 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Reads the value whose code has been read.
-    pub fn parse_value(&mut self, code: u8) -> Result<Value> {
+    pub fn parse_value(&mut self, mut code: u8) -> Result<Value> {
+        // Class definitions in front of a value are read in a loop, not by recursion: a flood
+        // of definitions (4 bytes each) must not grow the stack (it overflowed it before).
+        while code == BC_CLASS_DEF {
+            self.parse_class_def()?;
+            code = self.read.next()?;
+        }
         Ok(match code {
             BC_NULL => Value::Null,
             BC_TRUE => Value::Bool(true),
@@ -626,10 +632,6 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 }
                 self.leave();
                 Value::Map(Box::new(Map { type_name, entries }))
-            }
-            BC_CLASS_DEF => {
-                self.parse_class_def()?;
-                return self.read_value();
             }
             0x60..=0x6f | BC_OBJECT => {
                 self.enter()?;
