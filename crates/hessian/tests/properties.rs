@@ -1,13 +1,17 @@
 //! Property tests, run on stable Rust by the normal test command:
-//! - encoding a generated [`Value`] and decoding the bytes gives the value back (Hessian 2.0,
-//!   from a slice and from a reader), and re-encoding the result gives the same bytes;
+//! - encoding a generated [`Value`] and decoding the bytes gives the value back, from a slice
+//!   and from a reader, and re-encoding the result gives the same bytes: the identity in
+//!   Hessian 2.0 (but `-0.0`, written as the zero code as Java does); in Hessian 1.0.2 and
+//!   Burlap, which have no objects, an object comes back as the map Java writes for it (typed
+//!   with the class name, keyed by field name), and Burlap dates are limited to years 1-9999;
 //! - decoding arbitrary bytes, and mutations (byte changes, cuts, insertions) of valid
-//!   encodings, never panics, with default or very strict limits.
+//!   encodings, never panics, with default or very strict limits, in every format (values,
+//!   calls and replies).
 //!
 //! The case count is kept modest (256 by default, `PROPTEST_CASES` overrides it) so the whole
 //! workspace test command stays fast on two cores.
 
-use hessian::{h2, ClassDef, Limits, List, Map, Object, Value};
+use hessian::{burlap, h1, h2, ClassDef, Limits, List, Map, Object, Value};
 use hessian_testkit::catalogue::same_value;
 use proptest::prelude::*;
 use std::sync::{Arc, OnceLock};
@@ -139,8 +143,14 @@ fn class() -> impl Strategy<Value = Arc<ClassDef>> {
     ]
 }
 
-fn leaf() -> impl Strategy<Value = Value> {
-    prop_oneof![
+fn remote() -> impl Strategy<Value = Value> {
+    (prop::collection::vec(character(), 0..12), string())
+        .prop_map(|(t, url)| Value::Remote(Box::new(hessian::Remote { type_name: String::from_iter(t), url })))
+}
+
+/// Scalars (and remotes when the format has them), and reference placeholders.
+fn leaf(with_remote: bool) -> impl Strategy<Value = Value> {
+    let scalar = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         int().prop_map(Value::Int),
@@ -151,14 +161,24 @@ fn leaf() -> impl Strategy<Value = Value> {
         binary().prop_map(Value::Binary),
         // placeholder: `fix_refs` turns it into a valid reference (or null when none can be)
         any::<u32>().prop_map(Value::Ref),
-    ]
+    ];
+    if with_remote {
+        prop_oneof![20 => scalar, 1 => remote()].boxed()
+    } else {
+        scalar.boxed()
+    }
 }
 
 /// Any value of the model that Hessian 2.0 represents exactly (everything but `Remote`, which
 /// Hessian 2.0 writes as a `HessianRemote` object), with references only to lists, maps and
 /// objects that precede them in encoding order.
 fn value() -> impl Strategy<Value = Value> {
-    leaf()
+    value_with(false)
+}
+
+/// [`value`], with remotes when `with_remote` (Hessian 1.0.2 and Burlap have them).
+fn value_with(with_remote: bool) -> impl Strategy<Value = Value> {
+    leaf(with_remote)
         .prop_recursive(4, 48, 8, |inner| {
             prop_oneof![
                 (prop::option::of(type_name()), any::<bool>(), prop::collection::vec(inner.clone(), 0..10)).prop_map(
@@ -224,6 +244,43 @@ fn h2_expected(v: &Value) -> Value {
     }
 }
 
+/// What Hessian 1.0.2 and Burlap give back for `v`: they have no objects, so an object is
+/// written as Java writes it there, a map typed with the class name whose keys are the field
+/// names (in definition order), and decodes as that map. Everything else comes back as it was.
+fn h1_expected(v: &Value) -> Value {
+    match v {
+        Value::List(l) => {
+            Value::List(Box::new(List { items: l.items.iter().map(h1_expected).collect(), ..(**l).clone() }))
+        }
+        Value::Map(m) => Value::Map(Box::new(Map {
+            type_name: m.type_name.clone(),
+            entries: m.entries.iter().map(|(k, x)| (h1_expected(k), h1_expected(x))).collect(),
+        })),
+        Value::Object(o) => Value::Map(Box::new(Map {
+            type_name: Some(o.class.name.clone()),
+            entries: o.class.fields.iter().zip(&o.fields).map(|(f, x)| (Value::string(f), h1_expected(x))).collect(),
+        })),
+        _ => v.clone(),
+    }
+}
+
+/// Burlap writes dates as `yyyyMMdd'T'HHmmss.SSS'Z'` with a four-digit era year, so only dates
+/// from the year 1 to 9999 are representable: fold generated dates into that range.
+fn burlap_dates(v: &mut Value) {
+    const MIN: i64 = -62_135_000_000_000; // early in the year 1
+    const MAX: i64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+    match v {
+        Value::Date(d) => *d = MIN + d.rem_euclid(MAX - MIN),
+        Value::List(l) => l.items.iter_mut().for_each(burlap_dates),
+        Value::Map(m) => m.entries.iter_mut().for_each(|(k, x)| {
+            burlap_dates(k);
+            burlap_dates(x)
+        }),
+        Value::Object(o) => o.fields.iter_mut().for_each(burlap_dates),
+        _ => {}
+    }
+}
+
 /// Applies byte edits to a valid encoding: overwrite, cut, insert, flip.
 fn mutate(mut bytes: Vec<u8>, edits: &[(u8, usize, u8)]) -> Vec<u8> {
     for &(op, at, b) in edits {
@@ -274,6 +331,20 @@ fn decode_every_way(bytes: &[u8]) {
     }
 }
 
+/// Decodes `bytes` as Hessian 1.0.2 and as Burlap every way; only the absence of a panic matters.
+fn decode_h1_burlap_every_way(bytes: &[u8]) {
+    let _ = h1::from_slice(bytes);
+    let _ = h1::from_reader(bytes);
+    let _ = h1::from_slice_with_limits(bytes, strict_limits());
+    let _ = h1::read_call(bytes);
+    let _ = h1::read_reply(bytes);
+    let _ = burlap::from_slice(bytes);
+    let _ = burlap::from_reader(bytes);
+    let _ = burlap::from_slice_with_limits(bytes, strict_limits());
+    let _ = burlap::read_call(bytes);
+    let _ = burlap::read_reply(bytes);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -301,5 +372,43 @@ proptest! {
     ) {
         let bytes = h2::to_vec(&v).expect("every generated value is encodable");
         decode_every_way(&mutate(bytes, &edits));
+    }
+
+    #[test]
+    fn h1_encode_decode_is_the_documented_mapping(v in value_with(true)) {
+        let bytes = h1::to_vec(&v).expect("every generated value is encodable");
+        let expected = h1_expected(&v);
+        let back = h1::from_slice(&bytes).expect("decoding what we encoded");
+        prop_assert!(same_value(&back, &expected), "slice: {back:?} != {expected:?}");
+        let streamed = h1::from_reader(bytes.as_slice()).expect("decoding from a reader");
+        prop_assert!(same_value(&streamed, &expected), "reader: {streamed:?} != {expected:?}");
+        prop_assert_eq!(h1::to_vec(&back).expect("re-encoding"), bytes);
+    }
+
+    #[test]
+    fn burlap_encode_decode_is_the_documented_mapping(mut v in value_with(true)) {
+        burlap_dates(&mut v);
+        let bytes = burlap::to_vec(&v).expect("every generated value is encodable");
+        let expected = h1_expected(&v);
+        let back = burlap::from_slice(&bytes).expect("decoding what we encoded");
+        prop_assert!(same_value(&back, &expected), "slice: {back:?} != {expected:?}");
+        let streamed = burlap::from_reader(bytes.as_slice()).expect("decoding from a reader");
+        prop_assert!(same_value(&streamed, &expected), "reader: {streamed:?} != {expected:?}");
+        prop_assert_eq!(burlap::to_vec(&back).expect("re-encoding"), bytes);
+    }
+
+    #[test]
+    fn h1_burlap_arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
+        decode_h1_burlap_every_way(&bytes);
+    }
+
+    #[test]
+    fn h1_burlap_mutated_encodings_never_panic(
+        mut v in value_with(true),
+        edits in prop::collection::vec((any::<u8>(), any::<usize>(), any::<u8>()), 1..6),
+    ) {
+        burlap_dates(&mut v);
+        decode_h1_burlap_every_way(&mutate(h1::to_vec(&v).expect("encodable"), &edits));
+        decode_h1_burlap_every_way(&mutate(burlap::to_vec(&v).expect("encodable"), &edits));
     }
 }
