@@ -17,10 +17,12 @@
 
 pub mod error;
 pub mod h2;
+pub mod message;
 pub mod read;
 pub mod tables;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Limits, Result};
+pub use message::{Call, Fault, Reply};
 pub use tables::Tables;
 pub use value::{ClassDef, List, Map, Object, Remote, Value};
