@@ -8,7 +8,7 @@
 //! | `c 2 0` (what Java's `HessianProxyFactory` sends by default) | Hessian 1 | Hessian 2 |
 //! | `<` after optional XML whitespace | Burlap | Burlap |
 
-use hessian::{Call, Limits, Reply};
+use hessian::{Call, Limits, Reply, Value};
 
 /// A wire protocol of the Hessian family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -88,23 +88,66 @@ impl std::fmt::Display for Dialect {
     }
 }
 
-fn unsupported(p: Protocol) -> hessian::Error {
-    hessian::Error::new(hessian::ErrorKind::Message(format!("{p} envelopes are not available in this build")), 0)
+/// Gives a value decoded from Hessian 1 or Burlap the shape Hessian 2 gives the same Java data
+/// (objects instead of typed maps of field names), so that handlers and callers see one shape
+/// whatever the protocol. Each value is converted on its own: a back reference from one
+/// argument into another is not renumbered.
+fn h2_shape(protocol: Protocol, v: Value) -> Value {
+    match protocol {
+        Protocol::Hessian2 => v,
+        Protocol::Hessian1 | Protocol::Burlap => hessian::convert::to_h2(&v),
+    }
 }
 
-/// Decodes a call written in `dialect.call`.
-pub fn decode_call(dialect: Dialect, body: &[u8], limits: Limits) -> Result<Call, hessian::Error> {
-    match dialect.call {
-        Protocol::Hessian2 => hessian::h2::message::call_from_slice(body, limits),
-        p => Err(unsupported(p)),
+fn h2_shape_reply(protocol: Protocol, reply: Reply) -> Reply {
+    match reply {
+        Ok(v) => Ok(h2_shape(protocol, v)),
+        Err(mut f) => {
+            f.detail = f.detail.map(|d| h2_shape(protocol, d));
+            Err(f)
+        }
     }
+}
+
+/// Decodes a call written in `dialect.call`. Arguments (and headers) of Hessian 1 and Burlap
+/// calls are given the Hessian 2 shape (see the module documentation of `hessian::convert`).
+pub fn decode_call(dialect: Dialect, body: &[u8], limits: Limits) -> Result<Call, hessian::Error> {
+    check_size(body, &limits)?;
+    let mut call = match dialect.call {
+        Protocol::Hessian2 => return hessian::h2::message::call_from_slice(body, limits),
+        Protocol::Hessian1 => {
+            let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
+            let (call, _major) = d.read_call()?;
+            d.end()?;
+            call
+        }
+        Protocol::Burlap => {
+            let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
+            let call = d.read_call()?;
+            d.end()?;
+            call
+        }
+    };
+    call.args = call.args.into_iter().map(|a| h2_shape(dialect.call, a)).collect();
+    call.headers = call.headers.into_iter().map(|(k, v)| (k, h2_shape(dialect.call, v))).collect();
+    Ok(call)
+}
+
+fn check_size(body: &[u8], limits: &Limits) -> Result<(), hessian::Error> {
+    if body.len() as u64 > limits.max_message_size {
+        let kind = hessian::ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size };
+        return Err(hessian::Error::new(kind, 0));
+    }
+    Ok(())
 }
 
 /// Encodes a call in `dialect` (for the hybrid, a Hessian 1 call with version 2).
 pub fn encode_call(dialect: Dialect, call: &Call) -> Result<Vec<u8>, hessian::Error> {
-    match dialect.call {
-        Protocol::Hessian2 => hessian::h2::message::call_to_vec(&call.method, &call.args),
-        p => Err(unsupported(p)),
+    match (dialect.call, dialect.reply) {
+        (Protocol::Hessian2, _) => hessian::h2::message::call_to_vec(&call.method, &call.args),
+        (Protocol::Hessian1, Protocol::Hessian2) => hessian::h1::write_call_versioned(call, 2),
+        (Protocol::Hessian1, _) => hessian::h1::write_call(call),
+        (Protocol::Burlap, _) => hessian::burlap::write_call(call),
     }
 }
 
@@ -112,16 +155,31 @@ pub fn encode_call(dialect: Dialect, call: &Call) -> Result<Vec<u8>, hessian::Er
 pub fn encode_reply(protocol: Protocol, reply: &Reply) -> Result<Vec<u8>, hessian::Error> {
     match protocol {
         Protocol::Hessian2 => hessian::h2::message::reply_to_vec(reply),
-        p => Err(unsupported(p)),
+        Protocol::Hessian1 => hessian::h1::write_reply(reply),
+        Protocol::Burlap => hessian::burlap::write_reply(reply),
     }
 }
 
-/// Decodes a reply written in `protocol`.
+/// Decodes a reply written in `protocol`; Hessian 1 and Burlap values (and fault details) are
+/// given the Hessian 2 shape.
 pub fn decode_reply(protocol: Protocol, body: &[u8], limits: Limits) -> Result<Reply, hessian::Error> {
-    match protocol {
-        Protocol::Hessian2 => hessian::h2::message::reply_from_slice(body, limits),
-        p => Err(unsupported(p)),
-    }
+    check_size(body, &limits)?;
+    let reply = match protocol {
+        Protocol::Hessian2 => return hessian::h2::message::reply_from_slice(body, limits),
+        Protocol::Hessian1 => {
+            let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
+            let r = d.read_reply()?;
+            d.end()?;
+            r
+        }
+        Protocol::Burlap => {
+            let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
+            let r = d.read_reply()?;
+            d.end()?;
+            r
+        }
+    };
+    Ok(h2_shape_reply(protocol, reply))
 }
 
 #[cfg(test)]
