@@ -54,10 +54,7 @@ async fn rust_client(label: &str, url: &str, dialect: Dialect, w2_calls: usize) 
         }
         let s = stats(t);
         let (req, rep) = sizes(dialect, "getItems", arg, &items(n));
-        println!(
-            "| {label} | {dialect} | W1 n={n} | {:.1} | {:.1} | {:.1} | {req} | {rep} |",
-            s.mean, s.median, s.p99
-        );
+        println!("| {label} | {dialect} | W1 n={n} | {:.1} | {:.1} | {:.1} | {req} | {rep} |", s.mean, s.median, s.p99);
     }
     let w2 = W2Classes::default();
     let request = w2.request();
@@ -98,7 +95,11 @@ fn java_client(java: &hessian_testkit::java::Java, label: &str, url: &str, mode:
 fn main() {
     let w2_calls = if std::env::var_os("RPC_BENCH_FULL").is_some() { 50_000 } else { 5_000 };
     let rt = tokio::runtime::Runtime::new().expect("runtime");
-    let server = rt.block_on(HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build().bind("127.0.0.1:0")).expect("bind");
+    let server = rt
+        .block_on(
+            HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build().bind("127.0.0.1:0"),
+        )
+        .expect("bind");
     let rust_url = format!("http://{}", server.local_addr());
     println!("| client -> server | protocol | workload | mean µs | median µs | p99 µs | request B | reply B |");
     println!("|---|---|---|---|---|---|---|---|");

@@ -211,9 +211,14 @@ impl Proxy {
         }
     }
 
-    /// `_hessian_getAttribute(name)`: e.g. `java.api.class` gives the service's API class.
+    /// `_hessian_getAttribute(name)` (`_burlap_getAttribute` in Burlap): e.g. `java.api.class`
+    /// gives the service's API class.
     pub async fn get_attribute(&self, name: &str) -> Result<Value> {
-        self.call(crate::service::GET_ATTRIBUTE, vec![Value::string(name)]).await
+        let method = match self.client.config.dialect.call {
+            crate::Protocol::Burlap => crate::service::BURLAP_GET_ATTRIBUTE,
+            _ => crate::service::GET_ATTRIBUTE,
+        };
+        self.call(method, vec![Value::string(name)]).await
     }
 }
 

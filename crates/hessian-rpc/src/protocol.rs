@@ -22,11 +22,12 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    /// The `Content-Type` Caucho's servlets and proxies use for this protocol.
+    /// The `Content-Type` Caucho's proxies send for this protocol (`BurlapProxy` sends
+    /// `text/xml`).
     pub fn content_type(self) -> &'static str {
         match self {
             Protocol::Hessian2 | Protocol::Hessian1 => "x-application/hessian",
-            Protocol::Burlap => "x-application/burlap",
+            Protocol::Burlap => "text/xml",
         }
     }
 }

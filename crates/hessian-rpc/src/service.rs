@@ -127,8 +127,10 @@ impl std::fmt::Debug for Service {
     }
 }
 
-/// The meta method Caucho's proxies and skeletons understand.
+/// The meta method Caucho's Hessian skeleton understands.
 pub const GET_ATTRIBUTE: &str = "_hessian_getAttribute";
+/// The same meta method as `BurlapSkeleton` names it.
+pub const BURLAP_GET_ATTRIBUTE: &str = "_burlap_getAttribute";
 
 impl Service {
     /// Starts an empty service.
@@ -155,7 +157,7 @@ impl Service {
     pub async fn dispatch(&self, call: Call, dialect: Dialect) -> Result<Value, Fault> {
         let argc = call.args.len();
         let Some(method) = self.lookup(&call.method, argc) else {
-            if call.method == GET_ATTRIBUTE {
+            if call.method == GET_ATTRIBUTE || call.method == BURLAP_GET_ATTRIBUTE {
                 return Ok(self.get_attribute(&call.args));
             }
             return Err(fault::no_such_method(&call.method));

@@ -81,6 +81,19 @@ async fn malformed_and_truncated_calls_get_faults() {
         assert_eq!(status, 200, "{case:?}");
         assert!(!body.is_empty(), "{case:?}");
     }
+    // Hessian 1 and Burlap: every strict prefix of a valid call gets a fault in the call's reply
+    // protocol, or HTTP 400 when too little is left to tell the protocol
+    let h1 = hessian::h1::write_call(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("hello")])).unwrap();
+    let burlap =
+        hessian::burlap::write_call(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("hello")])).unwrap();
+    for good in [&h1, &burlap] {
+        for n in 0..good.len() {
+            let (status, body) = raw_post(&server, "/echo", &good[..n]).await;
+            assert!(status == 400 || (status == 200 && !body.is_empty()), "prefix {n}: {status}");
+        }
+        let (status, _) = raw_post(&server, "/echo", good).await;
+        assert_eq!(status, 200);
+    }
     // nesting bomb: 100,000 nested lists, limited by max_depth
     let mut bomb = b"H\x02\x00C\x04echo\x91".to_vec();
     bomb.extend(std::iter::repeat_n(0x79u8, 100_000));

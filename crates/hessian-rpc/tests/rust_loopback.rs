@@ -1,22 +1,34 @@
 //! Rust client against the Rust server over loopback: W1/W2, faults, overloads, the meta call.
 
 use hessian::Value;
-use hessian_rpc::demo::{bench_service, demo_server};
+use hessian_rpc::demo::{bench_service, demo_server, same_graph};
 use hessian_rpc::{BlockingClient, Client, Dialect, Error, HessianServer, Service};
 use hessian_testkit::workloads::{items, W2Classes, W1_SIZES};
 
 #[tokio::test]
-async fn w1_and_w2_round_trip_in_hessian2() {
+async fn w1_and_w2_round_trip_in_every_dialect() {
     let server = demo_server().bind("127.0.0.1:0").await.unwrap();
-    let client = Client::new();
-    let proxy = client.proxy(&server.url("/bench")).unwrap();
-    for n in W1_SIZES {
-        let got = proxy.call("getItems", vec![Value::Int(n as i32)]).await.unwrap();
-        assert_eq!(got, items(n), "getItems({n})");
+    for dialect in [Dialect::HESSIAN2, Dialect::HYBRID, Dialect::HESSIAN1, Dialect::BURLAP] {
+        let client = Client::builder().dialect(dialect).build();
+        let proxy = client.proxy(&server.url("/bench")).unwrap();
+        for n in W1_SIZES {
+            let got = proxy.call("getItems", vec![Value::Int(n as i32)]).await.unwrap();
+            assert!(same_graph(&got, &items(n)), "{dialect}: getItems({n})");
+        }
+        let w2 = W2Classes::default();
+        let err = proxy.call("exchange", vec![w2.reply()]).await.unwrap_err();
+        let fault = err.fault().unwrap_or_else(|| panic!("{dialect}: {err}"));
+        assert_eq!(fault.exception_class(), Some("java.lang.IllegalArgumentException"), "{dialect}");
+        assert!(same_graph(&proxy.call("exchange", vec![w2.request()]).await.unwrap(), &w2.reply()), "{dialect}");
+        assert_eq!(proxy.get_attribute("java.api.class").await.unwrap(), Value::string("RpcBenchService"));
     }
-    let w2 = W2Classes::default();
-    assert_eq!(proxy.call("exchange", vec![w2.reply()]).await.unwrap_err().fault().unwrap().code(), "ServiceException");
-    assert_eq!(proxy.call("exchange", vec![w2.request()]).await.unwrap(), w2.reply());
+    // Hessian 2 both ways keeps every value exactly
+    let proxy = Client::new().proxy(&server.url("/bench")).unwrap();
+    assert_eq!(proxy.call("getItems", vec![Value::Int(50)]).await.unwrap(), items(50));
+    assert_eq!(
+        proxy.call("exchange", vec![W2Classes::default().request()]).await.unwrap(),
+        W2Classes::default().reply()
+    );
     server.shutdown().await;
 }
 

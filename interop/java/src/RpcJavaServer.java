@@ -42,7 +42,7 @@ public class RpcJavaServer {
           ex.getResponseBody().write(msg);
           return;
         }
-        ex.getResponseHeaders().set("Content-Type", isBurlap ? "x-application/burlap" : "x-application/hessian");
+        ex.getResponseHeaders().set("Content-Type", isBurlap ? "text/xml" : "x-application/hessian");
         byte[] bytes = out.toByteArray();
         ex.sendResponseHeaders(200, bytes.length);
         OutputStream os = ex.getResponseBody();
