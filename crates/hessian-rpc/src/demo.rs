@@ -1,10 +1,12 @@
 //! The demo services of the project's Serving conventions: the W1/W2 benchmark service served at
-//! `/bench` (`getItems(int)`, `exchange(Order)`).
+//! `/bench` (`getItems(int)`, `exchange(Order)`) and Caucho's `TestHessian2` conformance service
+//! at `/test2`.
 
 use crate::fault::service_exception;
 use crate::server::HessianServer;
 use crate::service::Service;
 use hessian::{Fault, Value};
+use hessian_testkit::catalogue;
 use hessian_testkit::workloads::{self, W2Classes};
 use std::sync::Arc;
 
@@ -61,7 +63,32 @@ fn bad_argument(message: &str) -> Fault {
     service_exception("java.lang.IllegalArgumentException", message)
 }
 
-/// The demo server of the Serving conventions: `/bench`.
+/// The demo server of the Serving conventions: `/bench` and `/test2`.
 pub fn demo_server() -> HessianServer {
-    HessianServer::builder().mount("/bench", bench_service()).build()
+    HessianServer::builder().mount("/bench", bench_service()).mount("/test2", test2_service()).build()
+}
+
+/// Java interface name of the conformance service.
+pub const TEST2_API: &str = "RpcTestHessian2";
+
+/// Caucho's `TestHessian2` conformance service: `methodNull`, every `replyX` answering the
+/// catalogue value, and every `argX` answering `true` when its argument equals the value of
+/// `replyX` (and otherwise a string describing what arrived, as Caucho's debug answer does).
+pub fn test2_service() -> Service {
+    let mut b = Service::builder().api_class(TEST2_API).sync_method("methodNull", &[], |_| Ok(Value::Null));
+    for case in catalogue::test_hessian2_replies() {
+        let value = case.value;
+        b = b.sync_method(&case.name, &[], move |_| Ok(value.clone()));
+    }
+    for &name in catalogue::ARG_METHODS {
+        let Some(expected) = catalogue::arg_expectation(name) else { continue };
+        b = b.sync_method(name, &["Object"], move |args| {
+            Ok(if catalogue::same_value(&args[0], &expected) {
+                Value::Bool(true)
+            } else {
+                Value::String(format!("{name}: expected {expected}, got {}", args[0]))
+            })
+        });
+    }
+    b.build()
 }

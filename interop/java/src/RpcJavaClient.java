@@ -12,7 +12,8 @@ import java.util.List;
  * Java's proxies calling a server: RpcJavaClient URL MODE SUITE [ARGS].
  * MODE: h2 (Hessian 2 calls), hybrid (Java's default: c 2 0 call, Hessian 2 reply),
  * h1 (pure Hessian 1, with a factory whose reply input is Hessian 1), burlap.
- * SUITE: bench (every W1 size and W2, plus the W2 fault), overload, faults, timing [W2 calls].
+ * SUITE: bench (every W1 size and W2, plus the W2 fault), overload, faults, test2 (every method of
+ * RpcTestHessian2), timing [W2 calls].
  * Prints "ok NAME" or "FAIL NAME: why" per check and exits 1 if any failed.
  */
 public class RpcJavaClient {
@@ -153,12 +154,8 @@ public class RpcJavaClient {
       case "faults": faults(url, mode); break;
       case "overload": overload(url, mode); break;
       case "timing": timing(url, mode, args.length > 3 ? Integer.parseInt(args[3]) : 5000); break;
-      default:
-        try {
-          Class.forName("RpcTestHessian2Client").getMethod("run", String.class, String.class).invoke(null, url, mode);
-        } catch (InvocationTargetException e) {
-          throw (Exception) e.getCause();
-        }
+      case "test2": RpcTestHessian2Client.run(url, mode); break;
+      default: throw new IllegalArgumentException("unknown suite " + suite);
     }
     System.out.println("summary: passed=" + passed + " failed=" + failed);
     System.exit(failed == 0 ? 0 : 1);

@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 
 /**
  * Caucho's skeletons behind com.sun.net.httpserver: /bench (RpcBenchService), /overload
- * (RpcOverloadService) and, when present, /test2. Each path answers Hessian (any version, as
+ * (RpcOverloadService) and /test2 (RpcTestHessian2). Each path answers Hessian (any version, as
  * HessianSkeleton detects it) and Burlap (a body starting with '<'). Prints "PORT n" and serves
  * until killed. Usage: RpcJavaServer [port]
  */
@@ -59,13 +59,7 @@ public class RpcJavaServer {
     server.setExecutor(Executors.newFixedThreadPool(8));
     mount(server, "/bench", new RpcBenchServiceImpl(), RpcBenchService.class);
     mount(server, "/overload", new RpcOverloadServiceImpl(), RpcOverloadService.class);
-    try {
-      Class<?> api = Class.forName("RpcTestHessian2");
-      Object impl = Class.forName("RpcTestHessian2Impl").getDeclaredConstructor().newInstance();
-      mount(server, "/test2", impl, api);
-    } catch (ClassNotFoundException e) {
-      // conformance service not built
-    }
+    mount(server, "/test2", RpcTestHessian2Impl.create(), RpcTestHessian2.class);
     server.start();
     System.out.println("PORT " + server.getAddress().getPort());
     System.out.flush();

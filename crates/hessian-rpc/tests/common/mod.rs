@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use hessian::Value;
-use hessian_rpc::demo::bench_service;
+use hessian_rpc::demo::{bench_service, test2_service};
 use hessian_rpc::{HessianServer, Service};
 use hessian_testkit::java::Java;
 use std::io::{BufRead, BufReader};
@@ -59,9 +59,13 @@ pub fn overload_service() -> Service {
         .build()
 }
 
-/// The Rust server the Java clients call: `/bench` and `/overload`.
+/// The Rust server the Java clients call: `/bench`, `/overload` and `/test2`.
 pub fn rust_server() -> HessianServer {
-    HessianServer::builder().mount("/bench", bench_service()).mount("/overload", overload_service()).build()
+    HessianServer::builder()
+        .mount("/bench", bench_service())
+        .mount("/overload", overload_service())
+        .mount("/test2", test2_service())
+        .build()
 }
 
 /// Runs `RpcJavaClient URL MODE SUITE`, panicking with its output unless every check passed;
