@@ -6,7 +6,8 @@
 //! - [`h2`]: the Hessian 2.0 byte codes, [`h2::Encoder`] and [`h2::Decoder`];
 //! - [`tables`]: class-definition and type-name tables that can be pre-seeded and kept across
 //!   messages;
-//! - [`value`]: the dynamic [`Value`] model shared by every format.
+//! - [`value`]: the dynamic [`Value`] model shared by every format;
+//! - [`json`]: the lossless typed-JSON mapping of values (`docs/typed-json.md`).
 //!
 //! ```
 //! use hessian::{h2, Value};
@@ -17,6 +18,7 @@
 
 pub mod error;
 pub mod h2;
+pub mod json;
 pub mod read;
 pub mod tables;
 pub mod value;
