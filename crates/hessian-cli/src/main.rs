@@ -4,6 +4,7 @@
 mod document;
 mod dump;
 mod format;
+mod pretty;
 
 use clap::{Parser, Subcommand};
 use document::Document;
@@ -166,13 +167,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let doc = codec.decode(&data).map_err(|source| CliError::Decode { path: display(&input), source })?;
             let json = doc.to_json();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            let r = if compact {
-                serde_json::to_writer(&mut out, &json)
+            if compact {
+                serde_json::to_writer(&mut out, &json).map_err(|e| stdout_err(e.into()))?;
+                out.write_all(b"\n").map_err(stdout_err)?;
             } else {
-                serde_json::to_writer_pretty(&mut out, &json)
-            };
-            r.map_err(|e| stdout_err(e.into()))?;
-            out.write_all(b"\n").and_then(|()| out.flush()).map_err(stdout_err)
+                pretty::write(&mut out, &json).map_err(stdout_err)?;
+            }
+            out.flush().map_err(stdout_err)
         }
         Command::Encode { input, output } => {
             if output.is_none() && stdout.is_terminal() {
