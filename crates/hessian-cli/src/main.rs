@@ -20,7 +20,7 @@ const MAX_JSON_NESTING: usize = 3 * 256 + 16;
 
 /// Hessian 2.0 / Hessian 1.0.2 / Burlap tool, byte-compatible with Caucho hessian 4.0.38.
 #[derive(Parser, Debug)]
-#[command(name = "hessian", version, about, long_about = None)]
+#[command(name = "hessian", version)]
 struct Cli {
     /// Wire format of the Hessian side.
     #[arg(long, short = 'f', value_enum, default_value_t = Format::H2, global = true)]
