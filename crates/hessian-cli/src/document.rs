@@ -114,17 +114,23 @@ pub mod h2 {
         data.starts_with(&VERSION_HEADER)
     }
 
+    /// Fails on a Hessian 1 style envelope (`c 01 00`, `c 02 00`, `r 01 00`, …), which no
+    /// Hessian 2 value can start with sensibly, with an error that names the right format.
+    pub fn reject_hessian1(data: &[u8]) -> Result<()> {
+        match data {
+            [b'c' | b'r', 1 | 2, 0, ..] => {
+                Err(Error::new(ErrorKind::Malformed("a Hessian 1 style call/reply header (use --format h1)".into()), 0))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Decodes a bare value or, when the input starts with `H 2 0`, a message. Trailing bytes are
     /// an error.
     pub fn decode(data: &[u8]) -> Result<Document> {
         let mut d = Decoder::from_slice(data);
         if !is_message(data) {
-            if data.first().is_some_and(|b| matches!(b, b'c' | b'r')) && data.get(1) == Some(&2) {
-                return Err(Error::new(
-                    ErrorKind::Malformed("a Hessian 1 style call/reply header (use --format h1)".into()),
-                    0,
-                ));
-            }
+            reject_hessian1(data)?;
             let v = d.read_value()?;
             d.end()?;
             return Ok(Document::Value(v));

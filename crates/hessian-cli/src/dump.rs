@@ -143,6 +143,7 @@ impl Walker<'_, '_> {
         if self.data.is_empty() {
             return Err(self.eof());
         }
+        crate::document::h2::reject_hessian1(self.data)?;
         while self.pos < self.data.len() {
             self.value("")?;
         }

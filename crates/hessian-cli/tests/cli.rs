@@ -203,14 +203,14 @@ fn rust_edge_values_round_trip_byte_for_byte() {
         round_trip(&format!("value {i} ({})", v.kind_name()), &bytes);
     }
     // The same as messages.
-    use hessian_cli_doc::*;
+    use messages::*;
     for doc in [call("edges", values[..2].to_vec()), reply(values[0].clone()), fault(values[1].clone())] {
         round_trip("message", &doc);
     }
 }
 
 /// Builds message bytes the way `Hessian2Output` lays them out.
-mod hessian_cli_doc {
+mod messages {
     use hessian::h2::Encoder;
     use hessian::Value;
 
@@ -332,7 +332,7 @@ fn bad_inputs_fail_cleanly() {
     assert!(fails(&["encode"], deep_ok.as_bytes()).contains("nested deeper than 256"));
 
     // Truncated and corrupted Hessian, for decode and dump.
-    let bytes = hessian_cli_doc::reply(workloads::W2Classes::default().reply());
+    let bytes = messages::reply(workloads::W2Classes::default().reply());
     for cut in (0..bytes.len()).step_by(37).chain([1, 2, 3, 4, bytes.len() - 1]) {
         let err = fails(&["decode"], &bytes[..cut]);
         assert!(err.contains("byte offset"), "cut {cut}: {err}");
@@ -356,7 +356,10 @@ fn bad_inputs_fail_cleanly() {
     }
     assert!(fails(&["decode"], &[0x90, 0x90]).contains("trailing bytes"));
     assert!(fails(&["decode"], b"H\x02\x00X").contains("expected C, R or F"));
-    assert!(fails(&["decode"], b"c\x02\x00m\x00\x04ping").contains("Hessian 1"));
+    for cmd in ["decode", "dump"] {
+        assert!(fails(&[cmd], b"c\x02\x00m\x00\x04ping").contains("use --format h1"));
+        assert!(fails(&[cmd], b"r\x01\x00I\x00\x00\x00\x01z").contains("use --format h1"));
+    }
     assert!(fails(&["decode", "/nonexistent/file.bin"], b"").contains("/nonexistent/file.bin"));
 }
 

@@ -62,6 +62,8 @@ public final class CliSamples {
     StringBuilder ascii = new StringBuilder();
     for (int i = 0; i < 70000; i++) ascii.append((char) ('a' + i % 26));
     l.add(ascii.toString());
+    // A surrogate pair that would straddle the 0x8000-unit chunk boundary: Java shortens the chunk.
+    l.add("a".repeat(0x7fff) + "\uD83D\uDE00tail");
     byte[] b = new byte[20000];
     for (int i = 0; i < b.length; i++) b[i] = (byte) (i * 31);
     l.add(b);
