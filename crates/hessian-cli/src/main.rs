@@ -74,7 +74,7 @@ enum CliError {
     JsonTooDeep { path: String },
     #[error("{path}: not valid typed JSON: {source}")]
     TypedJson { path: String, source: hessian::json::JsonError },
-    #[error("cannot encode {path}: {source}")]
+    #[error("{path}: {source}")]
     Encode { path: String, source: hessian::Error },
     #[error("refusing to write binary Hessian to a terminal: redirect standard output or use -o FILE")]
     BinaryToTerminal,
@@ -153,9 +153,78 @@ fn parse_json(text: &[u8], path: &str) -> Result<serde_json::Value, CliError> {
     let syntax = |source| CliError::JsonSyntax { path: path.into(), source };
     let mut de = serde_json::Deserializer::from_slice(text);
     de.disable_recursion_limit();
-    let v = serde_json::Value::deserialize(&mut de).map_err(syntax)?;
+    let v = Strict::deserialize(&mut de).map_err(syntax)?;
     de.end().map_err(syntax)?;
-    Ok(v)
+    Ok(v.0)
+}
+
+/// A JSON value read like `serde_json::Value`, except that a key repeated within one object is
+/// an error instead of silently replacing the earlier entry (the bytes depend on every entry).
+struct Strict(serde_json::Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Strict;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Strict, E> {
+        Ok(Strict(serde_json::Value::Null))
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Strict, E> {
+        Ok(Strict(b.into()))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<Strict, E> {
+        Ok(Strict(i.into()))
+    }
+
+    fn visit_u64<E>(self, u: u64) -> Result<Strict, E> {
+        Ok(Strict(u.into()))
+    }
+
+    fn visit_f64<E>(self, f: f64) -> Result<Strict, E> {
+        // JSON text cannot spell a non-finite number, so this is always Some.
+        Ok(Strict(serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, serde_json::Value::Number)))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Strict, E> {
+        Ok(Strict(s.into()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Strict, E> {
+        Ok(Strict(s.into()))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Strict, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Strict(serde_json::Value::Array(items)))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Strict, A::Error> {
+        let mut m = serde_json::Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            let Strict(v) = map.next_value()?;
+            if m.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!("duplicate key {k:?} in one object")));
+            }
+            m.insert(k, v);
+        }
+        Ok(Strict(serde_json::Value::Object(m)))
+    }
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
@@ -234,5 +303,16 @@ mod tests {
         assert!(matches!(parse_json(deep.as_bytes(), "x"), Err(CliError::JsonTooDeep { .. })));
         let ok = "[".repeat(MAX_JSON_NESTING) + &"]".repeat(MAX_JSON_NESTING);
         assert!(parse_json(ok.as_bytes(), "x").is_ok());
+    }
+
+    #[test]
+    fn strict_parsing_keeps_everything_and_refuses_duplicate_keys() {
+        let text = br#"{"z": [1, -2, 18446744073709551615, 0.1, -0.0, 1e300, "s\u00e9", true, null], "a": {}}"#;
+        let strict = parse_json(text, "x").unwrap();
+        let plain: serde_json::Value = serde_json::from_slice(text).unwrap();
+        assert_eq!(strict, plain);
+        assert_eq!(serde_json::to_string(&strict).unwrap(), serde_json::to_string(&plain).unwrap());
+        let e = parse_json(br#"{"a": 1, "b": {"c": 1, "c": 2}}"#, "x").unwrap_err();
+        assert!(e.to_string().contains("duplicate key \"c\""), "{e}");
     }
 }

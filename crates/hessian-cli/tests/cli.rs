@@ -322,6 +322,7 @@ fn bad_inputs_fail_cleanly() {
         (r#"[{"reply": 1}]"#, "top level"),
         (r#"{"object": "X", "fields": 3}"#, "fields"),
         (r#"{"type": "", "list": []}"#, "empty type name"),
+        (r#"{"a": 1, "a": 2}"#, "duplicate key"),
     ] {
         let err = fails(&["encode"], json.as_bytes());
         assert!(err.contains(needle), "{json}: {err}");
