@@ -1,15 +1,18 @@
-//! What one input holds: a bare value or a whole message (call, reply, fault), and its typed-JSON
-//! form (`docs/typed-json.md`, section "Messages").
+//! What one input holds: a bare value, several values written one after another, or a whole
+//! message (call, reply, fault), and its typed-JSON form (`docs/typed-json.md`, section 5).
 
 use hessian::json::{self, JsonError, JsonErrorKind};
 use hessian::Value;
 use serde_json::{Map as JsonMap, Value as Json};
 
-/// The contents of one Hessian input: a bare value or a message envelope.
+/// The contents of one Hessian input: a bare value, a stream of values, or a message envelope.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
     /// A bare value, no envelope.
     Value(Value),
+    /// Several bare values written one after another through one writer (one `Hessian2Output`):
+    /// class definitions, type names and value references carry over from value to value.
+    Stream(Vec<Value>),
     /// A call: `H 2 0 C method argc arg*`. References and class definitions are shared by all
     /// arguments (one table for the whole message).
     Call {
@@ -25,12 +28,15 @@ pub enum Document {
 }
 
 impl Document {
-    /// The typed-JSON form: a value as [`json::to_json`] writes it, or a message object
-    /// (`{"call": "m", "args": [...]}`, `{"reply": v}`, `{"fault": v}`).
+    /// The typed-JSON form: a value as [`json::to_json`] writes it, `{"stream": [v1, v2, ...]}`,
+    /// or a message object (`{"call": "m", "args": [...]}`, `{"reply": v}`, `{"fault": v}`).
     pub fn to_json(&self) -> Json {
         let mut m = JsonMap::new();
         match self {
             Document::Value(v) => return json::to_json(v),
+            Document::Stream(vs) => {
+                m.insert("stream".into(), Json::Array(vs.iter().map(json::to_json).collect()));
+            }
             Document::Call { method, args } => {
                 m.insert("call".into(), Json::String(method.clone()));
                 m.insert("args".into(), Json::Array(args.iter().map(json::to_json).collect()));
@@ -45,11 +51,11 @@ impl Document {
         Json::Object(m)
     }
 
-    /// Reads a document: an object with a message tag (`call`, `reply`, `fault`) is a message,
-    /// anything else a value.
+    /// Reads a document: an object with a document tag (`call`, `reply`, `fault`, `stream`) is a
+    /// message or a stream, anything else a value.
     pub fn from_json(j: &Json) -> Result<Document, JsonError> {
         let Json::Object(m) = j else { return json::from_json(j).map(Document::Value) };
-        let tag = json::MESSAGE_TAGS.iter().copied().find(|t| m.contains_key(*t));
+        let tag = json::DOCUMENT_TAGS.iter().copied().find(|t| m.contains_key(*t));
         let Some(tag) = tag else { return json::from_json(j).map(Document::Value) };
         for k in m.keys() {
             let allowed = k == tag || (tag == "call" && k == "args");
@@ -63,6 +69,14 @@ impl Document {
         }
         let body = &m[tag];
         let at = |e: JsonError| e.at(format!(".{tag}"));
+        let values = |j: &Json, expected: &'static str| match j {
+            Json::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| json::from_json(v).map_err(|e| e.at(format!("[{i}]"))))
+                .collect::<Result<Vec<_>, _>>(),
+            other => Err(JsonError::new(JsonErrorKind::InvalidType { expected, found: json::json_type_name(other) })),
+        };
         Ok(match tag {
             "call" => {
                 let method = match body {
@@ -76,21 +90,11 @@ impl Document {
                 };
                 let args = match m.get("args") {
                     None => Vec::new(),
-                    Some(Json::Array(a)) => a
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| json::from_json(v).map_err(|e| e.at(format!("[{i}]")).at(".args")))
-                        .collect::<Result<_, _>>()?,
-                    Some(other) => {
-                        return Err(JsonError::new(JsonErrorKind::InvalidType {
-                            expected: "an array of arguments",
-                            found: json::json_type_name(other),
-                        })
-                        .at(".args"))
-                    }
+                    Some(a) => values(a, "an array of arguments").map_err(|e| e.at(".args"))?,
                 };
                 Document::Call { method, args }
             }
+            "stream" => Document::Stream(values(body, "an array of values").map_err(at)?),
             "reply" => Document::Reply(json::from_json(body).map_err(at)?),
             _ => Document::Fault(json::from_json(body).map_err(at)?),
         })
@@ -125,15 +129,18 @@ pub mod h2 {
         }
     }
 
-    /// Decodes a bare value or, when the input starts with `H 2 0`, a message. Trailing bytes are
-    /// an error.
+    /// Decodes a message when the input starts with `H 2 0` (trailing bytes are an error),
+    /// otherwise every value up to the end of the input: one value is a [`Document::Value`],
+    /// several a [`Document::Stream`] (read with one set of tables, as one writer wrote them).
     pub fn decode(data: &[u8]) -> Result<Document> {
         let mut d = Decoder::from_slice(data);
         if !is_message(data) {
             reject_hessian1(data)?;
-            let v = d.read_value()?;
-            d.end()?;
-            return Ok(Document::Value(v));
+            let mut values = vec![d.read_value()?];
+            while d.peek_code()?.is_some() {
+                values.push(d.read_value()?);
+            }
+            return Ok(if values.len() == 1 { Document::Value(values.remove(0)) } else { Document::Stream(values) });
         }
         for _ in VERSION_HEADER {
             d.read_code()?;
@@ -171,6 +178,11 @@ pub mod h2 {
         let mut e = Encoder::new(Vec::new());
         match doc {
             Document::Value(v) => e.write_value(v)?,
+            Document::Stream(vs) => {
+                for v in vs {
+                    e.write_value(v)?;
+                }
+            }
             Document::Call { method, args } => {
                 e.write_raw(&VERSION_HEADER)?;
                 e.write_raw(&[BC_CALL])?;
@@ -210,6 +222,12 @@ mod tests {
             Document::Call { method: "add2".into(), args: vec![Value::Int(1), Value::Int(2)] },
             Document::Call { method: "none".into(), args: vec![] },
             Document::Reply(Value::list(vec![Value::Null])),
+            Document::Stream(vec![
+                Value::list(vec![Value::Int(1)]),
+                Value::Ref(0),
+                Value::typed_list("[int", vec![]),
+                Value::typed_list("[int", vec![]),
+            ]),
             Document::Fault(Value::map(vec![(Value::string("code"), Value::string("X"))])),
         ];
         for d in docs {
@@ -226,6 +244,12 @@ mod tests {
         assert!(Document::from_json(&json!({"reply": 1, "args": []})).is_err());
         assert!(Document::from_json(&json!({"call": 1})).is_err());
         assert!(Document::from_json(&json!({"call": "m", "args": 1})).is_err());
+        assert!(Document::from_json(&json!({"stream": {}})).is_err());
+        assert_eq!(
+            Document::from_json(&json!({"stream": [1, 2]})).unwrap().to_json(),
+            json!({"stream": [{"int": 1}, {"int": 2}]})
+        );
+        assert_eq!(Document::from_json(&json!({"stream": [{"int": "x"}]})).unwrap_err().path(), "$.stream[0].int");
         let e = Document::from_json(&json!({"call": "m", "args": [1, {"int": "x"}]})).unwrap_err();
         assert_eq!(e.path(), "$.args[1].int");
     }

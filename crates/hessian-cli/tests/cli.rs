@@ -241,6 +241,31 @@ mod messages {
 }
 
 #[test]
+fn streams_of_values_round_trip_byte_for_byte() {
+    // Several values through one encoder, as one Hessian2Output writes successive writeObject
+    // calls: the class definition, the type name and the value reference carry over.
+    let money = workloads::money_class();
+    let values = [
+        workloads::money(&money, 1),
+        Value::list(vec![Value::Ref(0), workloads::money(&money, 2)]),
+        Value::typed_list("[int", vec![Value::Int(1)]),
+        Value::typed_list("[int", vec![]),
+        Value::Binary(vec![9; 10000]),
+        Value::Int(7),
+    ];
+    let mut e = h2::Encoder::new(Vec::new());
+    for v in &values {
+        e.write_value(v).unwrap();
+    }
+    let bytes = e.finish().unwrap();
+    let json = round_trip("stream", &bytes);
+    assert!(json.starts_with("{\n  \"stream\": ["), "{}", &json[..json.len().min(500)]);
+    let compact = String::from_utf8(ok(&["decode", "--compact"], &bytes)).unwrap();
+    assert!(compact.contains(r#"[{"ref":0},{"object":"Money""#), "{}", &compact[..compact.len().min(500)]);
+    assert_eq!(ok(&["decode", "--compact"], &[0x90, 0x91]), b"{\"stream\":[{\"int\":0},{\"int\":1}]}\n");
+}
+
+#[test]
 fn hand_written_json_encodes_as_documented() {
     let cases: Vec<(&str, Value)> = vec![
         ("5", Value::Int(5)),
@@ -355,7 +380,8 @@ fn bad_inputs_fail_cleanly() {
             assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
         }
     }
-    assert!(fails(&["decode"], &[0x90, 0x90]).contains("trailing bytes"));
+    assert!(fails(&["decode"], b"H\x02\x00R\x90\x90").contains("trailing bytes"));
+    assert!(fails(&["dump"], b"H\x02\x00R\x90\x90").contains("trailing bytes"));
     assert!(fails(&["decode"], b"H\x02\x00X").contains("expected C, R or F"));
     for cmd in ["decode", "dump"] {
         assert!(fails(&[cmd], b"c\x02\x00m\x00\x04ping").contains("use --format h1"));

@@ -32,14 +32,15 @@ use std::sync::Arc;
 
 /// The keys that make a JSON object a tagged value. An object holding any of them is read as a
 /// tagged value (and must hold exactly one); any other object is an untyped map.
-pub const TAG_KEYS: [&str; 14] = [
+pub const TAG_KEYS: [&str; 15] = [
     "int", "long", "double", "date", "binary", "string", "list", "map", "object", "ref", "remote", "call", "reply",
-    "fault",
+    "fault", "stream",
 ];
 
-/// The message tags: reserved everywhere, meaningful only at the top level of a document that
-/// holds a whole message (see the `hessian` command-line tool).
-pub const MESSAGE_TAGS: [&str; 3] = ["call", "reply", "fault"];
+/// The document tags: reserved everywhere, meaningful only at the top level of a document that
+/// holds a whole message (`call`, `reply`, `fault`) or several values written one after another
+/// (`stream`); see the `hessian` command-line tool.
+pub const DOCUMENT_TAGS: [&str; 4] = ["call", "reply", "fault", "stream"];
 
 /// Default bound on the nesting of lists, maps and objects accepted by [`from_json`] (the same
 /// as the decoders' default [`Limits::max_depth`](crate::Limits)).
@@ -97,9 +98,9 @@ pub enum JsonErrorKind {
     /// Malformed base64.
     #[error("invalid base64: {0}")]
     InvalidBase64(String),
-    /// A message tag (`call`, `reply`, `fault`) inside a value.
-    #[error("\"{0}\" describes a whole message and is only allowed at the top level of a document")]
-    MessageInValue(&'static str),
+    /// A document tag (`call`, `reply`, `fault`, `stream`) inside a value.
+    #[error("\"{0}\" describes a whole document and is only allowed at its top level")]
+    DocumentTagInValue(&'static str),
     /// Nesting deeper than the configured bound.
     #[error("lists, maps and objects nested deeper than {0}")]
     TooDeep(usize),
@@ -413,9 +414,9 @@ impl Reader {
                 Ok(Value::Remote(Box::new(Remote { type_name, url })))
             }
             _ => {
-                // Message tags; the key set is exhausted by TAG_KEYS.
-                let t = MESSAGE_TAGS.iter().find(|t| **t == tag).copied().unwrap_or("call");
-                return err(JsonErrorKind::MessageInValue(t));
+                // Document tags; the key set is exhausted by TAG_KEYS.
+                let t = DOCUMENT_TAGS.iter().find(|t| **t == tag).copied().unwrap_or("call");
+                return err(JsonErrorKind::DocumentTagInValue(t));
             }
         };
         r.map_err(|e| e.at(seg))
@@ -993,7 +994,7 @@ mod tests {
         assert!(matches!(p(r#"{"binary": "aGVsbG8=x"}"#).kind(), JsonErrorKind::InvalidBase64(_)));
         assert!(matches!(p(r#"{"double": "inf"}"#).kind(), JsonErrorKind::InvalidNumber { .. }));
         assert!(matches!(p(r#"{"ref": -1}"#).kind(), JsonErrorKind::InvalidNumber { .. }));
-        assert!(matches!(p(r#"[{"reply": 1}]"#).kind(), JsonErrorKind::MessageInValue("reply")));
+        assert!(matches!(p(r#"[{"reply": 1}]"#).kind(), JsonErrorKind::DocumentTagInValue("reply")));
         assert!(matches!(p(r#"{"date": "2008-02-30T00:00:00Z"}"#).kind(), JsonErrorKind::InvalidDate(_)));
         assert!(matches!(p(r#"{"date": "2008-01-10T21:20:00.0001Z"}"#).kind(), JsonErrorKind::InvalidDate(_)));
         assert!(matches!(p(r#"{"map": [[1]]}"#).kind(), JsonErrorKind::InvalidType { .. }));
