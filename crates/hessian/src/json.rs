@@ -918,6 +918,82 @@ mod tests {
         }
     }
 
+    /// A small deterministic generator of arbitrary values (xorshift).
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+
+        fn string(&mut self) -> String {
+            let pool = ['a', 'Z', '0', ' ', '"', '\\', '\n', '\u{0}', 'é', '€', '😀', '𝄞', '\u{ffff}'];
+            (0..self.below(12)).map(|_| pool[self.below(pool.len() as u64) as usize]).collect()
+        }
+
+        fn value(&mut self, depth: usize) -> Value {
+            let kinds = if depth == 0 { 9 } else { 13 };
+            match self.below(kinds) {
+                0 => Value::Null,
+                1 => Value::Bool(self.below(2) == 0),
+                2 => Value::Int(self.next() as i32 >> self.below(32)),
+                3 => Value::Long(self.next() as i64 >> self.below(64)),
+                4 => Value::Double(match self.below(3) {
+                    0 => f64::from_bits(self.next()),
+                    1 => (self.next() as i32) as f64 / 1000.0,
+                    _ => (self.next() as i16) as f64,
+                }),
+                5 => Value::Date(self.next() as i64 >> self.below(64)),
+                6 => Value::String(self.string()),
+                7 => Value::Binary((0..self.below(40)).map(|_| self.next() as u8).collect()),
+                8 => Value::Ref(0),
+                9 => {
+                    let items = (0..self.below(5)).map(|_| self.value(depth - 1)).collect();
+                    let type_name = (self.below(2) == 0).then(|| format!("[t{}", self.below(3)));
+                    Value::List(Box::new(List { type_name, fixed_length: self.below(3) != 0, items }))
+                }
+                10 => {
+                    let entries = (0..self.below(4))
+                        .map(|_| {
+                            let k = if self.below(2) == 0 { Value::String(self.string()) } else { self.value(0) };
+                            (k, self.value(depth - 1))
+                        })
+                        .collect();
+                    let type_name = (self.below(3) == 0).then(|| "java.util.Hashtable".to_string());
+                    Value::Map(Box::new(Map { type_name, entries }))
+                }
+                _ => {
+                    let n = self.below(4) as usize;
+                    let fields: Vec<String> = (0..n).map(|i| format!("f{}", i + self.below(2) as usize)).collect();
+                    let class = ClassDef::new(format!("C{}", self.below(20)), fields);
+                    Value::object(class, (0..n).map(|_| self.value(depth - 1)).collect())
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_values_round_trip_through_json_and_hessian() {
+        let mut g = Gen(0x1234_5678_9abc_def1);
+        for _ in 0..3000 {
+            // A list at the root, so that Ref(0) always points at something.
+            let v = Value::list((0..g.below(4)).map(|_| g.value(4)).collect());
+            round_trip(&v);
+            let bytes = crate::h2::to_vec(&v).unwrap();
+            let decoded = crate::h2::from_slice(&bytes).unwrap();
+            let text = serde_json::to_string(&to_json(&decoded)).unwrap();
+            let back = from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+            assert_eq!(crate::h2::to_vec(&back).unwrap(), bytes, "{text}");
+        }
+    }
+
     #[test]
     fn canonical_forms() {
         assert_eq!(to_json(&Value::Int(5)), json!({"int": 5}));
