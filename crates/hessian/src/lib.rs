@@ -13,6 +13,7 @@
 //! - [`serde`](crate::serde): `Serialize`/`Deserialize` types straight to and from Hessian 2.0
 //!   ([`to_vec`], [`from_slice`], …), with the hand-written codec path of
 //!   [`serde::external`](crate::serde::external).
+//! - [`json`]: the lossless typed-JSON mapping of values (`docs/typed-json.md`).
 //!
 //! ```
 //! use hessian::{h2, Value};
@@ -27,6 +28,7 @@ pub mod error;
 pub mod h1;
 pub mod h2;
 mod java_utf8;
+pub mod json;
 pub mod message;
 pub mod read;
 pub mod serde;
