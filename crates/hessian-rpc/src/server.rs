@@ -31,8 +31,17 @@ pub struct ServerConfig {
     pub max_request_size: usize,
     /// Limits applied while decoding a call.
     pub limits: Limits,
-    /// How long a connection may take to send a request's headers (slow-loris protection).
+    /// How long a connection may take to send a request's headers, counted from when the
+    /// server starts waiting for them: on a new connection and between keep-alive requests, so
+    /// it also bounds idle and half-open connections (slow-loris protection).
     pub header_read_timeout: Duration,
+    /// How long a request's body may take to arrive once its headers are in; a body that
+    /// stalls gets HTTP 408 and the connection is closed (slow-body / half-open protection).
+    pub body_read_timeout: Duration,
+    /// Most connections served at once; further connections wait in the listen backlog until
+    /// one closes. HTTP/1.1 serves one request at a time per connection, so this also bounds
+    /// the calls in progress.
+    pub max_connections: usize,
     /// How long graceful shutdown waits for open connections before dropping them.
     pub shutdown_grace: Duration,
 }
@@ -43,6 +52,8 @@ impl Default for ServerConfig {
             max_request_size: 16 * 1024 * 1024,
             limits: Limits { max_message_size: 16 * 1024 * 1024, ..Limits::default() },
             header_read_timeout: Duration::from_secs(30),
+            body_read_timeout: Duration::from_secs(30),
+            max_connections: 1024,
             shutdown_grace: Duration::from_secs(10),
         }
     }
@@ -104,6 +115,24 @@ impl HessianServerBuilder {
     pub fn max_request_size(mut self, bytes: usize) -> Self {
         self.config.max_request_size = bytes;
         self.config.limits.max_message_size = bytes as u64;
+        self
+    }
+
+    /// Sets the header read timeout (see [`ServerConfig::header_read_timeout`]).
+    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.config.header_read_timeout = timeout;
+        self
+    }
+
+    /// Sets the body read timeout (see [`ServerConfig::body_read_timeout`]).
+    pub fn body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.config.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets the most connections served at once (see [`ServerConfig::max_connections`]).
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.config.max_connections = n;
         self
     }
 
@@ -172,9 +201,15 @@ impl HessianServer {
                 return text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
             }
         }
-        let body = match Limited::new(req.into_body(), max).collect().await {
-            Ok(b) => b.to_bytes(),
-            Err(e) => {
+        let collect = Limited::new(req.into_body(), max).collect();
+        let body = match tokio::time::timeout(inner.config.body_read_timeout, collect).await {
+            Err(_elapsed) => {
+                let mut r = text(StatusCode::REQUEST_TIMEOUT, "request body timed out");
+                r.headers_mut().insert(header::CONNECTION, header::HeaderValue::from_static("close"));
+                return r;
+            }
+            Ok(Ok(b)) => b.to_bytes(),
+            Ok(Err(e)) => {
                 return if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
                     text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large")
                 } else {
@@ -229,8 +264,18 @@ impl HessianServer {
         let mut http = hyper::server::conn::http1::Builder::new();
         http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(self.inner.config.header_read_timeout);
         let http = Arc::new(http);
+        let slots = Arc::new(tokio::sync::Semaphore::new(self.inner.config.max_connections.max(1)));
         tokio::pin!(shutdown);
         loop {
+            // A free connection slot first, then accept: at the limit, new connections wait in
+            // the listen backlog instead of being served.
+            let permit = tokio::select! {
+                p = slots.clone().acquire_owned() => match p {
+                    Ok(p) => p,
+                    Err(_) => break,
+                },
+                _ = &mut shutdown => break,
+            };
             tokio::select! {
                 accepted = listener.accept() => {
                     let (stream, _) = match accepted {
@@ -253,6 +298,7 @@ impl HessianServer {
                     let conn = graceful.watch(conn);
                     tokio::spawn(async move {
                         let _ = conn.await;
+                        drop(permit);
                     });
                 }
                 _ = &mut shutdown => break,

@@ -192,7 +192,7 @@ fn reference_fan_out_is_not_expanded() {
     let n = 200_000usize;
     let big = Value::list(vec![Value::string("x".repeat(60_000))]);
     let mut items = vec![big];
-    items.extend(std::iter::repeat_n(Value::Ref(1), n));
+    items.extend(std::iter::repeat(Value::Ref(1)).take(n));
     let bytes = h2::to_vec(&Value::list(items)).expect("encodes");
     let (v, mem, took) = measure(|| h2::from_slice(&bytes).expect("decodes"));
     assert!(took < QUICK, "{took:?}");
@@ -214,7 +214,7 @@ fn reference_fan_out_is_not_expanded() {
     assert!(mem < 16 * MIB, "{mem} bytes");
     // Hessian 1.0.2 keeps references explicit too
     let mut items = vec![Value::list(vec![Value::string("x".repeat(60_000))])];
-    items.extend(std::iter::repeat_n(Value::Ref(1), n));
+    items.extend(std::iter::repeat(Value::Ref(1)).take(n));
     let bytes = h1::to_vec(&Value::list(items)).expect("encodes");
     let (r, mem, took) = measure(|| h1::from_slice(&bytes));
     assert!(r.is_ok() && took < QUICK && mem < 16 * MIB, "{took:?}, {mem} bytes");
@@ -272,7 +272,7 @@ fn endless_streams_stop_at_a_limit() {
     let mut buf = Vec::new();
     for _ in 0..40 {
         buf.extend_from_slice(b"R\x80\x00");
-        buf.extend(std::iter::repeat_n(b'a', 0x8000));
+        buf.extend(std::iter::repeat(b'a').take(0x8000));
     }
     let (r, mem, _) = measure(|| h2::Decoder::from_reader(buf.as_slice()).with_limits(limits).read_value());
     assert_limit(r, "string length");
@@ -281,7 +281,7 @@ fn endless_streams_stop_at_a_limit() {
     let mut buf = Vec::new();
     for _ in 0..40 {
         buf.extend_from_slice(b"A\x80\x00");
-        buf.extend(std::iter::repeat_n(7u8, 0x8000));
+        buf.extend(std::iter::repeat(7u8).take(0x8000));
     }
     let limits = Limits { max_binary_len: 1 << 20, ..Limits::default() };
     let (r, mem, _) = measure(|| h2::Decoder::from_reader(buf.as_slice()).with_limits(limits).read_value());
