@@ -1,0 +1,26 @@
+//! Burlap decoder (XML): values (slice and reader), calls and replies, default and strict
+//! limits.
+#![no_main]
+
+use hessian::{burlap, Limits};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let strict = Limits {
+        max_depth: 4,
+        max_collection_len: 8,
+        max_string_len: 16,
+        max_binary_len: 16,
+        max_class_defs: 2,
+        max_refs: 8,
+        max_message_size: 256,
+    };
+    if let Ok(v) = burlap::from_slice(data) {
+        let r = burlap::from_reader(data).expect("the reader accepts what the slice accepts");
+        assert!(hessian_testkit::catalogue::same_value(&v, &r), "slice and reader disagree");
+        let _ = burlap::to_vec(&v);
+    }
+    let _ = burlap::from_slice_with_limits(data, strict);
+    let _ = burlap::read_call(data);
+    let _ = burlap::read_reply(data);
+});
