@@ -5,6 +5,7 @@ mod document;
 mod dump;
 mod format;
 mod pretty;
+mod rpc;
 
 use clap::{Parser, Subcommand};
 use document::Document;
@@ -55,11 +56,17 @@ enum Command {
         #[arg(default_value = "-")]
         input: PathBuf,
     },
+    /// Call a remote method over HTTP and print the reply as typed JSON (`--format` picks the
+    /// protocol; a fault prints `{"fault": ...}` and exits with status 1).
+    Call(rpc::CallArgs),
+    /// Serve the demo services: W1/W2 at `/bench`, Caucho's TestHessian2 at `/test2`, in every
+    /// protocol, until stopped.
+    ServeDemo(rpc::ServeArgs),
 }
 
 /// Everything that makes the tool exit with a failure status.
 #[derive(Debug, thiserror::Error)]
-enum CliError {
+pub(crate) enum CliError {
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
     #[error(transparent)]
@@ -78,6 +85,12 @@ enum CliError {
     Encode { path: String, source: hessian::Error },
     #[error("refusing to write binary Hessian to a terminal: redirect standard output or use -o FILE")]
     BinaryToTerminal,
+    #[error("argument {index}: {message}")]
+    CallArgument { index: usize, message: String },
+    #[error("{0}")]
+    Rpc(#[from] hessian_rpc::Error),
+    #[error("the call answered with a fault")]
+    Fault,
 }
 
 impl CliError {
@@ -114,7 +127,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
     }
 }
 
-fn stdout_err(source: std::io::Error) -> CliError {
+pub(crate) fn stdout_err(source: std::io::Error) -> CliError {
     CliError::Io { path: "<stdout>".into(), source }
 }
 
@@ -146,7 +159,7 @@ fn json_nesting(text: &[u8]) -> usize {
 
 /// Parses JSON text whose nesting is bounded by [`MAX_JSON_NESTING`] (checked before parsing,
 /// so serde_json's own limit of 128 does not refuse deep documents that `decode` printed).
-fn parse_json(text: &[u8], path: &str) -> Result<serde_json::Value, CliError> {
+pub(crate) fn parse_json(text: &[u8], path: &str) -> Result<serde_json::Value, CliError> {
     if json_nesting(text) > MAX_JSON_NESTING {
         return Err(CliError::JsonTooDeep { path: path.into() });
     }
@@ -228,6 +241,11 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Call(args) => return rpc::call(cli.format, args),
+        Command::ServeDemo(args) => return rpc::serve_demo(args),
+        _ => {}
+    }
     let codec = codec(cli.format)?;
     let stdout = std::io::stdout();
     match cli.command {
@@ -271,6 +289,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             r.map_err(|source| CliError::Dump { path: display(&input), source })?;
             flushed
         }
+        Command::Call(_) | Command::ServeDemo(_) => Ok(()),
     }
 }
 
