@@ -1,7 +1,14 @@
 //! The one place where a wire format is chosen: `--format` names a [`Format`], [`codec`] returns
-//! its [`Codec`]. Hessian 1.0.2 and Burlap plug in here once their codecs exist.
+//! its [`Codec`].
+//!
+//! Hessian 2.0 supports everything (values, streams, call/reply/fault messages, dump). Hessian
+//! 1.0.2 and Burlap 1.0 decode and encode bare values through their codecs (byte-exact with
+//! `HessianOutput`/`BurlapOutput`); their envelopes (call headers, the `c 02 00` hybrid, Burlap
+//! `<burlap:call>`) and their dumps answer [`CodecError::NotImplemented`] until the document
+//! model grows what they need.
 
 use crate::document::{self, Document};
+use hessian::Value;
 use std::io::Write;
 
 /// The wire formats the tool knows by name.
@@ -25,41 +32,121 @@ impl std::fmt::Display for Format {
     }
 }
 
-/// What each format provides to the three commands.
-pub trait Codec {
-    /// Decodes a whole input: a bare value or one message.
-    fn decode(&self, data: &[u8]) -> hessian::Result<Document>;
-    /// Encodes a document exactly as the reference implementation writes it.
-    fn encode(&self, doc: &Document) -> hessian::Result<Vec<u8>>;
-    /// Writes an annotated trace of `data`; on bad input, the trace so far, then the error.
-    fn dump(&self, data: &[u8], out: &mut dyn Write) -> hessian::Result<()>;
+/// Why a codec could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum CodecError {
+    /// Malformed input or an unencodable value, with its byte offset.
+    #[error(transparent)]
+    Hessian(#[from] hessian::Error),
+    /// Something the format exists for but the tool does not do yet.
+    #[error("{what} is not implemented yet for format {format}")]
+    NotImplemented {
+        /// The format.
+        format: Format,
+        /// What was asked.
+        what: &'static str,
+    },
 }
 
-/// The codec of `format`, or an error naming a format that is not implemented yet.
-pub fn codec(format: Format) -> Result<&'static dyn Codec, UnsupportedFormat> {
-    match format {
-        Format::H2 => Ok(&H2),
-        Format::H1 | Format::Burlap => Err(UnsupportedFormat(format)),
+impl CodecError {
+    /// The underlying codec error, if any (e.g. to recognise I/O errors).
+    pub fn hessian(&self) -> Option<&hessian::Error> {
+        match self {
+            CodecError::Hessian(e) => Some(e),
+            CodecError::NotImplemented { .. } => None,
+        }
     }
 }
 
-/// A format the tool names but cannot handle yet.
-#[derive(Debug, thiserror::Error)]
-#[error("format {0} is not implemented yet (only h2 is)")]
-pub struct UnsupportedFormat(pub Format);
+/// What each format provides to the three commands.
+pub trait Codec {
+    /// Decodes a whole input: a bare value, a stream of values or one message.
+    fn decode(&self, data: &[u8]) -> Result<Document, CodecError>;
+    /// Encodes a document exactly as the reference implementation writes it.
+    fn encode(&self, doc: &Document) -> Result<Vec<u8>, CodecError>;
+    /// Writes an annotated trace of `data`; on bad input, the trace so far, then the error.
+    fn dump(&self, data: &[u8], out: &mut dyn Write) -> Result<(), CodecError>;
+}
+
+static H1: ValuesOnly = ValuesOnly { format: Format::H1, decode: h1_decode, encode: hessian::h1::to_vec };
+static BURLAP: ValuesOnly =
+    ValuesOnly { format: Format::Burlap, decode: burlap_decode, encode: hessian::burlap::to_vec };
+
+/// The codec of `format`.
+pub fn codec(format: Format) -> &'static dyn Codec {
+    match format {
+        Format::H2 => &H2,
+        Format::H1 => &H1,
+        Format::Burlap => &BURLAP,
+    }
+}
 
 struct H2;
 
 impl Codec for H2 {
-    fn decode(&self, data: &[u8]) -> hessian::Result<Document> {
-        document::h2::decode(data)
+    fn decode(&self, data: &[u8]) -> Result<Document, CodecError> {
+        Ok(document::h2::decode(data)?)
     }
 
-    fn encode(&self, doc: &Document) -> hessian::Result<Vec<u8>> {
-        document::h2::encode(doc)
+    fn encode(&self, doc: &Document) -> Result<Vec<u8>, CodecError> {
+        Ok(document::h2::encode(doc)?)
     }
 
-    fn dump(&self, data: &[u8], out: &mut dyn Write) -> hessian::Result<()> {
-        crate::dump::dump(data, out)
+    fn dump(&self, data: &[u8], out: &mut dyn Write) -> Result<(), CodecError> {
+        Ok(crate::dump::dump(data, out)?)
     }
+}
+
+/// A format whose bare values the tool handles through the library's codec.
+struct ValuesOnly {
+    format: Format,
+    /// Decodes one bare value, or `Ok(None)` for an envelope (not supported yet).
+    decode: fn(&[u8]) -> hessian::Result<Option<Value>>,
+    encode: fn(&Value) -> hessian::Result<Vec<u8>>,
+}
+
+impl ValuesOnly {
+    fn not_implemented(&self, what: &'static str) -> CodecError {
+        CodecError::NotImplemented { format: self.format, what }
+    }
+}
+
+impl Codec for ValuesOnly {
+    fn decode(&self, data: &[u8]) -> Result<Document, CodecError> {
+        match (self.decode)(data)? {
+            Some(v) => Ok(Document::Value(v)),
+            None => Err(self.not_implemented("decoding call/reply envelopes")),
+        }
+    }
+
+    fn encode(&self, doc: &Document) -> Result<Vec<u8>, CodecError> {
+        match doc {
+            Document::Value(v) => Ok((self.encode)(v)?),
+            Document::Stream(_) => Err(self.not_implemented("encoding streams")),
+            Document::Call { .. } | Document::Reply(_) | Document::Fault(_) => {
+                Err(self.not_implemented("encoding call/reply envelopes"))
+            }
+        }
+    }
+
+    fn dump(&self, _data: &[u8], _out: &mut dyn Write) -> Result<(), CodecError> {
+        Err(self.not_implemented("dump"))
+    }
+}
+
+/// Hessian 1 envelopes start `c major minor` (calls) or `r major minor` (replies).
+fn h1_decode(data: &[u8]) -> hessian::Result<Option<Value>> {
+    if matches!(data, [b'c' | b'r', 0..=2, 0..=2, ..]) {
+        return Ok(None);
+    }
+    hessian::h1::from_slice(data).map(Some)
+}
+
+/// Burlap envelopes are `<burlap:call>` and `<burlap:reply>` elements.
+fn burlap_decode(data: &[u8]) -> hessian::Result<Option<Value>> {
+    let start = data.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(data.len());
+    if data[start..].starts_with(b"<burlap:") {
+        return Ok(None);
+    }
+    hessian::burlap::from_slice(data).map(Some)
 }
