@@ -2,10 +2,10 @@
 //! its [`Codec`].
 //!
 //! Hessian 2.0 supports everything (values, streams, call/reply/fault messages, dump). Hessian
-//! 1.0.2 and Burlap 1.0 decode and encode bare values through their codecs (byte-exact with
-//! `HessianOutput`/`BurlapOutput`); their envelopes (call headers, the `c 02 00` hybrid, Burlap
-//! `<burlap:call>`) and their dumps answer [`CodecError::NotImplemented`] until the document
-//! model grows what they need.
+//! 1.0.2 decodes and encodes values and call/reply/fault envelopes (headers and the `c 02 00`
+//! hybrid included); Burlap 1.0 bare values. All are byte-exact with Caucho's writers. Burlap
+//! envelopes, streams outside Hessian 2, and dumps outside Hessian 2 answer
+//! [`CodecError::NotImplemented`].
 
 use crate::document::{self, Document};
 use hessian::Value;
@@ -68,7 +68,6 @@ pub trait Codec {
     fn dump(&self, data: &[u8], out: &mut dyn Write) -> Result<(), CodecError>;
 }
 
-static H1: ValuesOnly = ValuesOnly { format: Format::H1, decode: h1_decode, encode: hessian::h1::to_vec };
 static BURLAP: ValuesOnly =
     ValuesOnly { format: Format::Burlap, decode: burlap_decode, encode: hessian::burlap::to_vec };
 
@@ -94,6 +93,25 @@ impl Codec for H2 {
 
     fn dump(&self, data: &[u8], out: &mut dyn Write) -> Result<(), CodecError> {
         Ok(crate::dump::dump(data, out)?)
+    }
+}
+
+struct H1;
+
+impl Codec for H1 {
+    fn decode(&self, data: &[u8]) -> Result<Document, CodecError> {
+        Ok(document::h1::decode(data)?)
+    }
+
+    fn encode(&self, doc: &Document) -> Result<Vec<u8>, CodecError> {
+        if let Document::Stream(_) = doc {
+            return Err(CodecError::NotImplemented { format: Format::H1, what: "encoding streams" });
+        }
+        Ok(document::h1::encode(doc)?)
+    }
+
+    fn dump(&self, _data: &[u8], _out: &mut dyn Write) -> Result<(), CodecError> {
+        Err(CodecError::NotImplemented { format: Format::H1, what: "dump" })
     }
 }
 
@@ -132,14 +150,6 @@ impl Codec for ValuesOnly {
     fn dump(&self, _data: &[u8], _out: &mut dyn Write) -> Result<(), CodecError> {
         Err(self.not_implemented("dump"))
     }
-}
-
-/// Hessian 1 envelopes start `c major minor` (calls) or `r major minor` (replies).
-fn h1_decode(data: &[u8]) -> hessian::Result<Option<Value>> {
-    if matches!(data, [b'c' | b'r', 0..=2, 0..=2, ..]) {
-        return Ok(None);
-    }
-    hessian::h1::from_slice(data).map(Some)
 }
 
 /// Burlap envelopes are `<burlap:call>` and `<burlap:reply>` elements.
