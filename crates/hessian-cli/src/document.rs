@@ -427,6 +427,74 @@ pub mod h1 {
     }
 }
 
+/// Burlap 1.0 envelopes (`<burlap:call>`, `<burlap:reply>`), through the library's codec.
+pub mod burlap {
+    use super::Document;
+    use hessian::message::{Call, Fault};
+    use hessian::{Error, ErrorKind, Result, Value};
+
+    fn unencodable(why: String) -> Error {
+        Error::new(ErrorKind::Unencodable(why), 0)
+    }
+
+    /// Whether the input is a `<burlap:call>` or `<burlap:reply>` element.
+    pub fn envelope_kind(data: &[u8]) -> Option<&'static str> {
+        let start = data.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(data.len());
+        let rest = &data[start..];
+        if rest.starts_with(b"<burlap:call") {
+            Some("call")
+        } else if rest.starts_with(b"<burlap:reply") {
+            Some("reply")
+        } else {
+            None
+        }
+    }
+
+    /// Decodes a call, a reply (a fault becomes the untyped map of its entries) or a bare value.
+    pub fn decode(data: &[u8]) -> Result<Document> {
+        Ok(match envelope_kind(data) {
+            Some("call") => {
+                let Call { method, headers, args } = hessian::burlap::read_call(data)?;
+                Document::Call { method, args, headers, version: None }
+            }
+            Some(_) => match hessian::burlap::read_reply(data)? {
+                Ok(v) => Document::Reply(v),
+                Err(f) => Document::Fault(Value::map(f.to_entries())),
+            },
+            None => Document::Value(hessian::burlap::from_slice(data)?),
+        })
+    }
+
+    /// Encodes a document as `BurlapOutput` writes it. A fault must be the map `BurlapOutput`
+    /// writes: string `code` and `message`, then optionally `detail`, in that order.
+    pub fn encode(doc: &Document) -> Result<Vec<u8>> {
+        match doc {
+            Document::Value(v) => hessian::burlap::to_vec(v),
+            Document::Stream(_) => Err(unencodable("Burlap has no streams of values".into())),
+            Document::Call { method, args, headers, version } => {
+                if version.is_some() {
+                    return Err(unencodable("Burlap calls have no version bytes".into()));
+                }
+                let call = Call { method: method.clone(), headers: headers.clone(), args: args.clone() };
+                hessian::burlap::write_call(&call)
+            }
+            Document::Reply(v) => hessian::burlap::write_reply(&Ok(v.clone())),
+            Document::Fault(Value::Map(m)) if m.type_name.is_none() => {
+                let fault = Fault::from_entries(m.entries.clone());
+                if fault.to_entries() != m.entries {
+                    return Err(unencodable(
+                        "a Burlap fault is the map {code: string, message: string[, detail]}, in that order".into(),
+                    ));
+                }
+                hessian::burlap::write_reply(&Err(fault))
+            }
+            Document::Fault(other) => {
+                Err(unencodable(format!("a Burlap fault is an untyped map, not {}", other.kind_name())))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

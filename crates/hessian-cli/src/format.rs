@@ -2,13 +2,11 @@
 //! its [`Codec`].
 //!
 //! Hessian 2.0 supports everything (values, streams, call/reply/fault messages, dump). Hessian
-//! 1.0.2 decodes and encodes values and call/reply/fault envelopes (headers and the `c 02 00`
-//! hybrid included); Burlap 1.0 bare values. All are byte-exact with Caucho's writers. Burlap
-//! envelopes, streams outside Hessian 2, and dumps outside Hessian 2 answer
-//! [`CodecError::NotImplemented`].
+//! 1.0.2 and Burlap 1.0 decode and encode values and call/reply/fault envelopes (call headers and
+//! Hessian 1's `c 02 00` hybrid included), byte-exact with Caucho's writers. Streams and dumps
+//! outside Hessian 2 answer [`CodecError::NotImplemented`].
 
 use crate::document::{self, Document};
-use hessian::Value;
 use std::io::Write;
 
 /// The wire formats the tool knows by name.
@@ -68,15 +66,12 @@ pub trait Codec {
     fn dump(&self, data: &[u8], out: &mut dyn Write) -> Result<(), CodecError>;
 }
 
-static BURLAP: ValuesOnly =
-    ValuesOnly { format: Format::Burlap, decode: burlap_decode, encode: hessian::burlap::to_vec };
-
 /// The codec of `format`.
 pub fn codec(format: Format) -> &'static dyn Codec {
     match format {
         Format::H2 => &H2,
         Format::H1 => &H1,
-        Format::Burlap => &BURLAP,
+        Format::Burlap => &Burlap,
     }
 }
 
@@ -115,48 +110,21 @@ impl Codec for H1 {
     }
 }
 
-/// A format whose bare values the tool handles through the library's codec.
-struct ValuesOnly {
-    format: Format,
-    /// Decodes one bare value, or `Ok(None)` for an envelope (not supported yet).
-    decode: fn(&[u8]) -> hessian::Result<Option<Value>>,
-    encode: fn(&Value) -> hessian::Result<Vec<u8>>,
-}
+struct Burlap;
 
-impl ValuesOnly {
-    fn not_implemented(&self, what: &'static str) -> CodecError {
-        CodecError::NotImplemented { format: self.format, what }
-    }
-}
-
-impl Codec for ValuesOnly {
+impl Codec for Burlap {
     fn decode(&self, data: &[u8]) -> Result<Document, CodecError> {
-        match (self.decode)(data)? {
-            Some(v) => Ok(Document::Value(v)),
-            None => Err(self.not_implemented("decoding call/reply envelopes")),
-        }
+        Ok(document::burlap::decode(data)?)
     }
 
     fn encode(&self, doc: &Document) -> Result<Vec<u8>, CodecError> {
-        match doc {
-            Document::Value(v) => Ok((self.encode)(v)?),
-            Document::Stream(_) => Err(self.not_implemented("encoding streams")),
-            Document::Call { .. } | Document::Reply(_) | Document::Fault(_) => {
-                Err(self.not_implemented("encoding call/reply envelopes"))
-            }
+        if let Document::Stream(_) = doc {
+            return Err(CodecError::NotImplemented { format: Format::Burlap, what: "encoding streams" });
         }
+        Ok(document::burlap::encode(doc)?)
     }
 
     fn dump(&self, _data: &[u8], _out: &mut dyn Write) -> Result<(), CodecError> {
-        Err(self.not_implemented("dump"))
+        Err(CodecError::NotImplemented { format: Format::Burlap, what: "dump" })
     }
-}
-
-/// Burlap envelopes are `<burlap:call>` and `<burlap:reply>` elements.
-fn burlap_decode(data: &[u8]) -> hessian::Result<Option<Value>> {
-    let start = data.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(data.len());
-    if data[start..].starts_with(b"<burlap:") {
-        return Ok(None);
-    }
-    hessian::burlap::from_slice(data).map(Some)
 }
