@@ -21,6 +21,8 @@
 //! # }
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod client;
 #[cfg(feature = "demo")]
 pub mod demo;

@@ -249,3 +249,18 @@ async fn keep_alive_serves_many_calls_on_one_connection() {
     assert!(started.elapsed() < std::time::Duration::from_millis(500), "{:?}", started.elapsed());
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_body_gets_408_and_the_server_keeps_serving() {
+    let config = hessian_rpc::ServerConfig { body_read_timeout: Duration::from_millis(200), ..Default::default() };
+    let server = HessianServer::builder().mount("/echo", echo_service()).config(config).build();
+    let server = server.bind("127.0.0.1:0").await.unwrap();
+    let mut s = TcpStream::connect(server.local_addr()).await.unwrap();
+    // announce 100 bytes, send 3, then stall
+    s.write_all(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nH\x02\x00").await.unwrap();
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out)).await.expect("answered in time");
+    assert_eq!(parse_response(&out).0, 408);
+    still_serves(&server).await;
+    server.shutdown().await;
+}
