@@ -12,8 +12,8 @@ import java.util.*;
  * Hessian 1 / Burlap interop driver, on framed stdin/stdout (per entry: u16 name length, name,
  * u32 payload length, payload).
  * <ul>
- * <li>{@code write h1|burlap}: every catalogue value and envelope case as HessianOutput/BurlapOutput
- * write it;</li>
+ * <li>{@code write h1|burlap|h2}: every catalogue value (and for h1/burlap every envelope case) as
+ * HessianOutput/BurlapOutput/Hessian2Output write it;</li>
  * <li>{@code reencode h1|burlap}: decodes each payload with HessianInput/BurlapInput (values, or
  * envelopes for names starting with {@code call:} / {@code reply:}) and writes it again.</li>
  * </ul>
@@ -22,7 +22,11 @@ public final class LegacyInterop {
   private LegacyInterop() {}
 
   static AbstractHessianOutput output(String fmt, OutputStream os) {
-    return fmt.equals("h1") ? new HessianOutput(os) : new BurlapOutput(os);
+    switch (fmt) {
+      case "h1": return new HessianOutput(os);
+      case "h2": return new com.caucho.hessian.io.Hessian2Output(os);
+      default: return new BurlapOutput(os);
+    }
   }
 
   static AbstractHessianInput input(String fmt, InputStream is) {
@@ -31,7 +35,8 @@ public final class LegacyInterop {
 
   static void writeRemote(AbstractHessianOutput out, String type, String url) throws IOException {
     if (out instanceof HessianOutput) ((HessianOutput) out).writeRemote(type, url);
-    else ((BurlapOutput) out).writeRemote(type, url);
+    else if (out instanceof BurlapOutput) ((BurlapOutput) out).writeRemote(type, url);
+    else out.writeObject(new com.caucho.hessian.io.HessianRemote(type, url));
   }
 
   /**
@@ -165,7 +170,9 @@ public final class LegacyInterop {
         out.flush();
         frame(o, e.getKey(), bos.toByteArray());
       }
-      for (String env : fmt.equals("h1") ? ENVELOPES_H1 : ENVELOPES_BURLAP) frame(o, env, envelope(fmt, env));
+      if (!fmt.equals("h2")) {
+        for (String env : fmt.equals("h1") ? ENVELOPES_H1 : ENVELOPES_BURLAP) frame(o, env, envelope(fmt, env));
+      }
     } else if (mode.equals("reencode")) {
       DataInputStream in = new DataInputStream(new BufferedInputStream(System.in));
       while (true) {
