@@ -15,7 +15,9 @@ import java.util.*;
  * <li>{@code write h1|burlap|h2}: every catalogue value (and for h1/burlap every envelope case) as
  * HessianOutput/BurlapOutput/Hessian2Output write it;</li>
  * <li>{@code reencode h1|burlap}: decodes each payload with HessianInput/BurlapInput (values, or
- * envelopes for names starting with {@code call:} / {@code reply:}) and writes it again.</li>
+ * envelopes for names starting with {@code call:} / {@code reply:}) and writes it again;</li>
+ * <li>{@code workload h1|burlap|h2 NAME N}: one W1-W3 workload value, unframed;</li>
+ * <li>{@code doubles N SEED}: "hexbits Double.toString" lines for edge-case and random doubles.</li>
  * </ul>
  */
 public final class LegacyInterop {
@@ -195,6 +197,23 @@ public final class LegacyInterop {
         }
         frame(o, name, result);
       }
+    } else if (mode.equals("workload")) {
+      // One W1-W3 workload value: workload h1|burlap|h2 items|request|reply|money|moneys N.
+      int n = Integer.parseInt(args[3]);
+      Object v;
+      switch (args[2]) {
+        case "items": v = Workloads.items(n); break;
+        case "request": v = Workloads.request(); break;
+        case "reply": v = Workloads.reply(); break;
+        case "money": v = Workloads.money(); break;
+        case "moneys": v = Workloads.moneys(n); break;
+        default: throw new IllegalArgumentException(args[2]);
+      }
+      ByteArrayOutputStream bos = new ByteArrayOutputStream();
+      AbstractHessianOutput out = output(fmt, bos);
+      out.writeObject(v);
+      out.flush();
+      o.write(bos.toByteArray());
     } else if (mode.equals("doubles")) {
       // Double.toString of random and edge-case doubles, as "hexbits text" lines.
       Random r = new Random(Long.parseLong(args[2]));
