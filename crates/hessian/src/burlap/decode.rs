@@ -261,8 +261,9 @@ impl<R: BufRead> Decoder<R> {
     }
 
     fn leaf_number<T: std::str::FromStr>(&mut self, tok: Tok, what: &'static str) -> Result<T> {
-        let s = self.leaf_str(tok, what)?;
-        s.parse().map_err(|_| self.malformed(format!("bad {what} {s:?}")))
+        self.leaf(tok, 64)?;
+        let parsed = std::str::from_utf8(&self.text).ok().and_then(|s| s.trim().parse().ok());
+        parsed.ok_or_else(|| self.malformed(format!("bad {what} {:?}", String::from_utf8_lossy(&self.text))))
     }
 
     /// Decodes `self.text` (Java's UTF-8, surrogates possibly as 3-byte sequences) to a string.
