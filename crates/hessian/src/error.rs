@@ -34,6 +34,19 @@ impl Error {
     pub fn into_kind(self) -> ErrorKind {
         self.kind
     }
+
+    /// Offset marker of errors raised where the position is not known yet (serde's
+    /// `Error::custom` and friends); the codec fills it in as the error passes through it.
+    pub(crate) const UNKNOWN_OFFSET: u64 = u64::MAX;
+
+    /// Sets the offset if it is still [`UNKNOWN_OFFSET`](Self::UNKNOWN_OFFSET).
+    #[inline]
+    pub(crate) fn at_offset(mut self, offset: u64) -> Self {
+        if self.offset == Self::UNKNOWN_OFFSET {
+            self.offset = offset;
+        }
+        self
+    }
 }
 
 /// The kinds of codec error.
@@ -113,6 +126,23 @@ pub enum ErrorKind {
         expected: String,
         /// What was found.
         found: String,
+    },
+    /// A field that the Rust type requires was absent from the decoded object or map (serde).
+    #[error("missing field `{0}`")]
+    MissingField(&'static str),
+    /// A field the Rust type does not know, with `#[serde(deny_unknown_fields)]` (serde).
+    #[error("unknown field `{0}`")]
+    UnknownField(String),
+    /// An enum variant the Rust type does not know (serde).
+    #[error("unknown variant `{0}`")]
+    UnknownVariant(String),
+    /// A decoded number that does not fit the Rust type it decodes into (serde).
+    #[error("number {value} out of range for {target}")]
+    OutOfRange {
+        /// The decoded value.
+        value: i64,
+        /// The Rust type it was decoded into.
+        target: &'static str,
     },
     /// A message from a higher layer (e.g. serde's custom errors).
     #[error("{0}")]

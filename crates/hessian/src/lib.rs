@@ -9,7 +9,11 @@
 //! - [`convert`]: re-shaping values between formats (Hessian 1 typed maps <-> Hessian 2 objects);
 //! - [`tables`]: class-definition and type-name tables that can be pre-seeded and kept across
 //!   messages;
-//! - [`value`]: the dynamic [`Value`] model shared by every format.
+//! - [`value`]: the dynamic [`Value`] model shared by every format;
+//! - [`serde`](crate::serde): `Serialize`/`Deserialize` types straight to and from Hessian 2.0
+//!   ([`to_vec`], [`from_slice`], …), with the hand-written codec path of
+//!   [`serde::external`](crate::serde::external).
+//! - [`json`]: the lossless typed-JSON mapping of values (`docs/typed-json.md`).
 //!
 //! ```
 //! use hessian::{h2, Value};
@@ -24,8 +28,10 @@ pub mod error;
 pub mod h1;
 pub mod h2;
 mod java_utf8;
+pub mod json;
 pub mod message;
 pub mod read;
+pub mod serde;
 pub mod tables;
 pub mod value;
 
@@ -33,3 +39,8 @@ pub use error::{Error, ErrorKind, Limits, Result};
 pub use message::{Call, Fault, Reply};
 pub use tables::Tables;
 pub use value::{ClassDef, List, Map, Object, Remote, Value};
+
+pub use crate::serde::{from_reader, from_slice, to_vec, to_writer, Date, Deserializer, Serializer};
+
+#[doc(hidden)]
+pub use ::serde as __serde;

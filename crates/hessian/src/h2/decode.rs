@@ -441,13 +441,13 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             return Err(self.err(ErrorKind::Malformed(format!("negative length {n}"))));
         }
         let n = n as u64;
-        if n > self.limits.max_collection_len as u64 {
-            return Err(self.limit("collection length", self.limits.max_collection_len));
-        }
         if let Some(rem) = self.read.remaining() {
             if n > rem {
                 return Err(self.err(ErrorKind::LengthPastEnd { declared: n, available: rem }));
             }
+        }
+        if n > self.limits.max_collection_len as u64 {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
         }
         Ok(n as usize)
     }
@@ -466,12 +466,61 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 let n = self.read_int()?;
                 (None, Some(self.check_len(n.into())?))
             }
-            0x70..=0x77 => (Some(self.read_type()?), Some(usize::from(code - BC_LIST_DIRECT))),
-            0x78..=0x7f => (None, Some(usize::from(code - BC_LIST_DIRECT_UNTYPED))),
+            0x70..=0x77 => {
+                let t = self.read_type()?;
+                (Some(t), Some(self.check_len(i64::from(code - BC_LIST_DIRECT))?))
+            }
+            0x78..=0x7f => (None, Some(self.check_len(i64::from(code - BC_LIST_DIRECT_UNTYPED))?)),
             _ => return Err(self.unexpected(code, "list")),
         };
         self.add_ref()?;
         Ok(ListHeader { type_name, len })
+    }
+
+    /// Reads a type name or type reference without returning it (no allocation for references).
+    pub(crate) fn skip_type(&mut self) -> Result<()> {
+        let code = self.read.peek()?.ok_or_else(|| self.err(ErrorKind::UnexpectedEof))?;
+        if code_kind(code) == CodeKind::String {
+            self.read_type().map(drop)
+        } else {
+            let start = self.read.offset();
+            let i = self.read_int()?;
+            match usize::try_from(i) {
+                Ok(i) if i < self.tables.types().len() => Ok(()),
+                _ => Err(self
+                    .err_at(ErrorKind::TypeRefOutOfRange { index: i as u64, len: self.tables.types().len() }, start)),
+            }
+        }
+    }
+
+    /// Like [`parse_list_header`](Self::parse_list_header) without resolving the type name:
+    /// returns the declared length only (`None` = variable length, ended by `Z`).
+    #[inline]
+    pub(crate) fn parse_list_len(&mut self, code: u8) -> Result<Option<usize>> {
+        let len = match code {
+            BC_LIST_VARIABLE => {
+                self.skip_type()?;
+                None
+            }
+            BC_LIST_FIXED => {
+                self.skip_type()?;
+                let n = self.read_int()?;
+                Some(self.check_len(n.into())?)
+            }
+            BC_LIST_VARIABLE_UNTYPED => None,
+            BC_LIST_FIXED_UNTYPED => {
+                let n = self.read_int()?;
+                Some(self.check_len(n.into())?)
+            }
+            0x70..=0x77 => {
+                self.skip_type()?;
+                Some(usize::from(code - BC_LIST_DIRECT))
+            }
+            0x78..=0x7f => Some(usize::from(code - BC_LIST_DIRECT_UNTYPED)),
+            _ => return Err(self.unexpected(code, "list")),
+        };
+        self.add_ref()?;
+        Ok(len)
     }
 
     /// Reads a class definition (after its `C`) into the tables, returning its index.
@@ -492,17 +541,33 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Parses an object instance header (code `O` or `0x60..=0x6f`), registering it as a
     /// reference and returning its class definition.
     pub fn parse_object_header(&mut self, code: u8) -> Result<Arc<ClassDef>> {
+        let i = self.parse_object_index(code)?;
+        // parse_object_index checked the index
+        self.tables.class(i).cloned().ok_or_else(|| {
+            self.err(ErrorKind::ClassRefOutOfRange { index: i as u64, len: self.tables.classes().len() })
+        })
+    }
+
+    /// Like [`parse_object_header`](Self::parse_object_header), returning the index of the
+    /// class definition in [`tables`](Self::tables) (no reference-count traffic).
+    #[inline]
+    pub fn parse_object_index(&mut self, code: u8) -> Result<usize> {
         let start = self.read.offset() - 1;
         let i = match code {
             0x60..=0x6f => i64::from(code - BC_OBJECT_DIRECT),
             BC_OBJECT => i64::from(self.read_int()?),
             _ => return Err(self.unexpected(code, "object")),
         };
-        let class = usize::try_from(i).ok().and_then(|i| self.tables.class(i)).cloned().ok_or_else(|| {
-            self.err_at(ErrorKind::ClassRefOutOfRange { index: i as u64, len: self.tables.classes().len() }, start)
-        })?;
-        self.add_ref()?;
-        Ok(class)
+        match usize::try_from(i) {
+            Ok(i) if i < self.tables.classes().len() => {
+                self.add_ref()?;
+                Ok(i)
+            }
+            _ => {
+                Err(self
+                    .err_at(ErrorKind::ClassRefOutOfRange { index: i as u64, len: self.tables.classes().len() }, start))
+            }
+        }
     }
 
     /// Parses a value reference after its `Q`, checking it against the references seen so far.

@@ -47,6 +47,18 @@ impl<W: Write> Encoder<W> {
         self.flushed + self.buf.len() as u64
     }
 
+    /// Drops everything written after `position` if it is all still buffered (used by the serde
+    /// serializer to redo a value); returns whether it could.
+    pub(crate) fn rewind(&mut self, position: u64) -> bool {
+        match position.checked_sub(self.flushed) {
+            Some(keep) if keep as usize <= self.buf.len() => {
+                self.buf.truncate(keep as usize);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Writes out the buffer and flushes the underlying writer.
     pub fn flush(&mut self) -> Result<()> {
         self.flush_buffer()?;
@@ -389,7 +401,14 @@ impl<W: Write> Encoder<W> {
     /// Starts an object of `class`: writes the class definition first if this message (or the
     /// seed) does not have it yet, then the instance header. Field values follow, in order.
     pub fn write_object_begin(&mut self, class: &Arc<ClassDef>) -> Result<()> {
-        let id = match self.tables.class_id(class) {
+        let id = self.write_class_def(class)?;
+        self.write_object_header(id)
+    }
+
+    /// Writes the definition of `class` unless this message (or the seed) already has it, and
+    /// returns its index for [`write_object_header`](Self::write_object_header).
+    pub fn write_class_def(&mut self, class: &Arc<ClassDef>) -> Result<u32> {
+        Ok(match self.tables.class_id(class) {
             Some(id) => id,
             None => {
                 self.reserve32()?;
@@ -402,7 +421,13 @@ impl<W: Write> Encoder<W> {
                 }
                 self.tables.add_class(class.clone())
             }
-        };
+        })
+    }
+
+    /// Writes the header of an object instance of the class with index `id` (as returned by
+    /// [`write_class_def`](Self::write_class_def)); its field values follow, in order.
+    #[inline]
+    pub fn write_object_header(&mut self, id: u32) -> Result<()> {
         self.reserve32()?;
         if (id as usize) <= OBJECT_DIRECT_MAX {
             self.buf.push(BC_OBJECT_DIRECT + id as u8);

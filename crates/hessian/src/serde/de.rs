@@ -1,0 +1,883 @@
+//! The Hessian 2.0 serde [`Deserializer`]: reads straight from the input through
+//! [`h2::Decoder`](crate::h2::Decoder)'s token parsers, borrowing strings and bytes from a slice
+//! where it can.
+//!
+//! Objects decode into structs by field name, in whatever order the sender's class definition
+//! lists them; unknown fields are skipped. When a class definition lists exactly the fields the
+//! Rust type declares, in the same order (the case of Rust-to-Rust messages and of structs
+//! declared in Java's wire order), fields are handed to the derived visitor by index instead of
+//! by name: decided once per class definition and type, then no string comparison per field.
+
+use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
+use crate::error::{Error, ErrorKind, Limits, Result};
+use crate::h2::codes::*;
+use crate::h2::decode::{code_kind, CodeKind};
+use crate::h2::Decoder;
+use crate::read::{IoRead, Read, Reference, SliceRead};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use std::any::Any;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Deserializes Rust values from Hessian 2.0.
+pub struct Deserializer<'de, R: Read<'de>> {
+    dec: Decoder<'de, R>,
+    /// Per class-definition index: the address of the `FIELDS` slice of the Rust type last
+    /// matched against it, and whether it matched exactly (index keys) or not (name keys).
+    fast: Vec<(usize, bool)>,
+    /// Values decoded through [`Shared`](super::Shared), by reference index.
+    shared: HashMap<usize, Rc<dyn Any>>,
+}
+
+impl<'de> Deserializer<'de, SliceRead<'de>> {
+    /// A deserializer over a byte slice (strings and bytes may be borrowed from it).
+    pub fn from_slice(data: &'de [u8]) -> Self {
+        Deserializer::new(Decoder::from_slice(data))
+    }
+}
+
+impl<R: std::io::Read> Deserializer<'static, IoRead<R>> {
+    /// A deserializer over any `std::io::Read` (buffered internally).
+    pub fn from_reader(r: R) -> Self {
+        Deserializer::new(Decoder::from_reader(r))
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<'de, R> {
+    /// A deserializer on top of an existing decoder (e.g. with seeded tables, or positioned
+    /// inside an RPC envelope).
+    pub fn new(dec: Decoder<'de, R>) -> Self {
+        Deserializer { dec, fast: Vec::new(), shared: HashMap::new() }
+    }
+
+    /// Replaces the decoder's limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.dec = self.dec.with_limits(limits);
+        self
+    }
+
+    /// The underlying decoder (to read envelope codes around values).
+    pub fn decoder(&mut self) -> &mut Decoder<'de, R> {
+        &mut self.dec
+    }
+
+    /// Returns the underlying decoder.
+    pub fn into_decoder(self) -> Decoder<'de, R> {
+        self.dec
+    }
+
+    /// Deserializes one value of type `T` (more may follow, e.g. call arguments).
+    pub fn deserialize_value<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
+        let r = T::deserialize(&mut *self);
+        r.map_err(|e| e.at_offset(self.dec.offset()))
+    }
+
+    /// Fails unless the input is exhausted.
+    pub fn end(&mut self) -> Result<()> {
+        self.dec.end()
+    }
+
+    /// Starts a new message: forgets references and per-message class definitions.
+    pub fn reset(&mut self) {
+        self.dec.reset();
+        self.fast.clear();
+        self.shared.clear();
+    }
+
+    /// Reads the next value code, reading any class definitions in front of it.
+    #[inline]
+    fn next_code(&mut self) -> Result<u8> {
+        loop {
+            let c = self.dec.read_code()?;
+            if c != BC_CLASS_DEF {
+                return Ok(c);
+            }
+            self.dec.parse_class_def()?;
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Result<u8> {
+        self.dec.peek_code()?.ok_or_else(|| self.dec.err(ErrorKind::UnexpectedEof))
+    }
+
+    #[cold]
+    fn invalid(&self, code: u8, expected: &str) -> Error {
+        let found = match code_kind(code) {
+            CodeKind::Null => "null",
+            CodeKind::Bool => "boolean",
+            CodeKind::Int => "int",
+            CodeKind::Long => "long",
+            CodeKind::Double => "double",
+            CodeKind::Date => "date",
+            CodeKind::String => "string",
+            CodeKind::Binary => "binary",
+            CodeKind::List => "list",
+            CodeKind::Map => "map",
+            CodeKind::ClassDef => "class definition",
+            CodeKind::Object => "object",
+            CodeKind::Ref => "value reference",
+            CodeKind::Invalid => return self.dec.unexpected(code, "value"),
+        };
+        Error::new(
+            ErrorKind::InvalidType { expected: expected.to_owned(), found: found.to_owned() },
+            self.dec.offset().saturating_sub(1),
+        )
+    }
+
+    #[cold]
+    fn out_of_range(&self, value: i64, target: &'static str) -> Error {
+        Error::new(ErrorKind::OutOfRange { value, target }, self.dec.offset())
+    }
+
+    /// Reads an int or a long as `i64`.
+    #[inline]
+    fn integer(&mut self, expected: &str) -> Result<i64> {
+        let code = self.next_code()?;
+        match code {
+            0x80..=0xd7 | BC_INT => self.dec.parse_int(code).map(i64::from),
+            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => self.dec.parse_long(code),
+            _ => Err(self.invalid(code, expected)),
+        }
+    }
+
+    /// Reads a double, int or long as `f64`.
+    #[inline]
+    fn float(&mut self) -> Result<f64> {
+        let code = self.next_code()?;
+        match code {
+            BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
+                self.dec.parse_double(code)
+            }
+            0x80..=0xd7 | BC_INT => self.dec.parse_int(code).map(f64::from),
+            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => self.dec.parse_long(code).map(|v| v as f64),
+            _ => Err(self.invalid(code, "a number")),
+        }
+    }
+
+    /// Skips one value whose code has been read, without building it.
+    fn skip(&mut self, code: u8) -> Result<()> {
+        match code_kind(code) {
+            CodeKind::Null | CodeKind::Bool => Ok(()),
+            CodeKind::Int => self.dec.parse_int(code).map(drop),
+            CodeKind::Long => self.dec.parse_long(code).map(drop),
+            CodeKind::Double => self.dec.parse_double(code).map(drop),
+            CodeKind::Date => self.dec.parse_date(code).map(drop),
+            CodeKind::String => self.dec.parse_str(code).map(drop),
+            CodeKind::Binary => self.dec.parse_bytes(code).map(drop),
+            CodeKind::List => {
+                self.dec.enter()?;
+                match self.dec.parse_list_len(code)? {
+                    Some(n) => {
+                        for _ in 0..n {
+                            let c = self.next_code()?;
+                            self.skip(c)?;
+                        }
+                    }
+                    None => loop {
+                        let c = self.next_code()?;
+                        if c == BC_END {
+                            break;
+                        }
+                        self.skip(c)?;
+                    },
+                }
+                self.dec.leave();
+                Ok(())
+            }
+            CodeKind::Map => {
+                self.dec.enter()?;
+                self.map_header(code)?;
+                self.skip_map_rest()?;
+                self.dec.leave();
+                Ok(())
+            }
+            CodeKind::ClassDef => {
+                self.dec.parse_class_def()?;
+                let c = self.next_code()?;
+                self.skip(c)
+            }
+            CodeKind::Object => {
+                self.dec.enter()?;
+                let idx = self.dec.parse_object_index(code)?;
+                let n = self.class_len(idx);
+                for _ in 0..n {
+                    let c = self.next_code()?;
+                    self.skip(c)?;
+                }
+                self.dec.leave();
+                Ok(())
+            }
+            CodeKind::Ref => self.dec.parse_ref().map(drop),
+            CodeKind::Invalid => Err(self.dec.unexpected(code, "value")),
+        }
+    }
+
+    fn skip_map_rest(&mut self) -> Result<()> {
+        loop {
+            let c = self.next_code()?;
+            if c == BC_END {
+                return Ok(());
+            }
+            self.skip(c)?;
+            let c = self.next_code()?;
+            self.skip(c)?;
+        }
+    }
+
+    /// Reads the rest of a map header (`M type` or `H`) and registers the map as a reference.
+    #[inline]
+    fn map_header(&mut self, code: u8) -> Result<()> {
+        if code == BC_MAP {
+            self.dec.skip_type()?;
+        }
+        self.dec.add_ref().map(drop)
+    }
+
+    #[inline]
+    fn class_len(&self, idx: usize) -> usize {
+        self.dec.tables().class(idx).map_or(0, |c| c.fields.len())
+    }
+
+    /// Whether the class definition `idx` lists exactly `fields`, in order (cached).
+    #[inline]
+    fn is_fast(&mut self, idx: usize, fields: &'static [&'static str]) -> bool {
+        let key = fields.as_ptr() as usize;
+        if let Some(&(k, fast)) = self.fast.get(idx) {
+            if k == key {
+                return fast;
+            }
+        }
+        let fast = self.dec.tables().class(idx).is_some_and(|c| {
+            !fields.is_empty() && c.fields.len() == fields.len() && c.fields.iter().zip(fields).all(|(a, b)| a == b)
+        });
+        if self.fast.len() <= idx {
+            self.fast.resize(idx + 1, (0, false));
+        }
+        self.fast[idx] = (key, fast);
+        fast
+    }
+
+    fn visit_object<V: Visitor<'de>>(
+        &mut self,
+        code: u8,
+        fields: Option<&'static [&'static str]>,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.dec.enter()?;
+        let idx = self.dec.parse_object_index(code)?;
+        let n = self.class_len(idx);
+        let fast = fields.is_some_and(|f| self.is_fast(idx, f));
+        let mut acc = ObjectAccess { de: self, idx, keys: 0, values: 0, n, fast };
+        let v = visitor.visit_map(&mut acc)?;
+        let left = n - acc.values;
+        for _ in 0..left {
+            let c = self.next_code()?;
+            self.skip(c)?;
+        }
+        self.dec.leave();
+        Ok(v)
+    }
+
+    fn visit_map_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+        self.dec.enter()?;
+        self.map_header(code)?;
+        let mut acc = MapAccess { de: self, done: false, pending_value: false };
+        let v = visitor.visit_map(&mut acc)?;
+        let (pending_value, done) = (acc.pending_value, acc.done);
+        if pending_value {
+            let c = self.next_code()?;
+            self.skip(c)?;
+        }
+        if !done {
+            self.skip_map_rest()?;
+        }
+        self.dec.leave();
+        Ok(v)
+    }
+
+    fn visit_list<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+        self.dec.enter()?;
+        let len = self.dec.parse_list_len(code)?;
+        let mut acc = ListAccess { de: self, left: len.unwrap_or(0), variable: len.is_none(), done: false };
+        let v = visitor.visit_seq(&mut acc)?;
+        let (variable, done, left) = (acc.variable, acc.done, acc.left);
+        let extra = if variable {
+            !done && {
+                let at_end = self.peek()? == BC_END;
+                if at_end {
+                    self.dec.read_code()?;
+                }
+                !at_end
+            }
+        } else {
+            left > 0
+        };
+        if extra {
+            return Err(self.dec.err(ErrorKind::InvalidType {
+                expected: "a list as long as the Rust type".into(),
+                found: "a longer list".into(),
+            }));
+        }
+        self.dec.leave();
+        Ok(v)
+    }
+
+    fn visit_str_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+        match self.dec.parse_str(code)? {
+            Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Reference::Copied(s) => visitor.visit_str(s),
+        }
+    }
+
+    fn visit_bytes_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+        match self.dec.parse_bytes(code)? {
+            Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
+            Reference::Copied(b) => visitor.visit_bytes(b),
+        }
+    }
+
+    /// The `name` of a Java enum object (`{name: "VARIANT"}`) whose code has been read.
+    fn enum_object_name(&mut self, code: u8) -> Result<String> {
+        self.dec.enter()?;
+        let idx = self.dec.parse_object_index(code)?;
+        let n = self.class_len(idx);
+        let mut name = None;
+        for i in 0..n {
+            let is_name = self.dec.tables().class(idx).is_some_and(|c| c.fields[i] == "name");
+            let c = self.next_code()?;
+            if is_name && code_kind(c) == CodeKind::String {
+                name = Some(self.dec.parse_str(c)?.to_owned());
+            } else {
+                self.skip(c)?;
+            }
+        }
+        self.dec.leave();
+        name.ok_or_else(|| self.dec.err(ErrorKind::MissingField("name")))
+    }
+}
+
+/// Deserializes a `T` from a complete Hessian 2.0 value in `data`; trailing bytes are an error.
+pub fn from_slice<'de, T: de::Deserialize<'de>>(data: &'de [u8]) -> Result<T> {
+    from_slice_with_limits(data, Limits::default())
+}
+
+/// Like [`from_slice`] with explicit limits.
+pub fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(data: &'de [u8], limits: Limits) -> Result<T> {
+    if data.len() as u64 > limits.max_message_size {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
+    }
+    let mut d = Deserializer::from_slice(data).with_limits(limits);
+    let v = d.deserialize_value()?;
+    d.end()?;
+    Ok(v)
+}
+
+/// Deserializes a `T` from one Hessian 2.0 value read from `r` (stops after the value).
+pub fn from_reader<R: std::io::Read, T: de::DeserializeOwned>(r: R) -> Result<T> {
+    let limits = Limits::default();
+    let mut d = Deserializer::from_reader(std::io::Read::take(r, limits.max_message_size)).with_limits(limits);
+    d.deserialize_value()
+}
+
+macro_rules! int_method {
+    ($method:ident, $visit:ident, $t:ty) => {
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let v = self.integer(stringify!($t))?;
+            match <$t>::try_from(v) {
+                Ok(x) => visitor.$visit(x),
+                Err(_) => Err(self.out_of_range(v, stringify!($t))),
+            }
+        }
+    };
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        match code_kind(code) {
+            CodeKind::Null => visitor.visit_unit(),
+            CodeKind::Bool => visitor.visit_bool(code == BC_TRUE),
+            CodeKind::Int => visitor.visit_i32(self.dec.parse_int(code)?),
+            CodeKind::Long => visitor.visit_i64(self.dec.parse_long(code)?),
+            CodeKind::Double => visitor.visit_f64(self.dec.parse_double(code)?),
+            CodeKind::Date => visitor.visit_i64(self.dec.parse_date(code)?),
+            CodeKind::String => self.visit_str_code(code, visitor),
+            CodeKind::Binary => self.visit_bytes_code(code, visitor),
+            CodeKind::List => self.visit_list(code, visitor),
+            CodeKind::Map => self.visit_map_code(code, visitor),
+            CodeKind::Object => self.visit_object(code, None, visitor),
+            CodeKind::Ref | CodeKind::ClassDef | CodeKind::Invalid => {
+                Err(self.invalid(code, "a value (references decode only into Value or Shared)"))
+            }
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.next_code()? {
+            BC_TRUE => visitor.visit_bool(true),
+            BC_FALSE => visitor.visit_bool(false),
+            c => Err(self.invalid(c, "a boolean")),
+        }
+    }
+
+    int_method!(deserialize_i8, visit_i8, i8);
+    int_method!(deserialize_i16, visit_i16, i16);
+    int_method!(deserialize_u8, visit_u8, u8);
+    int_method!(deserialize_u16, visit_u16, u16);
+    int_method!(deserialize_u32, visit_u32, u32);
+    int_method!(deserialize_u64, visit_u64, u64);
+
+    #[inline]
+    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        match code {
+            0x80..=0xd7 | BC_INT => visitor.visit_i32(self.dec.parse_int(code)?),
+            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => {
+                let v = self.dec.parse_long(code)?;
+                match i32::try_from(v) {
+                    Ok(x) => visitor.visit_i32(x),
+                    Err(_) => Err(self.out_of_range(v, "i32")),
+                }
+            }
+            _ => Err(self.invalid(code, "i32")),
+        }
+    }
+
+    #[inline]
+    fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_i64(self.integer("i64")?)
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_i128(self.integer("i128")?.into())
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let v = self.integer("u128")?;
+        match u128::try_from(v) {
+            Ok(x) => visitor.visit_u128(x),
+            Err(_) => Err(self.out_of_range(v, "u128")),
+        }
+    }
+
+    #[inline]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_f32(self.float()? as f32)
+    }
+
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_f64(self.float()?)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        if code_kind(code) != CodeKind::String {
+            return Err(self.invalid(code, "a one-character string"));
+        }
+        let s = self.dec.parse_str(code)?;
+        let mut chars = s.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => visitor.visit_char(c),
+            _ => {
+                let found = format!("string {:?}", &*s);
+                Err(self.dec.err(ErrorKind::InvalidType { expected: "a one-character string".into(), found }))
+            }
+        }
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        if code_kind(code) != CodeKind::String {
+            return Err(self.invalid(code, "a string"));
+        }
+        self.visit_str_code(code, visitor)
+    }
+
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        match code_kind(code) {
+            CodeKind::Binary => self.visit_bytes_code(code, visitor),
+            CodeKind::String => match self.dec.parse_str(code)? {
+                Reference::Borrowed(s) => visitor.visit_borrowed_bytes(s.as_bytes()),
+                Reference::Copied(s) => visitor.visit_bytes(s.as_bytes()),
+            },
+            CodeKind::List => self.visit_list(code, visitor),
+            _ => Err(self.invalid(code, "binary")),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if self.peek()? == BC_NULL {
+            self.dec.read_code()?;
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(self)
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.next_code()? {
+            BC_NULL => visitor.visit_unit(),
+            c => Err(self.invalid(c, "null")),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+
+    #[inline]
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
+        if std::ptr::eq(name, DATE_TOKEN) || name == DATE_TOKEN {
+            let code = self.next_code()?;
+            return match code_kind(code) {
+                CodeKind::Date => visitor.visit_i64(self.dec.parse_date(code)?),
+                CodeKind::Long => visitor.visit_i64(self.dec.parse_long(code)?),
+                CodeKind::Int => visitor.visit_i64(self.dec.parse_int(code)?.into()),
+                _ => Err(self.invalid(code, "a date")),
+            };
+        }
+        if name == VALUE_TOKEN {
+            let v = self.dec.read_value()?;
+            return value::with_pending(v, || visitor.visit_unit());
+        }
+        if name == SHARED_TOKEN {
+            if self.peek()? == BC_REF {
+                self.dec.read_code()?;
+                let r = self.dec.parse_ref()? as usize;
+                return match self.shared.get(&r) {
+                    Some(v) => shared::with_lookup(v.clone(), || visitor.visit_unit()),
+                    None => Err(self.dec.err(ErrorKind::InvalidType {
+                        expected: format!("a shared value (reference {r})"),
+                        found: "a reference to a value that was not decoded as Shared".into(),
+                    })),
+                };
+            }
+            let index = self.dec.ref_count();
+            shared::clear_registered();
+            let v = visitor.visit_newtype_struct(&mut *self)?;
+            if let Some(rc) = shared::take_registered() {
+                if self.dec.ref_count() > index {
+                    self.shared.insert(index, rc);
+                }
+            }
+            return Ok(v);
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        match code_kind(code) {
+            CodeKind::List => self.visit_list(code, visitor),
+            CodeKind::Binary => match self.dec.parse_bytes(code)? {
+                Reference::Borrowed(b) => {
+                    visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
+                }
+                Reference::Copied(b) => {
+                    visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
+                }
+            },
+            _ => Err(self.invalid(code, "a list")),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        match code_kind(code) {
+            CodeKind::Map => self.visit_map_code(code, visitor),
+            CodeKind::Object => self.visit_object(code, None, visitor),
+            _ => Err(self.invalid(code, "a map")),
+        }
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let start = self.dec.offset();
+        let code = self.next_code()?;
+        let r = match code_kind(code) {
+            CodeKind::Object => self.visit_object(code, Some(fields), visitor),
+            CodeKind::Map => self.visit_map_code(code, visitor),
+            CodeKind::List => self.visit_list(code, visitor),
+            _ => Err(self.invalid(code, "an object")),
+        };
+        r.map_err(|e| e.at_offset(start))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let code = self.next_code()?;
+        match code_kind(code) {
+            CodeKind::String => match self.dec.parse_str(code)? {
+                Reference::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(s)),
+                Reference::Copied(s) => visitor.visit_enum(de::value::StrDeserializer::<Error>::new(s)),
+            },
+            CodeKind::Object => {
+                let name = self.enum_object_name(code)?;
+                visitor.visit_enum(name.into_deserializer())
+            }
+            CodeKind::Map => {
+                self.dec.enter()?;
+                self.map_header(code)?;
+                let v = visitor.visit_enum(EnumAccess { de: self })?;
+                match self.next_code()? {
+                    BC_END => {}
+                    c => return Err(self.invalid(c, "the end of a one-entry enum map")),
+                }
+                self.dec.leave();
+                Ok(v)
+            }
+            _ => Err(self.invalid(code, "an enum (string, Java enum object or one-entry map)")),
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        match code_kind(code) {
+            CodeKind::String => self.visit_str_code(code, visitor),
+            CodeKind::Int => {
+                let v = self.dec.parse_int(code)?;
+                match u64::try_from(v) {
+                    Ok(x) => visitor.visit_u64(x),
+                    Err(_) => Err(self.out_of_range(v.into(), "an identifier index")),
+                }
+            }
+            _ => Err(self.invalid(code, "an identifier")),
+        }
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        self.skip(code)?;
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The fields of an object, as a serde map.
+struct ObjectAccess<'a, 'de, R: Read<'de>> {
+    de: &'a mut Deserializer<'de, R>,
+    idx: usize,
+    keys: usize,
+    values: usize,
+    n: usize,
+    fast: bool,
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.keys >= self.n {
+            return Ok(None);
+        }
+        let i = self.keys;
+        self.keys += 1;
+        if self.fast {
+            return seed.deserialize(FieldKey::Index(i as u64)).map(Some);
+        }
+        let name = self.de.dec.tables().class(self.idx).map_or("", |c| c.fields[i].as_str());
+        seed.deserialize(FieldKey::Name(name)).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.values += 1;
+        let start = self.de.dec.offset();
+        seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.n - self.keys)
+    }
+}
+
+/// A field name handed to the derived field visitor: its index when the class definition
+/// matches the Rust type exactly, its name otherwise.
+enum FieldKey<'a> {
+    Index(u64),
+    Name(&'a str),
+}
+
+impl<'de> de::Deserializer<'de> for FieldKey<'_> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            FieldKey::Index(i) => visitor.visit_u64(i),
+            FieldKey::Name(n) => visitor.visit_str(n),
+        }
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            FieldKey::Name(n) => visitor.visit_str(n),
+            FieldKey::Index(i) => visitor.visit_u64(i),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum
+    }
+}
+
+/// The entries of a Hessian map.
+struct MapAccess<'a, 'de, R: Read<'de>> {
+    de: &'a mut Deserializer<'de, R>,
+    done: bool,
+    pending_value: bool,
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.done {
+            return Ok(None);
+        }
+        if self.de.peek()? == BC_END {
+            self.de.dec.read_code()?;
+            self.done = true;
+            return Ok(None);
+        }
+        self.pending_value = true;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.pending_value = false;
+        let start = self.de.dec.offset();
+        seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))
+    }
+}
+
+/// The elements of a Hessian list.
+struct ListAccess<'a, 'de, R: Read<'de>> {
+    de: &'a mut Deserializer<'de, R>,
+    left: usize,
+    variable: bool,
+    done: bool,
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for ListAccess<'_, 'de, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.variable {
+            if self.done {
+                return Ok(None);
+            }
+            if self.de.peek()? == BC_END {
+                self.de.dec.read_code()?;
+                self.done = true;
+                return Ok(None);
+            }
+        } else {
+            if self.left == 0 {
+                return Ok(None);
+            }
+            self.left -= 1;
+        }
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        if self.variable {
+            None
+        } else {
+            Some(self.left)
+        }
+    }
+}
+
+/// An enum written as a one-entry map `{variant: content}`.
+struct EnumAccess<'a, 'de, R: Read<'de>> {
+    de: &'a mut Deserializer<'de, R>,
+}
+
+impl<'de, R: Read<'de>> de::EnumAccess<'de> for EnumAccess<'_, 'de, R> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let v = seed.deserialize(&mut *self.de)?;
+        Ok((v, self))
+    }
+}
+
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for EnumAccess<'_, 'de, R> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}

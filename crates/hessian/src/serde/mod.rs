@@ -1,0 +1,85 @@
+//! Serde integration: encode and decode any `Serialize`/`Deserialize` type as Hessian 2.0,
+//! straight to and from bytes (no intermediate [`Value`](crate::Value)).
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! #[serde(rename = "com.example.Money")] // the Java class this struct maps to
+//! struct Money {
+//!     cents: i32,
+//!     currency: String,
+//! }
+//!
+//! let m = Money { cents: 1250, currency: "EUR".into() };
+//! let bytes = hessian::serde::to_vec(&m).unwrap();
+//! let back: Money = hessian::serde::from_slice(&bytes).unwrap();
+//! assert_eq!(m, back);
+//! ```
+//!
+//! The complete mapping between Rust types and Hessian (and Java) types is in
+//! `docs/serde-mapping.md`. In short:
+//! - a struct is a Hessian object whose class name is the serde name of the struct: use
+//!   `#[serde(rename = "org.example.remoting.Item")]` to name the Java class. Each class
+//!   definition is written once per message. Fields are written in declaration order (declare them
+//!   in Java's wire order — primitives and `java.lang.*` fields first — to produce Java's exact
+//!   bytes); on decode they are matched by name, in any order, unknown fields are skipped and
+//!   missing ones are reported as [`ErrorKind::MissingField`](crate::ErrorKind::MissingField);
+//! - dates are [`Date`] (or `SystemTime` through [`date::system_time`]);
+//! - [`Value`](crate::Value) can be a field and keeps everything (class names, references);
+//! - [`Shared`] keeps the sharing of `Rc`/`Arc` values as Hessian references;
+//! - [`external::Externalizable`] is the hand-written codec path (Java's `Externalizable`).
+
+pub mod date;
+pub mod de;
+pub mod external;
+pub mod ser;
+mod shared;
+mod value;
+
+pub use date::Date;
+pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
+pub use external::Externalizable;
+pub use ser::{to_vec, to_writer, Serializer};
+pub use shared::Shared;
+
+use crate::error::{Error, ErrorKind};
+use std::fmt::Display;
+
+/// Newtype-struct name that marks a Hessian date (see [`Date`]).
+pub(crate) const DATE_TOKEN: &str = "$hessian::private::Date";
+/// Newtype-struct name that marks a [`Value`](crate::Value) (written and read losslessly).
+pub(crate) const VALUE_TOKEN: &str = "$hessian::private::Value";
+/// Newtype-struct name that marks a shared (`Rc`/`Arc`) value (see [`Shared`]).
+pub(crate) const SHARED_TOKEN: &str = "$hessian::private::Shared";
+
+impl ::serde::ser::Error for Error {
+    fn custom<T: Display>(msg: T) -> Self {
+        Error::new(ErrorKind::Message(msg.to_string()), Error::UNKNOWN_OFFSET)
+    }
+}
+
+impl ::serde::de::Error for Error {
+    fn custom<T: Display>(msg: T) -> Self {
+        Error::new(ErrorKind::Message(msg.to_string()), Error::UNKNOWN_OFFSET)
+    }
+
+    fn invalid_type(unexp: ::serde::de::Unexpected<'_>, exp: &dyn ::serde::de::Expected) -> Self {
+        Error::new(
+            ErrorKind::InvalidType { expected: exp.to_string(), found: unexp.to_string() },
+            Error::UNKNOWN_OFFSET,
+        )
+    }
+
+    fn missing_field(field: &'static str) -> Self {
+        Error::new(ErrorKind::MissingField(field), Error::UNKNOWN_OFFSET)
+    }
+
+    fn unknown_field(field: &str, _expected: &'static [&'static str]) -> Self {
+        Error::new(ErrorKind::UnknownField(field.to_owned()), Error::UNKNOWN_OFFSET)
+    }
+
+    fn unknown_variant(variant: &str, _expected: &'static [&'static str]) -> Self {
+        Error::new(ErrorKind::UnknownVariant(variant.to_owned()), Error::UNKNOWN_OFFSET)
+    }
+}

@@ -1,0 +1,719 @@
+//! The Hessian 2.0 serde [`Serializer`]: writes straight through [`h2::Encoder`], the one wire
+//! layer of the crate, so everything it writes is byte-identical to what Java's
+//! `Hessian2Output` writes for the matching Java values.
+//!
+//! Class definitions: serde hands `serialize_struct` the struct's name but its field names only
+//! one by one, while Hessian needs the whole definition before the first instance. The first time
+//! a struct name is met in a message, the serializer therefore makes a cheap *probe* pass that
+//! only records the field names (no value is serialized), writes the definition, and serializes
+//! the value again for real; later instances find the definition in a small per-message cache
+//! keyed by the name's address and cost one header byte.
+
+use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
+use crate::error::{Error, ErrorKind, Result};
+use crate::h2::Encoder;
+use crate::value::ClassDef;
+use serde::ser::{self, Serialize};
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+
+/// A class definition written in this message for a struct (or Java enum) name.
+struct ClassEntry {
+    name: &'static str,
+    fields: Box<[&'static str]>,
+    id: u32,
+    /// Whether other entries have the same name (different Rust types, one remote name).
+    ambiguous: bool,
+    /// When the entry was last chosen among ambiguous ones.
+    used: u64,
+}
+
+/// Serializes Rust values as Hessian 2.0 into a `std::io::Write`.
+///
+/// One `Serializer` writes one message (class definitions and references are numbered per
+/// message); call [`finish`](Self::finish) to flush.
+pub struct Serializer<W: Write> {
+    enc: Encoder<W>,
+    classes: Vec<ClassEntry>,
+    /// Field names being collected by a probe pass (see the module docs).
+    probe: Option<Vec<&'static str>>,
+    /// Set when a probe pass has written a class definition: the value must be serialized again.
+    restart: bool,
+    /// Lists, maps and objects written so far (the reference numbering of the message).
+    refs: u32,
+    /// Addresses of [`Shared`](super::Shared) values already written, with their reference index.
+    shared: HashMap<usize, u32>,
+    /// Set when a struct's fields differed from the class definition chosen for its name: the
+    /// enclosing entry rewinds and serializes the value again with a probe pass.
+    mismatch: bool,
+    /// Makes the next `serialize_struct` probe even if its name has a definition.
+    force_probe: bool,
+    tick: u64,
+}
+
+impl<W: Write> Serializer<W> {
+    /// A serializer writing to `out` (buffered: call [`finish`](Self::finish) at the end).
+    pub fn new(out: W) -> Self {
+        Self::from_encoder(Encoder::new(out))
+    }
+
+    /// A serializer on top of an existing encoder (e.g. one with pre-seeded tables, or inside an
+    /// RPC envelope that the caller writes with the same encoder).
+    pub fn from_encoder(enc: Encoder<W>) -> Self {
+        Serializer {
+            enc,
+            classes: Vec::new(),
+            probe: None,
+            restart: false,
+            refs: 0,
+            shared: HashMap::new(),
+            mismatch: false,
+            force_probe: false,
+            tick: 0,
+        }
+    }
+
+    /// The underlying encoder (to write envelope codes around values).
+    pub fn encoder(&mut self) -> &mut Encoder<W> {
+        &mut self.enc
+    }
+
+    /// Returns the encoder, e.g. to write more values with the low-level API.
+    pub fn into_encoder(self) -> Encoder<W> {
+        self.enc
+    }
+
+    /// Flushes and returns the underlying writer.
+    pub fn finish(self) -> Result<W> {
+        self.enc.finish()
+    }
+
+    /// Starts a new message: forgets class definitions and references written so far.
+    pub fn reset(&mut self) {
+        self.classes.clear();
+        self.refs = 0;
+        self.shared.clear();
+        self.enc.tables_mut().reset();
+    }
+
+    #[inline]
+    fn pos_err(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.enc.position())
+    }
+
+    /// Serializes a value, running it a second time if a probe pass defined a class.
+    #[inline]
+    fn entry<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
+        let (pos, refs, classes) = (self.enc.position(), self.refs, self.classes.len());
+        let tables = self.enc.tables().classes().len();
+        if let Err(e) = v.serialize(&mut *self) {
+            if !std::mem::take(&mut self.mismatch) {
+                return Err(e.at_offset(self.enc.position()));
+            }
+            // A struct met a definition of its name with other fields: if nothing it wrote has
+            // left the buffer or defined classes, redo it with a probe pass.
+            if classes != self.classes.len() || tables != self.enc.tables().classes().len() || !self.enc.rewind(pos) {
+                return Err(e);
+            }
+            self.refs = refs;
+            self.force_probe = true;
+            v.serialize(&mut *self)?;
+        }
+        if self.restart {
+            self.restart = false;
+            v.serialize(&mut *self)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn find_class(&mut self, name: &'static str, len: usize) -> Option<usize> {
+        // Pointer identity first (the derive's literal), then content.
+        let by_ptr = self.classes.iter().position(|c| std::ptr::eq(c.name, name));
+        let first = by_ptr.or_else(|| self.classes.iter().position(|c| c.name == name))?;
+        if !self.classes[first].ambiguous {
+            return Some(first);
+        }
+        // Several Rust types share this name: the most recently used one with `len` fields, else
+        // the most recently used one.
+        let best = |exact: bool| {
+            self.classes
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.name == name && (!exact || c.fields.len() == len))
+                .max_by_key(|(_, c)| c.used)
+                .map(|(i, _)| i)
+        };
+        let i = best(true).or_else(|| best(false))?;
+        self.tick += 1;
+        self.classes[i].used = self.tick;
+        Some(i)
+    }
+
+    fn define_class(&mut self, name: &'static str, fields: Vec<&'static str>) -> Result<usize> {
+        if let Some(i) = self.classes.iter().position(|c| c.name == name && *c.fields == *fields) {
+            self.tick += 1;
+            self.classes[i].used = self.tick;
+            return Ok(i);
+        }
+        let def =
+            Arc::new(ClassDef { name: name.to_owned(), fields: fields.iter().map(|f| (*f).to_owned()).collect() });
+        let id = self.enc.write_class_def(&def)?;
+        let mut ambiguous = false;
+        for c in self.classes.iter_mut().filter(|c| c.name == name) {
+            c.ambiguous = true;
+            ambiguous = true;
+        }
+        self.tick += 1;
+        self.classes.push(ClassEntry { name, fields: fields.into_boxed_slice(), id, ambiguous, used: self.tick });
+        Ok(self.classes.len() - 1)
+    }
+
+    #[inline]
+    fn object_header(&mut self, class: usize) -> Result<()> {
+        self.refs += 1;
+        let id = self.classes[class].id;
+        self.enc.write_object_header(id)
+    }
+
+    fn unit_variant(&mut self, name: &'static str, variant: &'static str) -> Result<()> {
+        // A Java enum: an object of the enum's class with the single field `name`.
+        let class = match self.find_class(name, 1) {
+            Some(c) if *self.classes[c].fields == ["name"] => c,
+            _ => self.define_class(name, vec!["name"])?,
+        };
+        self.object_header(class)?;
+        self.enc.write_str(variant)
+    }
+
+    fn write_u64(&mut self, v: u64) -> Result<()> {
+        match i64::try_from(v) {
+            Ok(v) => self.enc.write_long(v),
+            Err(_) => Err(self.pos_err(ErrorKind::Unencodable(format!("{v} does not fit a Hessian long")))),
+        }
+    }
+
+    fn begin_variant_map(&mut self, variant: &'static str) -> Result<()> {
+        self.refs += 1;
+        self.enc.write_map_begin(None)?;
+        self.enc.write_str(variant)
+    }
+
+    pub(crate) fn write_shared<T: ?Sized + Serialize>(&mut self, addr: usize, v: &T) -> Result<()> {
+        if let Some(&r) = self.shared.get(&addr) {
+            return self.enc.write_ref(r);
+        }
+        let index = self.refs;
+        self.shared.insert(addr, index);
+        self.entry(v)?;
+        if self.refs == index {
+            // not a list, map or object: nothing to refer back to
+            self.shared.remove(&addr);
+        }
+        Ok(())
+    }
+}
+
+/// Serializes `value` as one Hessian 2.0 value into a new byte vector.
+pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
+    let mut s = Serializer::new(Vec::with_capacity(128));
+    s.entry(value)?;
+    s.finish()
+}
+
+/// Serializes `value` as one Hessian 2.0 value into `writer` (flushed at the end).
+pub fn to_writer<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
+    let mut s = Serializer::new(writer);
+    s.entry(value)?;
+    s.enc.flush()
+}
+
+impl<W: Write> Serializer<W> {
+    /// Serializes one value into the message (more can follow, e.g. call arguments).
+    pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.entry(value)
+    }
+}
+
+impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, W>;
+    type SerializeTuple = Compound<'a, W>;
+    type SerializeTupleStruct = Compound<'a, W>;
+    type SerializeTupleVariant = Compound<'a, W>;
+    type SerializeMap = Compound<'a, W>;
+    type SerializeStruct = StructSer<'a, W>;
+    type SerializeStructVariant = Compound<'a, W>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.enc.write_bool(v)
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.enc.write_int(v.into())
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.enc.write_int(v.into())
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.enc.write_int(v)
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.enc.write_long(v)
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        match i64::try_from(v) {
+            Ok(v) => self.enc.write_long(v),
+            Err(_) => Err(self.pos_err(ErrorKind::Unencodable(format!("{v} does not fit a Hessian long")))),
+        }
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.enc.write_int(v.into())
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.enc.write_int(v.into())
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.enc.write_long(v.into())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.write_u64(v)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        match u64::try_from(v) {
+            Ok(v) => self.write_u64(v),
+            Err(_) => Err(self.pos_err(ErrorKind::Unencodable(format!("{v} does not fit a Hessian long")))),
+        }
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.enc.write_double(v.into())
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.enc.write_double(v)
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        let mut b = [0u8; 4];
+        self.enc.write_str(v.encode_utf8(&mut b))
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.enc.write_str(v)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        self.enc.write_bytes(v)
+    }
+    #[inline]
+    fn serialize_none(self) -> Result<()> {
+        self.enc.write_null()
+    }
+    #[inline]
+    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.enc.write_null()
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.enc.write_null()
+    }
+    fn serialize_unit_variant(self, name: &'static str, _index: u32, variant: &'static str) -> Result<()> {
+        self.unit_variant(name, variant)
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
+        if std::ptr::eq(name, DATE_TOKEN) || name == DATE_TOKEN {
+            return value.serialize(DateSerializer { ser: self });
+        }
+        if name == VALUE_TOKEN {
+            if let Some(v) = value::take_current() {
+                let v = v.get();
+                self.enc.write_value(v)?;
+                self.refs += value::count_refs(v);
+                return Ok(());
+            }
+        }
+        if name == SHARED_TOKEN {
+            if let Some(addr) = shared::take_addr() {
+                return self.write_shared(addr, value);
+            }
+        }
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.begin_variant_map(variant)?;
+        self.entry(value)?;
+        self.enc.write_map_end()
+    }
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.refs += 1;
+        self.enc.write_list_begin(len, None)?;
+        Ok(Compound { ser: self, close: if len.is_none() { Close::List } else { Close::None } })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.begin_variant_map(variant)?;
+        self.refs += 1;
+        self.enc.write_list_begin(Some(len), None)?;
+        Ok(Compound { ser: self, close: Close::Map })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
+        self.refs += 1;
+        self.enc.write_map_begin(None)?;
+        Ok(Compound { ser: self, close: Close::Map })
+    }
+    #[inline]
+    fn serialize_struct(self, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
+        let found = if self.force_probe {
+            self.force_probe = false;
+            None
+        } else {
+            self.find_class(name, len)
+        };
+        match found {
+            Some(class) => {
+                self.object_header(class)?;
+                Ok(StructSer { ser: self, name, class, next: 0, probing: false })
+            }
+            None => {
+                if self.probe.is_some() {
+                    return Err(self.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
+                }
+                self.probe = Some(Vec::with_capacity(len));
+                Ok(StructSer { ser: self, name, class: usize::MAX, next: 0, probing: true })
+            }
+        }
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a, W>> {
+        self.begin_variant_map(variant)?;
+        self.refs += 1;
+        self.enc.write_map_begin(None)?;
+        Ok(Compound { ser: self, close: Close::TwoMaps })
+    }
+}
+
+/// What closes a [`Compound`].
+#[derive(Clone, Copy)]
+enum Close {
+    /// A fixed-length list: nothing.
+    None,
+    /// A variable-length list: `Z`.
+    List,
+    /// A map, or the variant map around a tuple variant: `Z`.
+    Map,
+    /// A struct variant: the field map's `Z` and the variant map's `Z`.
+    TwoMaps,
+}
+
+/// Serializer of lists, tuples, maps and enum variants.
+pub struct Compound<'a, W: Write> {
+    ser: &'a mut Serializer<W>,
+    close: Close,
+}
+
+impl<W: Write> Compound<'_, W> {
+    fn close(self) -> Result<()> {
+        match self.close {
+            Close::None => Ok(()),
+            Close::List => self.ser.enc.write_list_end(),
+            Close::Map => self.ser.enc.write_map_end(),
+            Close::TwoMaps => {
+                self.ser.enc.write_map_end()?;
+                self.ser.enc.write_map_end()
+            }
+        }
+    }
+}
+
+impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.entry(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.close()
+    }
+}
+
+impl<W: Write> ser::SerializeTuple for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.entry(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close()
+    }
+}
+
+impl<W: Write> ser::SerializeTupleStruct for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.entry(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close()
+    }
+}
+
+impl<W: Write> ser::SerializeTupleVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.entry(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close()
+    }
+}
+
+impl<W: Write> ser::SerializeMap for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
+        self.ser.entry(key)
+    }
+    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        self.ser.entry(value)
+    }
+    fn end(self) -> Result<()> {
+        self.close()
+    }
+}
+
+impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        self.ser.enc.write_str(key)?;
+        self.ser.entry(value)
+    }
+    fn skip_field(&mut self, _key: &'static str) -> Result<()> {
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        self.close()
+    }
+}
+
+/// Serializer of a struct's fields as a Hessian object (or, in a probe pass, collector of its
+/// field names).
+pub struct StructSer<'a, W: Write> {
+    ser: &'a mut Serializer<W>,
+    name: &'static str,
+    class: usize,
+    next: usize,
+    probing: bool,
+}
+
+impl<W: Write> StructSer<'_, W> {
+    #[inline]
+    fn check_field(&mut self, key: &'static str) -> Result<()> {
+        let fields = &self.ser.classes[self.class].fields;
+        match fields.get(self.next) {
+            Some(f) if std::ptr::eq(*f, key) || *f == key => {
+                self.next += 1;
+                Ok(())
+            }
+            _ => {
+                self.ser.mismatch = true;
+                let name = self.ser.classes[self.class].name;
+                Err(self.ser.pos_err(ErrorKind::Unencodable(format!(
+                    "struct `{name}` wrote field `{key}` where its class definition has {:?}: \
+                     the value could not be redone (it was partly flushed or defined classes)",
+                    fields.get(self.next)
+                ))))
+            }
+        }
+    }
+}
+
+impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
+    type Ok = ();
+    type Error = Error;
+
+    #[inline]
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        if self.probing {
+            if let Some(p) = self.ser.probe.as_mut() {
+                p.push(key);
+            }
+            return Ok(());
+        }
+        self.check_field(key)?;
+        self.ser.entry(value)
+    }
+
+    /// A field skipped by `skip_serializing_if` is written as `null`, so that every instance of
+    /// a struct shares one class definition (Java leaves the field at its default).
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        if self.probing {
+            if let Some(p) = self.ser.probe.as_mut() {
+                p.push(key);
+            }
+            return Ok(());
+        }
+        self.check_field(key)?;
+        self.ser.enc.write_null()
+    }
+
+    #[inline]
+    fn end(self) -> Result<()> {
+        if self.probing {
+            let fields = self.ser.probe.take().unwrap_or_default();
+            self.ser.define_class(self.name, fields)?;
+            self.ser.restart = true;
+            return Ok(());
+        }
+        let fields = &self.ser.classes[self.class].fields;
+        if self.next != fields.len() {
+            self.ser.mismatch = true;
+            let name = self.ser.classes[self.class].name;
+            return Err(self.ser.pos_err(ErrorKind::Unencodable(format!(
+                "struct `{name}` wrote {} of the {} fields of its class definition",
+                self.next,
+                fields.len()
+            ))));
+        }
+        Ok(())
+    }
+}
+
+/// Serializes the `i64` inside a [`Date`](super::Date) as a Hessian date.
+struct DateSerializer<'a, W: Write> {
+    ser: &'a mut Serializer<W>,
+}
+
+impl<W: Write> DateSerializer<'_, W> {
+    fn not_date(&self) -> Error {
+        self.ser.pos_err(ErrorKind::Unencodable("a hessian date must hold an i64 of milliseconds".into()))
+    }
+}
+
+macro_rules! date_unsupported {
+    ($($f:ident($($t:ty),*)),* $(,)?) => {
+        $(fn $f(self, $(_: $t),*) -> Result<()> { Err(self.not_date()) })*
+    };
+}
+
+impl<'a, W: Write> ser::Serializer for DateSerializer<'a, W> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.ser.enc.write_date(v)
+    }
+    date_unsupported!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_str(&str),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
+        Err(self.not_date())
+    }
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<()> {
+        Err(self.not_date())
+    }
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(self.not_date())
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(self.not_date())
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(self.not_date())
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
+        Err(self.not_date())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(self.not_date())
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(self.not_date())
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(self.not_date())
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(self.not_date())
+    }
+}

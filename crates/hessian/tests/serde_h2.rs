@@ -1,0 +1,358 @@
+//! Serde over Hessian 2.0 without Java: byte equality with the `Value` encoder (itself proven
+//! equal to Java's bytes in `workloads_java.rs`), round trips of every mapped type, and the
+//! typed errors.
+
+use hessian::serde::{from_slice, to_vec, Date, Shared};
+use hessian::{h2, ClassDef, ErrorKind, Value};
+use hessian_testkit::{structs, workloads};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+use std::sync::Arc;
+
+fn roundtrip<T: Serialize + for<'de> Deserialize<'de> + PartialEq + Debug>(v: &T) -> Vec<u8> {
+    let bytes = to_vec(v).unwrap();
+    let back: T = from_slice(&bytes).unwrap();
+    assert_eq!(&back, v);
+    bytes
+}
+
+#[test]
+fn workload_structs_write_the_value_encoders_bytes() {
+    for n in [0, 1, 10, 17, 5000] {
+        let ours = to_vec(&structs::items(n)).unwrap();
+        assert_eq!(ours, h2::to_vec(&workloads::items(n)).unwrap(), "W1 items({n})");
+        let back: Vec<structs::Item> = from_slice(&ours).unwrap();
+        assert_eq!(back, structs::items(n));
+    }
+    let w2 = workloads::W2Classes::default();
+    assert_eq!(to_vec(&structs::w2::request()).unwrap(), h2::to_vec(&w2.request()).unwrap());
+    assert_eq!(to_vec(&structs::w2::reply()).unwrap(), h2::to_vec(&w2.reply()).unwrap());
+    roundtrip(&structs::w2::request());
+    roundtrip(&structs::w2::reply());
+    assert_eq!(
+        to_vec(&structs::money()).unwrap(),
+        h2::to_vec(&workloads::money(&workloads::money_class(), 1000)).unwrap()
+    );
+    assert_eq!(to_vec(&structs::moneys(10000)).unwrap(), h2::to_vec(&workloads::moneys(10000)).unwrap());
+    roundtrip(&structs::moneys(10000));
+}
+
+#[test]
+fn values_written_by_the_value_encoder_decode_into_structs() {
+    let bytes = h2::to_vec(&workloads::items(50)).unwrap();
+    let items: Vec<structs::Item> = from_slice(&bytes).unwrap();
+    assert_eq!(items, structs::items(50));
+    let back: Value = from_slice(&to_vec(&structs::items(3)).unwrap()).unwrap();
+    assert_eq!(back, workloads::items(3));
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Scalars {
+    a: i8,
+    b: i16,
+    c: i32,
+    d: i64,
+    e: u8,
+    f: u16,
+    g: u32,
+    h: u64,
+    i: f32,
+    j: f64,
+    k: bool,
+    l: char,
+    m: String,
+    n: Option<i32>,
+    o: Option<String>,
+    p: (),
+    #[serde(with = "serde_bytes")]
+    q: Vec<u8>,
+    r: i128,
+    s: u128,
+}
+
+#[test]
+fn scalars_roundtrip() {
+    let v = Scalars {
+        a: -128,
+        b: 32767,
+        c: i32::MIN,
+        d: i64::MAX,
+        e: 255,
+        f: 65535,
+        g: u32::MAX,
+        h: i64::MAX as u64,
+        i: 1.5,
+        j: -0.125,
+        k: true,
+        l: '😀',
+        m: "héllo wörld 😀".into(),
+        n: None,
+        o: Some("x".into()),
+        p: (),
+        q: vec![0, 1, 2, 255],
+        r: -5,
+        s: 7,
+    };
+    roundtrip(&v);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Unit;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Newtype(i64);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Tuple(i32, String, Option<bool>);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Clone, Copy)]
+#[serde(rename = "com.example.Color")]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+enum Shape {
+    Dot,
+    Circle(f64),
+    Rect(f64, f64),
+    Poly { sides: u8, name: String },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Compound {
+    unit: Unit,
+    newtype: Newtype,
+    tuple: Tuple,
+    vec: Vec<u16>,
+    array: [i32; 3],
+    pair: (String, f32),
+    hash: HashMap<String, Vec<Color>>,
+    btree: BTreeMap<i32, Option<String>>,
+    colors: Vec<Color>,
+    shapes: Vec<Shape>,
+    nested: Vec<Vec<Tuple>>,
+    when: Date,
+    value: Value,
+}
+
+#[test]
+fn compound_roundtrip() {
+    let class = ClassDef::new("com.example.Thing", ["a", "b"]);
+    let v = Compound {
+        unit: Unit,
+        newtype: Newtype(-3),
+        tuple: Tuple(1, "two".into(), Some(false)),
+        vec: vec![1, 2, 65535],
+        array: [7, 8, 9],
+        pair: ("p".into(), 0.5),
+        hash: HashMap::from([("warm".into(), vec![Color::Red]), ("cold".into(), vec![Color::Green, Color::Red])]),
+        btree: BTreeMap::from([(1, None), (2, Some("two".into()))]),
+        colors: vec![Color::Green, Color::Red, Color::Green],
+        shapes: vec![
+            Shape::Dot,
+            Shape::Circle(2.5),
+            Shape::Rect(1.0, 3.0),
+            Shape::Poly { sides: 5, name: "pentagon".into() },
+        ],
+        nested: vec![vec![], vec![Tuple(0, String::new(), None)]],
+        when: Date(1_200_000_000_123),
+        value: Value::list(vec![
+            Value::object(class.clone(), vec![Value::Int(1), Value::Date(60000)]),
+            Value::typed_list("[int", vec![Value::Int(3)]),
+            Value::Ref(1),
+        ]),
+    };
+    let bytes = roundtrip(&v);
+    // a unit enum is a Java enum object: class def with the single field `name`
+    let colors = to_vec(&vec![Color::Green, Color::Red]).unwrap();
+    let dynamic = h2::from_slice(&colors).unwrap();
+    let e = ClassDef::new("com.example.Color", ["name"]);
+    assert_eq!(
+        dynamic,
+        Value::list(vec![Value::object(e.clone(), vec!["Green".into()]), Value::object(e, vec!["Red".into()])])
+    );
+    assert!(!bytes.is_empty());
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "org.example.remoting.Item")]
+struct ItemSubset {
+    // declared in another order than the wire, with fields missing and one optional extra
+    updated: Date,
+    name: String,
+    count: i64,
+    #[serde(default)]
+    missing: Option<String>,
+}
+
+#[test]
+fn structs_decode_in_any_order_and_skip_unknown_fields() {
+    let bytes = to_vec(&structs::items(3)).unwrap();
+    let v: Vec<ItemSubset> = from_slice(&bytes).unwrap();
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[2].name, structs::padded("name-", 2));
+    assert_eq!(v[2].count, 2);
+    assert_eq!(v[2].updated, Date(1_200_000_002_000 + 86_400_000));
+    assert_eq!(v[2].missing, None);
+}
+
+#[test]
+fn typed_errors() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct NeedsMore {
+        name: String,
+        absent: i32,
+    }
+    let bytes = to_vec(&structs::Item::of(1)).unwrap();
+    let e = from_slice::<NeedsMore>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::MissingField("absent")), "{e}");
+    assert!(e.offset() < bytes.len() as u64 + 1);
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        name: String,
+    }
+    let e = from_slice::<Strict>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownField(f) if f == "street"), "{e}");
+
+    // overflow is checked
+    let e = from_slice::<u8>(&to_vec(&300i32).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 300, target: "u8" }), "{e}");
+    let e = from_slice::<i32>(&to_vec(&(1i64 << 40)).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }), "{e}");
+    let e = from_slice::<u64>(&to_vec(&-1i64).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }), "{e}");
+    assert!(to_vec(&u64::MAX).is_err());
+
+    // type mismatch, with the offset of the offending byte
+    let bytes = to_vec(&("a", 5)).unwrap();
+    let e = from_slice::<(String, String)>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+    assert_eq!(e.offset(), 3);
+
+    // unknown enum variant
+    let e = from_slice::<Color>(&to_vec("Blue").unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownVariant(v) if v == "Blue"), "{e}");
+
+    // truncated input
+    let bytes = to_vec(&structs::items(2)).unwrap();
+    let e = from_slice::<Vec<structs::Item>>(&bytes[..bytes.len() - 3]).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
+}
+
+#[test]
+fn strings_borrow_from_the_input() {
+    #[derive(Deserialize)]
+    struct Borrowed<'a> {
+        #[serde(borrow)]
+        name: &'a str,
+        #[serde(borrow, with = "serde_bytes")]
+        data: &'a [u8],
+    }
+    #[derive(Serialize)]
+    struct Owned {
+        name: String,
+        #[serde(with = "serde_bytes")]
+        data: Vec<u8>,
+    }
+    let bytes = to_vec(&Owned { name: "borrowed".into(), data: vec![1, 2, 3] }).unwrap();
+    let b: Borrowed = from_slice(&bytes).unwrap();
+    assert_eq!(b.name, "borrowed");
+    assert_eq!(b.data, [1, 2, 3]);
+}
+
+#[test]
+fn shared_values_become_references() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Address {
+        city: String,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Person {
+        name: String,
+        home: Shared<Address>,
+        work: Shared<Address>,
+    }
+    let a = Shared::new(Address { city: "London".into() });
+    let people = vec![
+        Person { name: "x".into(), home: a.clone(), work: a.clone() },
+        Person { name: "y".into(), home: a.clone(), work: Shared::new(Address { city: "Paris".into() }) },
+    ];
+    let bytes = to_vec(&people).unwrap();
+    // the dynamic view shows the references: list=0, person=1, address=2
+    let v = h2::from_slice(&bytes).unwrap();
+    let Value::List(l) = &v else { panic!("list") };
+    let Value::Object(p0) = &l.items[0] else { panic!("object") };
+    assert_eq!(p0.get("work"), Some(&Value::Ref(2)));
+    let back: Vec<Person> = from_slice(&bytes).unwrap();
+    assert_eq!(back, people);
+    assert!(Arc::ptr_eq(&back[0].home.0, &back[0].work.0));
+    assert!(Arc::ptr_eq(&back[0].home.0, &back[1].home.0));
+    assert!(!Arc::ptr_eq(&back[1].home.0, &back[1].work.0));
+}
+
+#[test]
+fn hand_written_and_derived_types_mix() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Wallet {
+        owner: String,
+        coins: Vec<structs::MoneyCents>,
+        derived: structs::Money,
+    }
+    let w = Wallet {
+        owner: "ada".into(),
+        coins: vec![structs::MoneyCents::of(5), structs::MoneyCents::of(700)],
+        derived: structs::Money::of(1),
+    };
+    let bytes = to_vec(&w).unwrap();
+    // the hand-written class carries `cents` only
+    let v = h2::from_slice(&bytes).unwrap();
+    let Value::Object(o) = &v else { panic!("object") };
+    let Some(Value::List(coins)) = o.get("coins") else { panic!("coins") };
+    let Value::Object(c) = &coins.items[0] else { panic!("coin") };
+    assert_eq!(c.class.fields, ["cents"]);
+    assert_eq!(from_slice::<Wallet>(&bytes).unwrap(), w);
+    // a hand-written reader skips fields it does not read (a derived Money has `text` too)
+    let m: structs::MoneyCents = from_slice(&to_vec(&structs::Money::of(42)).unwrap()).unwrap();
+    assert_eq!(m, structs::MoneyCents::of(42));
+}
+
+#[test]
+fn skipped_fields_keep_one_class_definition() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Opt {
+        a: i32,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        b: Option<String>,
+    }
+    let v = vec![Opt { a: 1, b: None }, Opt { a: 2, b: Some("x".into()) }];
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes.iter().filter(|&&b| b == b'C').count(), 1);
+    assert_eq!(from_slice::<Vec<Opt>>(&bytes).unwrap(), v);
+}
+
+#[test]
+fn system_time_and_readers() {
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Stamp {
+        #[serde(with = "hessian::serde::date::system_time")]
+        at: SystemTime,
+        #[serde(with = "hessian::serde::date::option_system_time")]
+        maybe: Option<SystemTime>,
+    }
+    let s = Stamp { at: UNIX_EPOCH + Duration::from_millis(1_200_000_000_000), maybe: None };
+    let bytes = roundtrip(&s);
+    assert!(h2::from_slice(&bytes).unwrap().to_string().contains("date(1200000000000)"));
+    let mut out = Vec::new();
+    hessian::serde::to_writer(&mut out, &s).unwrap();
+    assert_eq!(out, bytes);
+    let r: Stamp = hessian::serde::from_reader(&bytes[..]).unwrap();
+    assert_eq!(r, s);
+}

@@ -1,0 +1,66 @@
+import com.caucho.hessian.io.AbstractHessianInput;
+import com.caucho.hessian.io.AbstractHessianOutput;
+import com.caucho.hessian.io.Hessian2Input;
+import com.caucho.hessian.io.Hessian2Output;
+import com.caucho.hessian.io.HessianInput;
+import com.caucho.hessian.io.HessianOutput;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+
+/**
+ * Checks what the Rust serde layer writes, and writes what it reads.
+ *
+ * <pre>
+ * SerdeCheck check h2|h1 CASE N   decode stdin, compare with the workload, print OK (exit 1 otherwise)
+ * SerdeCheck write h2|h1 CASE N   write the workload to stdout
+ * </pre>
+ * CASE: items, request, reply, money, moneys, moneycents (a list of N Money written with only
+ * their cents: Java keeps text null).
+ */
+public final class SerdeCheck {
+  static Object expected(String c, int n) {
+    switch (c) {
+      case "items": return Workloads.items(n);
+      case "request": return Workloads.request();
+      case "reply": return Workloads.reply();
+      case "money": return Workloads.money();
+      case "moneys": return Workloads.moneys(n);
+      default: throw new IllegalArgumentException(c);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    boolean h2 = args[1].equals("h2");
+    String c = args[2];
+    int n = Integer.parseInt(args[3]);
+    if (args[0].equals("write")) {
+      ByteArrayOutputStream bos = new ByteArrayOutputStream();
+      AbstractHessianOutput out = h2 ? new Hessian2Output(bos) : new HessianOutput(bos);
+      out.writeObject(expected(c, n));
+      out.flush();
+      System.out.write(bos.toByteArray());
+      System.out.flush();
+      return;
+    }
+    byte[] data = System.in.readAllBytes();
+    AbstractHessianInput in = h2 ? new Hessian2Input(new java.io.ByteArrayInputStream(data))
+        : new HessianInput(new java.io.ByteArrayInputStream(data));
+    Object got = in.readObject();
+    boolean ok;
+    if (c.equals("moneycents")) {
+      List<?> l = (List<?>) got;
+      ok = l.size() == n;
+      for (int i = 0; ok && i < n; i++) {
+        Money m = (Money) l.get(i);
+        ok = m.cents == i * 100 && m.text == null;
+      }
+    } else {
+      ok = expected(c, n).equals(got);
+    }
+    if (!ok) {
+      System.out.println("MISMATCH: " + got);
+      System.exit(1);
+    }
+    System.out.println("OK");
+  }
+}
