@@ -16,6 +16,7 @@ import java.util.*;
  * HessianOutput/BurlapOutput/Hessian2Output write it;</li>
  * <li>{@code reencode h1|burlap}: decodes each payload with HessianInput/BurlapInput (values, or
  * envelopes for names starting with {@code call:} / {@code reply:}) and writes it again;</li>
+ * <li>{@code h2catalogue h1|burlap}: every {@link H2Catalogue} case in Hessian 1 or Burlap;</li>
  * <li>{@code workload h1|burlap|h2 NAME N}: one W1-W3 workload value, unframed;</li>
  * <li>{@code doubles N SEED}: "hexbits Double.toString" lines for edge-case and random doubles.</li>
  * </ul>
@@ -196,6 +197,15 @@ public final class LegacyInterop {
           result = ("JAVA-ERROR " + ex).getBytes("UTF-8");
         }
         frame(o, name, result);
+      }
+    } else if (mode.equals("h2catalogue")) {
+      // Every H2Catalogue case (the Hessian 2 conformance catalogue) written in Hessian 1 or Burlap.
+      for (H2Catalogue.Case c : H2Catalogue.cases()) {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        AbstractHessianOutput out = output(fmt, bos);
+        out.writeObject(c.value());
+        out.flush();
+        frame(o, c.name, bos.toByteArray());
       }
     } else if (mode.equals("workload")) {
       // One W1-W3 workload value: workload h1|burlap|h2 items|request|reply|money|moneys N.
