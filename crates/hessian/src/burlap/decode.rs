@@ -360,7 +360,10 @@ impl<R: BufRead> Decoder<R> {
     fn parse_leaf(&mut self, t: Tag, tok: Tok) -> Result<Value> {
         Ok(match t {
             Tag::Null => {
-                self.leaf(tok, 0)?;
+                self.leaf(tok, 64)?;
+                if !self.text.iter().all(u8::is_ascii_whitespace) {
+                    return Err(self.malformed("text inside <null>"));
+                }
                 Value::Null
             }
             Tag::Boolean => match self.leaf_str(tok, "boolean")?.as_str() {
