@@ -212,11 +212,11 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Reads a length-prefixed name (`len16 utf8`) as used by types, methods and headers.
     fn read_len_str(&mut self) -> Result<String> {
         let len = self.u16()?;
-        let mut out = String::new();
-        let mut pending = None;
-        self.append_units(len, len, &mut out, &mut pending)?;
-        finish_str(pending, self.read.offset())?;
-        Ok(out)
+        self.check_units(len)?;
+        let mut scratch = std::mem::take(&mut self.str_scratch);
+        let s = self.read.read_str(len, &mut scratch)?.to_owned();
+        self.str_scratch = scratch;
+        Ok(s)
     }
 
     /// Parses binary data whose code (`B` or `b`) has been read.
@@ -356,7 +356,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     fn parse_map(&mut self) -> Result<Map> {
         let type_name = self.read_opt_type()?.filter(|t| !t.is_empty());
         self.add_ref()?;
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(if type_name.is_some() { 8 } else { 0 });
         loop {
             let c = self.read.next()?;
             if c == BC_END {
