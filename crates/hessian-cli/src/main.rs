@@ -8,7 +8,7 @@ mod pretty;
 
 use clap::{Parser, Subcommand};
 use document::Document;
-use format::{codec, Format, UnsupportedFormat};
+use format::{codec, CodecError, Format};
 use serde::Deserialize;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -62,12 +62,10 @@ enum Command {
 enum CliError {
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error(transparent)]
-    Unsupported(#[from] UnsupportedFormat),
     #[error("cannot decode {path}: {source}")]
-    Decode { path: String, source: hessian::Error },
+    Decode { path: String, source: CodecError },
     #[error("{path}: {source}")]
-    Dump { path: String, source: hessian::Error },
+    Dump { path: String, source: CodecError },
     #[error("{path}: invalid JSON: {source}")]
     JsonSyntax { path: String, source: serde_json::Error },
     #[error("{path}: JSON nested deeper than {MAX_JSON_NESTING} levels")]
@@ -75,7 +73,7 @@ enum CliError {
     #[error("{path}: not valid typed JSON: {source}")]
     TypedJson { path: String, source: hessian::json::JsonError },
     #[error("{path}: {source}")]
-    Encode { path: String, source: hessian::Error },
+    Encode { path: String, source: CodecError },
     #[error("refusing to write binary Hessian to a terminal: redirect standard output or use -o FILE")]
     BinaryToTerminal,
 }
@@ -85,8 +83,8 @@ impl CliError {
     fn is_broken_pipe(&self) -> bool {
         let io = match self {
             CliError::Io { source, .. } => Some(source),
-            CliError::Dump { source, .. } => match source.kind() {
-                hessian::ErrorKind::Io(e) => Some(e),
+            CliError::Dump { source, .. } => match source.hessian().map(hessian::Error::kind) {
+                Some(hessian::ErrorKind::Io(e)) => Some(e),
                 _ => None,
             },
             _ => None,
@@ -228,7 +226,7 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
-    let codec = codec(cli.format)?;
+    let codec = codec(cli.format);
     let stdout = std::io::stdout();
     match cli.command {
         Command::Decode { input, compact } => {
