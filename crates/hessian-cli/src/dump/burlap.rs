@@ -88,10 +88,10 @@ pub fn dump(data: &[u8], out: &mut dyn Write) -> Result<()> {
         let start = base + xml.buffer_position() as usize;
         let ev = xml.read_event().map_err(|e| xml_err(e, base as u64 + xml.error_position()))?;
         t.pos = base + xml.buffer_position() as usize;
+        let empty = matches!(ev, Event::Empty(_));
         match ev {
             Event::Start(e) | Event::Empty(e) if container(e.name().as_ref()).is_some() => {
                 let name = e.name().as_ref().to_vec();
-                let empty = t.pos >= 2 && data.get(t.pos - 2) == Some(&b'/');
                 let Some((kind, what)) = container(&name) else { continue };
                 let label = child_label(&mut stack, &name, &mut top_values, start)?;
                 let mut meaning = what.to_owned();
@@ -114,7 +114,6 @@ pub fn dump(data: &[u8], out: &mut dyn Write) -> Result<()> {
                     let n = String::from_utf8_lossy(&name).into_owned();
                     return Err(malformed(format!("unknown element <{n}>"), start));
                 }
-                let empty = data.get(t.pos.saturating_sub(2)) == Some(&b'/');
                 let content = if empty { String::new() } else { leaf_text(&mut xml, &name, base)? };
                 t.pos = base + xml.buffer_position() as usize;
                 let label = child_label(&mut stack, &name, &mut top_values, start)?;
