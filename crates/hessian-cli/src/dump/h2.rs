@@ -4,7 +4,7 @@
 use super::{preview, Trace};
 use hessian::h2::codes::*;
 use hessian::json::format_date;
-use hessian::read::{finish_str, Read, SliceRead};
+use hessian::read::finish_str;
 use hessian::{Error, ErrorKind, Result};
 use std::io::Write;
 use std::ops::{Deref, DerefMut};
@@ -159,21 +159,6 @@ impl Walker<'_, '_> {
             }
             _ => return Err(unexpected(code, "string", at)),
         })
-    }
-
-    /// Decodes `units` UTF-16 units of string data (UTF-8 or Java's CESU-8).
-    fn str_data(&mut self, units: usize, pending: &mut Option<u16>) -> Result<String> {
-        self.check_len(units)?;
-        let base = self.pos as u64;
-        let data = self.data;
-        let mut r = SliceRead::new(&data[self.pos..]);
-        let mut s = String::new();
-        r.append_str(units, &mut s, pending).map_err(|e| {
-            let off = e.offset();
-            Error::new(e.into_kind(), base + off)
-        })?;
-        self.pos += r.offset() as usize;
-        Ok(s)
     }
 
     /// A whole string (class names, field names, method names, type names), chunks and all.

@@ -10,6 +10,7 @@ pub mod burlap;
 pub mod h1;
 pub mod h2;
 
+use hessian::read::{Read, SliceRead};
 use hessian::{Error, ErrorKind, Limits, Result};
 use std::io::Write;
 
@@ -124,6 +125,21 @@ impl<'a, 'o> Trace<'a, 'o> {
             ));
         }
         Ok(())
+    }
+
+    /// Reads `units` UTF-16 units of string data (UTF-8, or Java's CESU-8 for surrogates); a
+    /// surrogate pair split across chunks waits in `pending`.
+    pub fn str_data(&mut self, units: usize, pending: &mut Option<u16>) -> Result<String> {
+        self.check_len(units)?;
+        let base = self.pos as u64;
+        let mut r = SliceRead::new(&self.data[self.pos..]);
+        let mut s = String::new();
+        r.append_str(units, &mut s, pending).map_err(|e| {
+            let off = e.offset();
+            Error::new(e.into_kind(), base + off)
+        })?;
+        self.pos += r.offset() as usize;
+        Ok(s)
     }
 
     /// One nesting level deeper (bounded like the decoders' depth).
