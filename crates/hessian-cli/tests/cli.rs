@@ -643,17 +643,26 @@ fn dump_annotates_java_written_hessian1_and_burlap() {
 }
 
 /// The hybrid call of Java's `HessianProxyFactory` (a Hessian 1 call with version 2, answered in
-/// Hessian 2): `LegacyInterop`'s `call:v2` writes it through `HessianOutput.setVersion(2)`, as
-/// `HessianProxyFactory.getHessianOutput` does, and `docs/rpc.md` holds the proxy's captured bytes.
+/// Hessian 2): as the real proxy sends it over HTTP (`ProxyCapture`), as `LegacyInterop`'s
+/// `call:v2` writes it through `HessianOutput.setVersion(2)` (what the proxy's
+/// `getHessianOutput` does), and the proxy's bytes captured in `docs/rpc.md`.
 #[test]
 fn the_hybrid_call_is_detected_and_comes_back_byte_for_byte() {
     let captured = b"c\x02\x00m\x00\x03addI\x00\x00\x00\x04z";
     let mut java_written = Vec::new();
     if let Some(java) = java() {
+        let proxy = java.run("ProxyCapture", &["hybrid"], b"");
+        assert_eq!(proxy, b"c\x02\x00m\x00\x03addI\x00\x00\x00\x01I\x00\x00\x00\x02z");
+        java_written.push(proxy);
         let frames = parse_frames(&java.run("LegacyInterop", &["write", "h1"], b""));
         let v2 = frames.into_iter().find(|(n, _)| n == "call:v2").expect("call:v2");
         assert!(v2.1.starts_with(b"c\x02\x00m"), "{:02x?}", v2.1);
         java_written.push(v2.1);
+        // The proxy with setHessian2Request(true): a Hessian 2 call, detected as such.
+        let h2 = java.run("ProxyCapture", &["hessian2"], b"");
+        assert_eq!(h2, b"H\x02\x00C\x03add\x92\x91\x92");
+        assert_eq!(ok(&["decode", "--compact"], &h2), b"{\"call\":\"add\",\"args\":[{\"int\":1},{\"int\":2}]}\n");
+        assert!(ok(&["encode"], &ok(&["decode"], &h2)) == h2);
     }
     for bytes in java_written.iter().map(Vec::as_slice).chain([&captured[..]]) {
         let json = String::from_utf8(ok(&["decode", "--compact"], bytes)).unwrap();
