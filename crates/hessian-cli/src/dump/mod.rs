@@ -167,3 +167,63 @@ impl<'a, 'o> Trace<'a, 'o> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use hessian::{h1, h2, Call, ClassDef, Fault, Value};
+
+    /// A dump function of one format.
+    type Walk = fn(&[u8], &mut dyn std::io::Write) -> hessian::Result<()>;
+
+    /// Every walker, on truncations and byte flips of valid inputs and on random bytes, returns
+    /// (a trace and maybe an error) and never panics.
+    #[test]
+    fn walkers_never_panic_on_mangled_input() {
+        let money = ClassDef::new("Money", ["cents", "text"]);
+        let v = Value::list(vec![
+            Value::object(money, vec![Value::Int(1), Value::string("é😀x")]),
+            Value::Ref(1),
+            Value::typed_map("T", vec![(Value::Long(1), Value::Date(86_400_000))]),
+            Value::Binary(vec![0; 40]),
+            Value::Double(1.5),
+        ]);
+        let call = Call::new("m", vec![v.clone(), Value::Null]);
+        let h1v = hessian::convert::to_h1(&v);
+        let inputs: Vec<(Walk, Vec<u8>)> = vec![
+            (super::h2::dump, h2::to_vec(&v).unwrap()),
+            (super::h1::dump, h1::to_vec(&h1v).unwrap()),
+            (super::h1::dump, h1::write_call_versioned(&Call::new("m", vec![h1v.clone()]), 2).unwrap()),
+            (super::h1::dump, h1::write_reply(&Err(Fault::new("E", "m"))).unwrap()),
+            (super::burlap::dump, hessian::burlap::to_vec(&h1v).unwrap()),
+            (super::burlap::dump, hessian::burlap::write_call(&call_h1(&call)).unwrap()),
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (walk, good) in &inputs {
+            let mut out = Vec::new();
+            walk(good, &mut out).unwrap();
+            for cut in 0..good.len() {
+                let _ = walk(&good[..cut], &mut Vec::new());
+            }
+            for _ in 0..300 {
+                let mut bad = good.clone();
+                let i = rand() as usize % bad.len();
+                bad[i] = rand() as u8;
+                let _ = walk(&bad, &mut Vec::new());
+            }
+            for _ in 0..100 {
+                let junk: Vec<u8> = (0..rand() % 64).map(|_| rand() as u8).collect();
+                let _ = walk(&junk, &mut Vec::new());
+            }
+        }
+    }
+
+    fn call_h1(c: &Call) -> Call {
+        Call::new(c.method.clone(), c.args.iter().map(hessian::convert::to_h1).collect())
+    }
+}
