@@ -238,7 +238,12 @@ pub mod h2 {
             }
             Document::Call { method, args, headers, version } => {
                 if !headers.is_empty() {
-                    return Err(Error::new(ErrorKind::Unencodable("Hessian 2 calls carry no headers".into()), 0));
+                    return Err(Error::new(
+                        ErrorKind::Unencodable(
+                            "Hessian 2 calls carry no headers (use --format h1 or --format burlap)".into(),
+                        ),
+                        0,
+                    ));
                 }
                 if version.is_some_and(|v| v != [2, 0]) {
                     return Err(Error::new(
