@@ -238,7 +238,12 @@ pub mod h2 {
             }
             Document::Call { method, args, headers, version } => {
                 if !headers.is_empty() {
-                    return Err(Error::new(ErrorKind::Unencodable("Hessian 2 calls carry no headers".into()), 0));
+                    return Err(Error::new(
+                        ErrorKind::Unencodable(
+                            "Hessian 2 calls carry no headers (use --format h1 or --format burlap)".into(),
+                        ),
+                        0,
+                    ));
                 }
                 if version.is_some_and(|v| v != [2, 0]) {
                     return Err(Error::new(
@@ -283,7 +288,7 @@ pub mod h1 {
     /// Whether `data` starts like a call (`c major minor`) or a reply (`r major minor`) rather
     /// than a value (a bare remote starts `r t`).
     pub fn is_envelope(data: &[u8]) -> bool {
-        matches!(data, [BC_CALL | BC_REPLY, 0..=2, 0..=2, ..])
+        hessian::detect::is_hessian1_envelope(data)
     }
 
     fn next<'a>(d: &mut Decoder<'a, SliceRead<'a>>) -> Result<u8> {
@@ -430,7 +435,7 @@ pub mod h1 {
 /// Burlap 1.0 envelopes (`<burlap:call>`, `<burlap:reply>`), through the library's codec.
 pub mod burlap {
     use super::Document;
-    use hessian::message::{Call, Fault};
+    use hessian::message::Call;
     use hessian::{Error, ErrorKind, Result, Value};
 
     fn unencodable(why: String) -> Error {
@@ -439,6 +444,7 @@ pub mod burlap {
 
     /// Whether the input is a `<burlap:call>` or `<burlap:reply>` element.
     pub fn envelope_kind(data: &[u8]) -> Option<&'static str> {
+        let data = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
         let start = data.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(data.len());
         let rest = &data[start..];
         if rest.starts_with(b"<burlap:call") {
@@ -450,23 +456,25 @@ pub mod burlap {
         }
     }
 
-    /// Decodes a call, a reply (a fault becomes the untyped map of its entries) or a bare value.
+    /// Decodes a call, a reply (a fault becomes the untyped map of its entries, exactly as
+    /// written) or a bare value.
     pub fn decode(data: &[u8]) -> Result<Document> {
         Ok(match envelope_kind(data) {
             Some("call") => {
                 let Call { method, headers, args } = hessian::burlap::read_call(data)?;
                 Document::Call { method, args, headers, version: None }
             }
-            Some(_) => match hessian::burlap::read_reply(data)? {
+            Some(_) => match hessian::burlap::read_reply_entries(data)? {
                 Ok(v) => Document::Reply(v),
-                Err(f) => Document::Fault(Value::map(f.to_entries())),
+                Err(entries) => Document::Fault(Value::map(entries)),
             },
             None => Document::Value(hessian::burlap::from_slice(data)?),
         })
     }
 
-    /// Encodes a document as `BurlapOutput` writes it. A fault must be the map `BurlapOutput`
-    /// writes: string `code` and `message`, then optionally `detail`, in that order.
+    /// Encodes a document as `BurlapOutput` writes it. A fault is an untyped map, written as
+    /// `<burlap:reply><fault>` key value … `</fault></burlap:reply>` (`BurlapOutput.writeFault`
+    /// writes `code`, `message` and optionally `detail`, in that order).
     pub fn encode(doc: &Document) -> Result<Vec<u8>> {
         match doc {
             Document::Value(v) => hessian::burlap::to_vec(v),
@@ -480,13 +488,15 @@ pub mod burlap {
             }
             Document::Reply(v) => hessian::burlap::write_reply(&Ok(v.clone())),
             Document::Fault(Value::Map(m)) if m.type_name.is_none() => {
-                let fault = Fault::from_entries(m.entries.clone());
-                if fault.to_entries() != m.entries {
-                    return Err(unencodable(
-                        "a Burlap fault is the map {code: string, message: string[, detail]}, in that order".into(),
-                    ));
+                // The Burlap encoder keeps no state between values, so entry by entry is the
+                // same as one encoder writing them all.
+                let mut out = b"<burlap:reply><fault>".to_vec();
+                for (k, v) in &m.entries {
+                    hessian::burlap::to_writer(&mut out, k)?;
+                    hessian::burlap::to_writer(&mut out, v)?;
                 }
-                hessian::burlap::write_reply(&Err(fault))
+                out.extend_from_slice(b"</fault></burlap:reply>");
+                Ok(out)
             }
             Document::Fault(other) => {
                 Err(unencodable(format!("a Burlap fault is an untyped map, not {}", other.kind_name())))

@@ -9,7 +9,7 @@ mod rpc;
 
 use clap::{Parser, Subcommand};
 use document::Document;
-use format::{codec, CodecError, Format};
+use format::{codec, detect, CodecError, Format};
 use serde::Deserialize;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -23,16 +23,17 @@ const MAX_JSON_NESTING: usize = 3 * 256 + 16;
 #[derive(Parser, Debug)]
 #[command(name = "hessian", version)]
 struct Cli {
-    /// Wire format of the Hessian side.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::H2, global = true)]
-    format: Format,
+    /// Wire format of the Hessian side. Without it, `decode` and `dump` detect the format from
+    /// the input, and `encode` writes Hessian 2 (Hessian 1 for a call with a `version`).
+    #[arg(long, short = 'f', value_enum, global = true)]
+    format: Option<Format>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Decode a Hessian value or message (`H 2 0` call, reply or fault) and print it as typed JSON.
+    /// Decode a Hessian value or message (call, reply or fault) and print it as typed JSON.
     Decode {
         /// Input file, or `-` for standard input.
         #[arg(default_value = "-")]
@@ -238,18 +239,30 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
+/// The format `encode` writes without `--format`: Hessian 2, except for a call with `version`
+/// bytes, which only Hessian 1 has (`decode` prints one for the hybrid `c 02 00` call).
+fn encode_format(doc: &Document) -> Format {
+    match doc {
+        Document::Call { version: Some(_), .. } => Format::H1,
+        _ => Format::H2,
+    }
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        Command::Call(args) => return rpc::call(cli.format, args),
+        Command::Call(args) => return rpc::call(cli.format.unwrap_or(Format::H2), args),
         Command::ServeDemo(args) => return rpc::serve_demo(args),
         _ => {}
     }
-    let codec = codec(cli.format);
     let stdout = std::io::stdout();
     match cli.command {
         Command::Decode { input, compact } => {
             let data = read_input(&input)?;
-            let doc = codec.decode(&data).map_err(|source| CliError::Decode { path: display(&input), source })?;
+            let decoded = match cli.format {
+                Some(f) => codec(f).decode(&data),
+                None => detect(&data).map(|(_, doc)| doc),
+            };
+            let doc = decoded.map_err(|source| CliError::Decode { path: display(&input), source })?;
             let json = doc.to_json();
             let mut out = std::io::BufWriter::new(stdout.lock());
             if compact {
@@ -269,7 +282,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let json = parse_json(&text, &path)?;
             let doc =
                 Document::from_json(&json).map_err(|source| CliError::TypedJson { path: path.clone(), source })?;
-            let bytes = codec.encode(&doc).map_err(|source| CliError::Encode { path, source })?;
+            let format = cli.format.unwrap_or_else(|| encode_format(&doc));
+            let bytes = codec(format).encode(&doc).map_err(|source| CliError::Encode { path, source })?;
             match output {
                 Some(o) => std::fs::write(&o, &bytes).map_err(|source| CliError::Io { path: display(&o), source }),
                 None => {
@@ -280,11 +294,22 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Dump { input } => {
             let data = read_input(&input)?;
+            let dump_err = |source| CliError::Dump { path: display(&input), source };
+            // Without --format: the format that reads the input; when none does, the most likely
+            // one, whose trace shows how far the input makes sense.
+            let format = match cli.format {
+                Some(f) => f,
+                None => match detect(&data) {
+                    Ok((f, _)) => f,
+                    Err(e @ (CodecError::Undetected { .. } | CodecError::Ambiguous { .. })) => return Err(dump_err(e)),
+                    Err(_) => hessian::detect::detect(&data).map_or(Format::H2, Format::from),
+                },
+            };
             let mut out = std::io::BufWriter::new(stdout.lock());
-            let r = codec.dump(&data, &mut out);
+            let r = codec(format).dump(&data, &mut out);
             // The trace so far goes out before the error is reported.
             let flushed = out.flush().map_err(stdout_err);
-            r.map_err(|source| CliError::Dump { path: display(&input), source })?;
+            r.map_err(dump_err)?;
             flushed
         }
         Command::Call(_) | Command::ServeDemo(_) => Ok(()),

@@ -10,7 +10,7 @@
 use super::text;
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::java_utf8;
-use crate::message::{Call, Fault, Reply};
+use crate::message::{Call, Fault, RawReply, Reply};
 use crate::read::{finish_str, Read, SliceRead};
 use crate::value::{List, Map, Remote, Value};
 use quick_xml::events::Event;
@@ -541,6 +541,13 @@ impl<R: BufRead> Decoder<R> {
     /// Reads a reply: `<burlap:reply>`, headers (skipped), a value or a `<fault>`,
     /// `</burlap:reply>`.
     pub fn read_reply(&mut self) -> Result<Reply> {
+        Ok(self.read_reply_entries()?.map_err(Fault::from_entries))
+    }
+
+    /// Reads a reply like [`Decoder::read_reply`], but keeps a fault as the entries of its map
+    /// exactly as written (every key, in wire order, a null `message` included), where
+    /// [`Fault`] keeps only string `code`/`message` and `detail`.
+    pub fn read_reply_entries(&mut self) -> Result<RawReply> {
         match self.next_tok()? {
             Tok::Start(Tag::Reply) => {}
             _ => return Err(self.malformed("expected <burlap:reply>")),
@@ -568,7 +575,7 @@ impl<R: BufRead> Decoder<R> {
                     }
                     self.depth -= 1;
                     self.expect_end(Tag::Reply)?;
-                    return Ok(Err(Fault::from_entries(entries)));
+                    return Ok(Err(entries));
                 }
                 tok => {
                     let v = self.parse_value(tok)?;
@@ -653,6 +660,16 @@ pub fn read_call(data: &[u8]) -> Result<Call> {
     let c = d.read_call()?;
     d.end()?;
     Ok(c)
+}
+
+/// Decodes a complete reply message, a fault as the entries of its map (see
+/// [`Decoder::read_reply_entries`]).
+pub fn read_reply_entries(data: &[u8]) -> Result<RawReply> {
+    check_size(data, &Limits::default())?;
+    let mut d = Decoder::from_slice(data);
+    let r = d.read_reply_entries()?;
+    d.end()?;
+    Ok(r)
 }
 
 /// Decodes a complete reply message (a value or a fault).
