@@ -5,10 +5,11 @@ mod document;
 mod dump;
 mod format;
 mod pretty;
+mod rpc;
 
 use clap::{Parser, Subcommand};
 use document::Document;
-use format::{codec, Format, UnsupportedFormat};
+use format::{codec, detect, CodecError, Format};
 use serde::Deserialize;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -22,16 +23,17 @@ const MAX_JSON_NESTING: usize = 3 * 256 + 16;
 #[derive(Parser, Debug)]
 #[command(name = "hessian", version)]
 struct Cli {
-    /// Wire format of the Hessian side.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::H2, global = true)]
-    format: Format,
+    /// Wire format of the Hessian side. Without it, `decode` and `dump` detect the format from
+    /// the input, and `encode` writes Hessian 2 (Hessian 1 for a call with a `version`).
+    #[arg(long, short = 'f', value_enum, global = true)]
+    format: Option<Format>,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Decode a Hessian value or message (`H 2 0` call, reply or fault) and print it as typed JSON.
+    /// Decode a Hessian value or message (call, reply or fault) and print it as typed JSON.
     Decode {
         /// Input file, or `-` for standard input.
         #[arg(default_value = "-")]
@@ -55,19 +57,23 @@ enum Command {
         #[arg(default_value = "-")]
         input: PathBuf,
     },
+    /// Call a remote method over HTTP and print the reply as typed JSON (`--format` picks the
+    /// protocol; a fault prints `{"fault": ...}` and exits with status 1).
+    Call(rpc::CallArgs),
+    /// Serve the demo services: W1/W2 at `/bench`, Caucho's TestHessian2 at `/test2`, in every
+    /// protocol, until stopped.
+    ServeDemo(rpc::ServeArgs),
 }
 
 /// Everything that makes the tool exit with a failure status.
 #[derive(Debug, thiserror::Error)]
-enum CliError {
+pub(crate) enum CliError {
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error(transparent)]
-    Unsupported(#[from] UnsupportedFormat),
     #[error("cannot decode {path}: {source}")]
-    Decode { path: String, source: hessian::Error },
+    Decode { path: String, source: CodecError },
     #[error("{path}: {source}")]
-    Dump { path: String, source: hessian::Error },
+    Dump { path: String, source: CodecError },
     #[error("{path}: invalid JSON: {source}")]
     JsonSyntax { path: String, source: serde_json::Error },
     #[error("{path}: JSON nested deeper than {MAX_JSON_NESTING} levels")]
@@ -75,9 +81,15 @@ enum CliError {
     #[error("{path}: not valid typed JSON: {source}")]
     TypedJson { path: String, source: hessian::json::JsonError },
     #[error("{path}: {source}")]
-    Encode { path: String, source: hessian::Error },
+    Encode { path: String, source: CodecError },
     #[error("refusing to write binary Hessian to a terminal: redirect standard output or use -o FILE")]
     BinaryToTerminal,
+    #[error("argument {index}: {message}")]
+    CallArgument { index: usize, message: String },
+    #[error("{0}")]
+    Rpc(#[from] hessian_rpc::Error),
+    #[error("the call answered with a fault")]
+    Fault,
 }
 
 impl CliError {
@@ -85,8 +97,8 @@ impl CliError {
     fn is_broken_pipe(&self) -> bool {
         let io = match self {
             CliError::Io { source, .. } => Some(source),
-            CliError::Dump { source, .. } => match source.kind() {
-                hessian::ErrorKind::Io(e) => Some(e),
+            CliError::Dump { source, .. } => match source.hessian().map(hessian::Error::kind) {
+                Some(hessian::ErrorKind::Io(e)) => Some(e),
                 _ => None,
             },
             _ => None,
@@ -114,7 +126,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
     }
 }
 
-fn stdout_err(source: std::io::Error) -> CliError {
+pub(crate) fn stdout_err(source: std::io::Error) -> CliError {
     CliError::Io { path: "<stdout>".into(), source }
 }
 
@@ -146,7 +158,7 @@ fn json_nesting(text: &[u8]) -> usize {
 
 /// Parses JSON text whose nesting is bounded by [`MAX_JSON_NESTING`] (checked before parsing,
 /// so serde_json's own limit of 128 does not refuse deep documents that `decode` printed).
-fn parse_json(text: &[u8], path: &str) -> Result<serde_json::Value, CliError> {
+pub(crate) fn parse_json(text: &[u8], path: &str) -> Result<serde_json::Value, CliError> {
     if json_nesting(text) > MAX_JSON_NESTING {
         return Err(CliError::JsonTooDeep { path: path.into() });
     }
@@ -227,13 +239,30 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
     }
 }
 
+/// The format `encode` writes without `--format`: Hessian 2, except for a call with `version`
+/// bytes, which only Hessian 1 has (`decode` prints one for the hybrid `c 02 00` call).
+fn encode_format(doc: &Document) -> Format {
+    match doc {
+        Document::Call { version: Some(_), .. } => Format::H1,
+        _ => Format::H2,
+    }
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
-    let codec = codec(cli.format)?;
+    match cli.command {
+        Command::Call(args) => return rpc::call(cli.format.unwrap_or(Format::H2), args),
+        Command::ServeDemo(args) => return rpc::serve_demo(args),
+        _ => {}
+    }
     let stdout = std::io::stdout();
     match cli.command {
         Command::Decode { input, compact } => {
             let data = read_input(&input)?;
-            let doc = codec.decode(&data).map_err(|source| CliError::Decode { path: display(&input), source })?;
+            let decoded = match cli.format {
+                Some(f) => codec(f).decode(&data),
+                None => detect(&data).map(|(_, doc)| doc),
+            };
+            let doc = decoded.map_err(|source| CliError::Decode { path: display(&input), source })?;
             let json = doc.to_json();
             let mut out = std::io::BufWriter::new(stdout.lock());
             if compact {
@@ -253,7 +282,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let json = parse_json(&text, &path)?;
             let doc =
                 Document::from_json(&json).map_err(|source| CliError::TypedJson { path: path.clone(), source })?;
-            let bytes = codec.encode(&doc).map_err(|source| CliError::Encode { path, source })?;
+            let format = cli.format.unwrap_or_else(|| encode_format(&doc));
+            let bytes = codec(format).encode(&doc).map_err(|source| CliError::Encode { path, source })?;
             match output {
                 Some(o) => std::fs::write(&o, &bytes).map_err(|source| CliError::Io { path: display(&o), source }),
                 None => {
@@ -264,13 +294,25 @@ fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Dump { input } => {
             let data = read_input(&input)?;
+            let dump_err = |source| CliError::Dump { path: display(&input), source };
+            // Without --format: the format that reads the input; when none does, the most likely
+            // one, whose trace shows how far the input makes sense.
+            let format = match cli.format {
+                Some(f) => f,
+                None => match detect(&data) {
+                    Ok((f, _)) => f,
+                    Err(e @ (CodecError::Undetected { .. } | CodecError::Ambiguous { .. })) => return Err(dump_err(e)),
+                    Err(_) => hessian::detect::detect(&data).map_or(Format::H2, Format::from),
+                },
+            };
             let mut out = std::io::BufWriter::new(stdout.lock());
-            let r = codec.dump(&data, &mut out);
+            let r = codec(format).dump(&data, &mut out);
             // The trace so far goes out before the error is reported.
             let flushed = out.flush().map_err(stdout_err);
-            r.map_err(|source| CliError::Dump { path: display(&input), source })?;
+            r.map_err(dump_err)?;
             flushed
         }
+        Command::Call(_) | Command::ServeDemo(_) => Ok(()),
     }
 }
 

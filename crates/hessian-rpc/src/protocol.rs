@@ -64,17 +64,18 @@ impl Dialect {
     pub const BURLAP: Dialect = Dialect { call: Protocol::Burlap, reply: Protocol::Burlap };
 
     /// Detects the dialect of a call from its first bytes, or `None` if they match no protocol.
+    /// The format comes from [`hessian::detect`] (the rules shared with the `hessian` tool); a
+    /// call must moreover start like one: `H` (or the 2.0 draft's bare `C`), `c`, or XML.
     pub fn detect(body: &[u8]) -> Option<Dialect> {
-        match body.first()? {
-            b'H' | b'C' => Some(Dialect::HESSIAN2),
-            b'c' => match body.get(1) {
+        let first = *body.first()?;
+        match hessian::detect::detect(body)? {
+            hessian::Format::Hessian2 if matches!(first, b'H' | b'C') => Some(Dialect::HESSIAN2),
+            hessian::Format::Hessian1 if first == b'c' => match body.get(1) {
                 Some(&major) if major >= 2 => Some(Dialect::HYBRID),
                 _ => Some(Dialect::HESSIAN1),
             },
-            _ => {
-                let first = body.iter().find(|b| !b.is_ascii_whitespace())?;
-                (*first == b'<').then_some(Dialect::BURLAP)
-            }
+            hessian::Format::Burlap => Some(Dialect::BURLAP),
+            _ => None,
         }
     }
 }
@@ -195,5 +196,8 @@ mod tests {
         assert_eq!(Dialect::detect(b" \n<burlap:call>"), Some(Dialect::BURLAP));
         assert_eq!(Dialect::detect(b""), None);
         assert_eq!(Dialect::detect(b"GET /"), None);
+        assert_eq!(Dialect::detect(b"H"), Some(Dialect::HESSIAN2), "a truncated call still gets a fault");
+        assert_eq!(Dialect::detect(b"c"), Some(Dialect::HESSIAN1));
+        assert_eq!(Dialect::detect(b"I\x00\x00\x00\x01"), None, "a bare value is no call");
     }
 }

@@ -52,7 +52,7 @@ impl Default for ServerConfig {
             max_request_size: 16 * 1024 * 1024,
             limits: Limits { max_message_size: 16 * 1024 * 1024, ..Limits::default() },
             header_read_timeout: Duration::from_secs(30),
-            body_read_timeout: Duration::from_secs(30),
+            body_read_timeout: Duration::from_secs(60),
             max_connections: 1024,
             shutdown_grace: Duration::from_secs(10),
         }

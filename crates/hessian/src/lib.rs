@@ -6,6 +6,7 @@
 //! - [`h2`]: the Hessian 2.0 byte codes, [`h2::Encoder`] and [`h2::Decoder`];
 //! - [`h1`]: Hessian 1.0.2 (same shape) and [`burlap`]: Burlap 1.0, the XML member of the family;
 //! - [`message`]: format-neutral call/reply/fault envelopes, read and written by each format;
+//! - [`detect`]: which format an input is in, from its first bytes;
 //! - [`convert`]: re-shaping values between formats (Hessian 1 typed maps <-> Hessian 2 objects);
 //! - [`tables`]: class-definition and type-name tables that can be pre-seeded and kept across
 //!   messages;
@@ -24,6 +25,7 @@
 
 pub mod burlap;
 pub mod convert;
+pub mod detect;
 pub mod error;
 pub mod h1;
 pub mod h2;
@@ -35,8 +37,9 @@ pub mod serde;
 pub mod tables;
 pub mod value;
 
+pub use detect::Format;
 pub use error::{Error, ErrorKind, Limits, Result};
-pub use message::{Call, Fault, Reply};
+pub use message::{Call, Fault, RawReply, Reply};
 pub use tables::Tables;
 pub use value::{ClassDef, List, Map, Object, Remote, Value};
 

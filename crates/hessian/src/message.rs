@@ -77,3 +77,9 @@ impl std::fmt::Display for Fault {
 
 /// A reply: the returned value, or a fault.
 pub type Reply = Result<Value, Fault>;
+
+/// A reply whose fault is kept as the entries of the fault map exactly as written (every key,
+/// in wire order, null or non-string values included), for tools that must give back the very
+/// bytes they read. [`Fault`] is the typed view the RPC layer works with: it keeps a string
+/// `code` and `message` and the `detail`, which is all Caucho's writers put in a fault.
+pub type RawReply = Result<Value, Vec<(Value, Value)>>;

@@ -10,7 +10,7 @@
 use super::text;
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::java_utf8;
-use crate::message::{Call, Fault, Reply};
+use crate::message::{Call, Fault, RawReply, Reply};
 use crate::read::{finish_str, Read, SliceRead};
 use crate::value::{List, Map, Remote, Value};
 use quick_xml::events::Event;
@@ -261,8 +261,9 @@ impl<R: BufRead> Decoder<R> {
     }
 
     fn leaf_number<T: std::str::FromStr>(&mut self, tok: Tok, what: &'static str) -> Result<T> {
-        let s = self.leaf_str(tok, what)?;
-        s.parse().map_err(|_| self.malformed(format!("bad {what} {s:?}")))
+        self.leaf(tok, 64)?;
+        let parsed = std::str::from_utf8(&self.text).ok().and_then(|s| s.trim().parse().ok());
+        parsed.ok_or_else(|| self.malformed(format!("bad {what} {:?}", String::from_utf8_lossy(&self.text))))
     }
 
     /// Decodes `self.text` (Java's UTF-8, surrogates possibly as 3-byte sequences) to a string.
@@ -330,38 +331,39 @@ impl<R: BufRead> Decoder<R> {
         }
     }
 
-    /// Reads the value whose start token has been read. Only lists and maps recurse; every
-    /// other element is read by [`Self::parse_leaf`], kept out of line so that the recursive
-    /// path's stack frames stay small (the default depth limit must fit a 2 MiB thread stack
-    /// even in an unoptimized build).
+    /// Parses the value a start (or empty-element) token opens. Containers recurse through
+    /// here, so leaf parsing lives in [`Self::parse_leaf`] to keep this frame small.
     fn parse_value(&mut self, tok: Tok) -> Result<Value> {
-        match tok {
-            Tok::Start(Tag::List) | Tok::Empty(Tag::List) => {
-                self.enter()?;
-                let l = self.parse_list(tok)?;
-                self.depth -= 1;
-                Ok(Value::List(Box::new(l)))
-            }
-            Tok::Start(Tag::Map) | Tok::Empty(Tag::Map) => {
-                self.enter()?;
-                let m = self.parse_map(tok)?;
-                self.depth -= 1;
-                Ok(Value::Map(Box::new(m)))
-            }
-            _ => self.parse_leaf(tok),
-        }
-    }
-
-    #[inline(never)]
-    fn parse_leaf(&mut self, tok: Tok) -> Result<Value> {
         let t = match tok {
             Tok::Start(t) | Tok::Empty(t) => t,
             Tok::End(t) => return Err(self.malformed(format!("unexpected </{}>", tag_name(t)))),
             Tok::Eof => return Err(self.err(ErrorKind::UnexpectedEof)),
         };
+        match t {
+            Tag::List => {
+                self.enter()?;
+                let l = self.parse_list(tok)?;
+                self.depth -= 1;
+                Ok(Value::List(Box::new(l)))
+            }
+            Tag::Map => {
+                self.enter()?;
+                let m = self.parse_map(tok)?;
+                self.depth -= 1;
+                Ok(Value::Map(Box::new(m)))
+            }
+            _ => self.parse_leaf(t, tok),
+        }
+    }
+
+    #[inline(never)]
+    fn parse_leaf(&mut self, t: Tag, tok: Tok) -> Result<Value> {
         Ok(match t {
             Tag::Null => {
-                self.leaf(tok, 0)?;
+                self.leaf(tok, 64)?;
+                if !self.text.iter().all(u8::is_ascii_whitespace) {
+                    return Err(self.malformed("text inside <null>"));
+                }
                 Value::Null
             }
             Tag::Boolean => match self.leaf_str(tok, "boolean")?.as_str() {
@@ -410,15 +412,11 @@ impl<R: BufRead> Decoder<R> {
                     return Err(self.malformed("empty <remote/>"));
                 }
                 let type_name = self.read_opt_type()?.unwrap_or_default();
-                // The URL is read as a string element directly, never through `read_value`: a
-                // `<remote>` nested in a `<remote>` used to recurse without a depth check, so a
-                // run of `<remote>` tags overflowed the stack.
                 let url = match self.next_tok()? {
-                    t @ (Tok::Start(Tag::String) | Tok::Empty(Tag::String)) => {
-                        self.leaf(t, self.max_text())?;
+                    tok @ (Tok::Start(Tag::String) | Tok::Empty(Tag::String)) => {
+                        self.leaf(tok, self.max_text())?;
                         self.text_string()?
                     }
-                    Tok::Eof => return Err(self.err(ErrorKind::UnexpectedEof)),
                     _ => return Err(self.malformed("remote URL must be a <string>")),
                 };
                 self.expect_end(Tag::Remote)?;
@@ -543,6 +541,13 @@ impl<R: BufRead> Decoder<R> {
     /// Reads a reply: `<burlap:reply>`, headers (skipped), a value or a `<fault>`,
     /// `</burlap:reply>`.
     pub fn read_reply(&mut self) -> Result<Reply> {
+        Ok(self.read_reply_entries()?.map_err(Fault::from_entries))
+    }
+
+    /// Reads a reply like [`Decoder::read_reply`], but keeps a fault as the entries of its map
+    /// exactly as written (every key, in wire order, a null `message` included), where
+    /// [`Fault`] keeps only string `code`/`message` and `detail`.
+    pub fn read_reply_entries(&mut self) -> Result<RawReply> {
         match self.next_tok()? {
             Tok::Start(Tag::Reply) => {}
             _ => return Err(self.malformed("expected <burlap:reply>")),
@@ -570,7 +575,7 @@ impl<R: BufRead> Decoder<R> {
                     }
                     self.depth -= 1;
                     self.expect_end(Tag::Reply)?;
-                    return Ok(Err(Fault::from_entries(entries)));
+                    return Ok(Err(entries));
                 }
                 tok => {
                     let v = self.parse_value(tok)?;
@@ -655,6 +660,16 @@ pub fn read_call(data: &[u8]) -> Result<Call> {
     let c = d.read_call()?;
     d.end()?;
     Ok(c)
+}
+
+/// Decodes a complete reply message, a fault as the entries of its map (see
+/// [`Decoder::read_reply_entries`]).
+pub fn read_reply_entries(data: &[u8]) -> Result<RawReply> {
+    check_size(data, &Limits::default())?;
+    let mut d = Decoder::from_slice(data);
+    let r = d.read_reply_entries()?;
+    d.end()?;
+    Ok(r)
 }
 
 /// Decodes a complete reply message (a value or a fault).

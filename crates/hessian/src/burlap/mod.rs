@@ -14,5 +14,5 @@ pub mod dtoa;
 pub mod encode;
 pub mod text;
 
-pub use decode::{from_reader, from_slice, from_slice_with_limits, read_call, read_reply, Decoder};
+pub use decode::{from_reader, from_slice, from_slice_with_limits, read_call, read_reply, read_reply_entries, Decoder};
 pub use encode::{to_vec, to_writer, write_call, write_reply, Encoder};

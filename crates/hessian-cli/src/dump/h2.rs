@@ -1,35 +1,18 @@
-//! `hessian dump` for Hessian 2.0: an annotated trace of every token (offset, raw bytes,
-//! meaning), indented by nesting, in the spirit of Caucho's `HessianDebugInputStream`.
-//!
-//! The walker follows the grammar itself rather than the value decoder, so that it can show each
-//! string and binary chunk, each class definition and type reference where it occurs, and stop
-//! at the first bad byte with everything before it already printed.
+//! `hessian dump` for Hessian 2.0: class definitions, type names and references numbered as the
+//! decoder numbers them, one line per string or binary chunk.
 
+use super::{preview, Trace};
 use hessian::h2::codes::*;
 use hessian::json::format_date;
-use hessian::read::{finish_str, Read, SliceRead};
-use hessian::{Error, ErrorKind, Limits, Result};
+use hessian::read::finish_str;
+use hessian::{Error, ErrorKind, Result};
 use std::io::Write;
-
-/// Raw bytes shown per line; longer tokens are cut with `..`.
-const HEX_BYTES: usize = 8;
-/// Characters of string content shown per line.
-const PREVIEW_CHARS: usize = 48;
+use std::ops::{Deref, DerefMut};
 
 /// Writes the trace of `data` to `out`. On malformed input the trace up to the bad token has
 /// been written when the error (with its byte offset) is returned.
 pub fn dump(data: &[u8], out: &mut dyn Write) -> Result<()> {
-    let mut w = Walker {
-        data,
-        pos: 0,
-        out,
-        depth: 0,
-        max_depth: Limits::default().max_depth,
-        types: Vec::new(),
-        classes: Vec::new(),
-        refs: Vec::new(),
-    };
-    w.header()?;
+    let mut w = Walker { t: Trace::new(data, out)?, types: Vec::new(), classes: Vec::new(), refs: Vec::new() };
     w.top()
 }
 
@@ -39,106 +22,39 @@ struct Class {
 }
 
 struct Walker<'a, 'o> {
-    data: &'a [u8],
-    pos: usize,
-    out: &'o mut dyn Write,
-    depth: usize,
-    max_depth: usize,
+    t: Trace<'a, 'o>,
     types: Vec<String>,
     classes: Vec<Class>,
     /// What each reference number points at (`object Money`, `list`, `map`).
     refs: Vec<String>,
 }
 
-fn preview(s: &str) -> String {
-    let mut p: String = s.chars().take(PREVIEW_CHARS).collect();
-    let cut = p.len() < s.len();
-    p = format!("{p:?}");
-    if cut {
-        p.push('…');
+impl<'a, 'o> Deref for Walker<'a, 'o> {
+    type Target = Trace<'a, 'o>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.t
     }
-    p
+}
+
+impl DerefMut for Walker<'_, '_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.t
+    }
+}
+
+fn unexpected(code: u8, context: &'static str, at: usize) -> Error {
+    Trace::unexpected(code, context, at)
 }
 
 impl Walker<'_, '_> {
-    fn header(&mut self) -> Result<()> {
-        let w = HEX_BYTES * 3 - 1;
-        self.write(&format!("{:<8}  {:<w$}  meaning", "offset", "bytes"))
-    }
-
-    fn write(&mut self, line: &str) -> Result<()> {
-        writeln!(self.out, "{line}").map_err(|e| Error::new(ErrorKind::Io(e), self.pos as u64))
-    }
-
-    /// One trace line for the bytes from `start` to the current position.
-    fn line(&mut self, start: usize, label: &str, meaning: &str) -> Result<()> {
-        let bytes = &self.data[start..self.pos];
-        let mut hex: Vec<String> = bytes.iter().take(HEX_BYTES).map(|b| format!("{b:02x}")).collect();
-        if bytes.len() > HEX_BYTES {
-            hex.truncate(HEX_BYTES - 1);
-            hex.push("..".into());
-        }
-        let hex = hex.join(" ");
-        let w = HEX_BYTES * 3 - 1;
-        let indent = "  ".repeat(self.depth);
-        self.write(&format!("{start:08x}  {hex:<w$}  {indent}{label}{meaning}"))
-    }
-
-    fn eof(&self) -> Error {
-        Error::new(ErrorKind::UnexpectedEof, self.data.len() as u64)
-    }
-
-    fn byte(&mut self) -> Result<u8> {
-        let b = *self.data.get(self.pos).ok_or_else(|| self.eof())?;
-        self.pos += 1;
-        Ok(b)
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.data.get(self.pos).copied()
-    }
-
-    fn be<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let mut b = [0u8; N];
-        for x in b.iter_mut() {
-            *x = self.byte()?;
-        }
-        Ok(b)
-    }
-
-    fn remaining(&self) -> usize {
-        self.data.len() - self.pos
-    }
-
-    fn unexpected(code: u8, context: &'static str, at: usize) -> Error {
-        Error::new(ErrorKind::UnexpectedCode { code, context }, at as u64)
-    }
-
-    fn enter(&mut self) -> Result<()> {
-        if self.depth >= self.max_depth {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded { what: "depth", limit: self.max_depth as u64 },
-                self.pos as u64,
-            ));
-        }
-        self.depth += 1;
-        Ok(())
-    }
-
-    fn leave(&mut self) {
-        self.depth -= 1;
-    }
-
     /// The whole input: a message after `H 2 0`, otherwise one or more values.
     fn top(&mut self) -> Result<()> {
         if self.data.starts_with(&[BC_VERSION, 2, 0]) {
             self.pos = 3;
             self.line(0, "", "Hessian 2.0 message header")?;
             self.message()?;
-            if self.pos < self.data.len() {
-                return Err(Error::new(ErrorKind::TrailingBytes, self.pos as u64));
-            }
-            return Ok(());
+            return self.end();
         }
         if self.data.is_empty() {
             return Err(self.eof());
@@ -183,7 +99,7 @@ impl Walker<'_, '_> {
                 self.value("")?;
                 self.leave();
             }
-            _ => return Err(Self::unexpected(code, "message (expected C, R or F after H 2 0)", start)),
+            _ => return Err(unexpected(code, "message (expected C, R or F after H 2 0)", start)),
         }
         Ok(())
     }
@@ -197,7 +113,7 @@ impl Walker<'_, '_> {
                 ((i32::from(code) - i32::from(BC_INT_SHORT_ZERO)) << 16) | (i32::from(b1) << 8) | i32::from(b0)
             }
             BC_INT => i32::from_be_bytes(self.be::<4>()?),
-            _ => return Err(Self::unexpected(code, "int", at)),
+            _ => return Err(unexpected(code, "int", at)),
         })
     }
 
@@ -241,27 +157,8 @@ impl Walker<'_, '_> {
                 let [hi, lo] = self.be::<2>()?;
                 ((usize::from(hi) << 8) | usize::from(lo), code == BC_STRING)
             }
-            _ => return Err(Self::unexpected(code, "string", at)),
+            _ => return Err(unexpected(code, "string", at)),
         })
-    }
-
-    /// Decodes `units` UTF-16 units of string data (UTF-8 or Java's CESU-8).
-    fn str_data(&mut self, units: usize, pending: &mut Option<u16>) -> Result<String> {
-        if units > self.remaining() {
-            return Err(Error::new(
-                ErrorKind::LengthPastEnd { declared: units as u64, available: self.remaining() as u64 },
-                self.pos as u64,
-            ));
-        }
-        let base = self.pos as u64;
-        let mut r = SliceRead::new(&self.data[self.pos..]);
-        let mut s = String::new();
-        r.append_str(units, &mut s, pending).map_err(|e| {
-            let off = e.offset();
-            Error::new(e.into_kind(), base + off)
-        })?;
-        self.pos += r.offset() as usize;
-        Ok(s)
     }
 
     /// A whole string (class names, field names, method names, type names), chunks and all.
@@ -319,14 +216,9 @@ impl Walker<'_, '_> {
                     let [hi, lo] = self.be::<2>()?;
                     ((usize::from(hi) << 8) | usize::from(lo), code == BC_BINARY)
                 }
-                _ => return Err(Self::unexpected(code, "binary", start)),
+                _ => return Err(unexpected(code, "binary", start)),
             };
-            if len > self.remaining() {
-                return Err(Error::new(
-                    ErrorKind::LengthPastEnd { declared: len as u64, available: self.remaining() as u64 },
-                    self.pos as u64,
-                ));
-            }
+            self.check_len(len)?;
             self.pos += len;
             total += len;
             chunks += 1;
@@ -542,7 +434,7 @@ impl Walker<'_, '_> {
                     )),
                 }
             }
-            _ => Err(Self::unexpected(code, "value", start)),
+            _ => Err(unexpected(code, "value", start)),
         }
     }
 }
@@ -587,6 +479,8 @@ mod tests {
         let bytes = crate::document::h2::encode(&crate::document::Document::Call {
             method: "m".into(),
             args: vec![Value::String(long), Value::Binary(vec![7; 20000])],
+            headers: vec![],
+            version: None,
         })
         .unwrap();
         let (t, r) = trace(&bytes);
