@@ -4,12 +4,16 @@
 //! Layers, from the wire up:
 //! - [`read`]: the byte sources every decoder reads from (borrowing slices, buffered streams);
 //! - [`h2`]: the Hessian 2.0 byte codes, [`h2::Encoder`] and [`h2::Decoder`];
+//! - [`h1`]: Hessian 1.0.2 (same shape) and [`burlap`]: Burlap 1.0, the XML member of the family;
+//! - [`message`]: format-neutral call/reply/fault envelopes, read and written by each format;
+//! - [`convert`]: re-shaping values between formats (Hessian 1 typed maps <-> Hessian 2 objects);
 //! - [`tables`]: class-definition and type-name tables that can be pre-seeded and kept across
 //!   messages;
 //! - [`value`]: the dynamic [`Value`] model shared by every format;
 //! - [`serde`](crate::serde): `Serialize`/`Deserialize` types straight to and from Hessian 2.0
 //!   ([`to_vec`], [`from_slice`], …), with the hand-written codec path of
 //!   [`serde::external`](crate::serde::external).
+//! - [`json`]: the lossless typed-JSON mapping of values (`docs/typed-json.md`).
 //!
 //! ```
 //! use hessian::{h2, Value};
@@ -18,14 +22,21 @@
 //! assert_eq!(h2::from_slice(&bytes).unwrap(), Value::Int(47));
 //! ```
 
+pub mod burlap;
+pub mod convert;
 pub mod error;
+pub mod h1;
 pub mod h2;
+mod java_utf8;
+pub mod json;
+pub mod message;
 pub mod read;
 pub mod serde;
 pub mod tables;
 pub mod value;
 
 pub use error::{Error, ErrorKind, Limits, Result};
+pub use message::{Call, Fault, Reply};
 pub use tables::Tables;
 pub use value::{ClassDef, List, Map, Object, Remote, Value};
 

@@ -450,13 +450,13 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             return Err(self.err(ErrorKind::Malformed(format!("negative length {n}"))));
         }
         let n = n as u64;
-        if n > self.limits.max_collection_len as u64 {
-            return Err(self.limit("collection length", self.limits.max_collection_len));
-        }
         if let Some(rem) = self.read.remaining() {
             if n > rem {
                 return Err(self.err(ErrorKind::LengthPastEnd { declared: n, available: rem }));
             }
+        }
+        if n > self.limits.max_collection_len as u64 {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
         }
         Ok(n as usize)
     }
@@ -475,8 +475,11 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 let n = self.read_int()?;
                 (None, Some(self.check_len(n.into())?))
             }
-            0x70..=0x77 => (Some(self.read_type()?), Some(usize::from(code - BC_LIST_DIRECT))),
-            0x78..=0x7f => (None, Some(usize::from(code - BC_LIST_DIRECT_UNTYPED))),
+            0x70..=0x77 => {
+                let t = self.read_type()?;
+                (Some(t), Some(self.check_len(i64::from(code - BC_LIST_DIRECT))?))
+            }
+            0x78..=0x7f => (None, Some(self.check_len(i64::from(code - BC_LIST_DIRECT_UNTYPED))?)),
             _ => return Err(self.unexpected(code, "list")),
         };
         self.add_ref()?;

@@ -1,8 +1,9 @@
-//! Hessian 2.0: byte codes, encoder and decoder.
+//! Hessian 2.0: byte codes, encoder, decoder and message envelopes.
 
 pub mod codes;
 pub mod decode;
 pub mod encode;
+pub mod message;
 
 pub use decode::{from_reader, from_slice, from_slice_with_limits, Decoder};
 pub use encode::{to_vec, to_writer, Encoder};

@@ -1,0 +1,271 @@
+//! The client: a pooled, keep-alive HTTP/1.1 client speaking Hessian 2, Hessian 1 (pure or
+//! Java's `c 2 0` hybrid) or Burlap, with per-call timeouts, `Value` calls and a blocking
+//! facade for synchronous programs.
+
+use crate::error::{Error, Result};
+use crate::fault::RemoteFault;
+use crate::protocol::{self, Dialect};
+use bytes::Bytes;
+use hessian::{Call, Limits, Value};
+use http::{header, Request, StatusCode, Uri};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Client settings.
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// The protocol of calls and replies.
+    pub dialect: Dialect,
+    /// Time allowed for one call, from sending to the complete reply.
+    pub timeout: Duration,
+    /// Time allowed to establish a connection.
+    pub connect_timeout: Duration,
+    /// How long an idle pooled connection is kept.
+    pub pool_idle_timeout: Duration,
+    /// Most idle connections kept per host.
+    pub pool_max_idle_per_host: usize,
+    /// Largest reply body accepted.
+    pub max_reply_size: usize,
+    /// Limits applied while decoding replies.
+    pub limits: Limits,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            dialect: Dialect::HESSIAN2,
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(5),
+            pool_idle_timeout: Duration::from_secs(90),
+            pool_max_idle_per_host: 64,
+            max_reply_size: 256 * 1024 * 1024,
+            limits: Limits { max_message_size: 256 * 1024 * 1024, ..Limits::default() },
+        }
+    }
+}
+
+/// Builds a [`Client`].
+#[derive(Clone, Debug, Default)]
+pub struct ClientBuilder {
+    config: ClientConfig,
+}
+
+impl ClientBuilder {
+    /// The dialect: [`Dialect::HESSIAN2`] (default), [`Dialect::HESSIAN1`],
+    /// [`Dialect::HYBRID`] (what Java's proxy sends by default) or [`Dialect::BURLAP`].
+    pub fn dialect(mut self, dialect: Dialect) -> Self {
+        self.config.dialect = dialect;
+        self
+    }
+
+    /// Time allowed for one call.
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.config.timeout = t;
+        self
+    }
+
+    /// Time allowed to connect.
+    pub fn connect_timeout(mut self, t: Duration) -> Self {
+        self.config.connect_timeout = t;
+        self
+    }
+
+    /// How long idle pooled connections are kept.
+    pub fn pool_idle_timeout(mut self, t: Duration) -> Self {
+        self.config.pool_idle_timeout = t;
+        self
+    }
+
+    /// Most idle connections kept per host.
+    pub fn pool_max_idle_per_host(mut self, n: usize) -> Self {
+        self.config.pool_max_idle_per_host = n;
+        self
+    }
+
+    /// Largest reply accepted, in bytes.
+    pub fn max_reply_size(mut self, bytes: usize) -> Self {
+        self.config.max_reply_size = bytes;
+        self.config.limits.max_message_size = bytes as u64;
+        self
+    }
+
+    /// Builds the client. Must be called inside a Tokio runtime.
+    pub fn build(self) -> Client {
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        connector.set_connect_timeout(Some(self.config.connect_timeout));
+        connector.set_keepalive(Some(Duration::from_secs(60)));
+        let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
+            .pool_idle_timeout(self.config.pool_idle_timeout)
+            .pool_max_idle_per_host(self.config.pool_max_idle_per_host)
+            .pool_timer(hyper_util::rt::TokioTimer::new())
+            .build(connector);
+        Client { http, config: Arc::new(self.config) }
+    }
+}
+
+/// A pooled client; clone it freely (clones share the pool).
+#[derive(Clone, Debug)]
+pub struct Client {
+    http: hyper_util::client::legacy::Client<HttpConnector, Full<Bytes>>,
+    config: Arc<ClientConfig>,
+}
+
+impl Client {
+    /// A client with default settings (Hessian 2).
+    pub fn new() -> Client {
+        ClientBuilder::default().build()
+    }
+
+    /// Starts a client configuration.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// A proxy for the service at `url` (`http://host:port/path`).
+    pub fn proxy(&self, url: &str) -> Result<Proxy> {
+        let uri: Uri = url
+            .parse()
+            .map_err(|e: http::uri::InvalidUri| Error::InvalidUrl { url: url.to_owned(), reason: e.to_string() })?;
+        if uri.scheme_str() != Some("http") || uri.host().is_none() {
+            return Err(Error::InvalidUrl { url: url.to_owned(), reason: "expected http://host[:port]/path".into() });
+        }
+        Ok(Proxy { client: self.clone(), uri })
+    }
+
+    /// Sends one encoded call to `uri` and returns the reply body.
+    async fn post(&self, uri: &Uri, body: Vec<u8>) -> Result<Bytes> {
+        let content_type = self.config.dialect.call.content_type();
+        let req = Request::post(uri.clone())
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| Error::Transport(e.to_string()))?;
+        let resp = self.http.request(req).await.map_err(|e| Error::Transport(error_chain(&e)))?;
+        let status = resp.status();
+        let body = Limited::new(resp.into_body(), self.config.max_reply_size)
+            .collect()
+            .await
+            .map_err(|e| Error::Transport(format!("reading the reply: {e}")))?
+            .to_bytes();
+        if status != StatusCode::OK {
+            let text = String::from_utf8_lossy(&body[..body.len().min(512)]).into_owned();
+            return Err(Error::Http { status, body: text });
+        }
+        Ok(body)
+    }
+}
+
+impl Default for Client {
+    fn default() -> Self {
+        Client::new()
+    }
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+/// A handle on one remote service (a URL), sharing its client's connection pool.
+#[derive(Clone, Debug)]
+pub struct Proxy {
+    client: Client,
+    uri: Uri,
+}
+
+impl Proxy {
+    /// The service URL.
+    pub fn url(&self) -> String {
+        self.uri.to_string()
+    }
+
+    /// Calls `method` with `args`; a fault becomes [`Error::Fault`].
+    pub async fn call(&self, method: &str, args: Vec<Value>) -> Result<Value> {
+        self.call_with(Call::new(method, args)).await
+    }
+
+    /// Calls with a prepared [`Call`] (which may carry headers, for Hessian 1 and Burlap).
+    pub async fn call_with(&self, call: Call) -> Result<Value> {
+        let cfg = &self.client.config;
+        let body = protocol::encode_call(cfg.dialect, &call)?;
+        let reply = tokio::time::timeout(cfg.timeout, self.client.post(&self.uri, body))
+            .await
+            .map_err(|_| Error::Timeout(cfg.timeout))??;
+        match protocol::decode_reply(cfg.dialect.reply, &reply, cfg.limits)? {
+            Ok(v) => Ok(v),
+            Err(f) => Err(Error::Fault(RemoteFault(f))),
+        }
+    }
+
+    /// `_hessian_getAttribute(name)` (`_burlap_getAttribute` in Burlap): e.g. `java.api.class`
+    /// gives the service's API class.
+    pub async fn get_attribute(&self, name: &str) -> Result<Value> {
+        let method = match self.client.config.dialect.call {
+            crate::Protocol::Burlap => crate::service::BURLAP_GET_ATTRIBUTE,
+            _ => crate::service::GET_ATTRIBUTE,
+        };
+        self.call(method, vec![Value::string(name)]).await
+    }
+}
+
+/// A blocking client for synchronous programs: owns a small Tokio runtime and runs each call on
+/// it. Do not use it from inside an async task.
+#[derive(Debug)]
+pub struct BlockingClient {
+    rt: Arc<tokio::runtime::Runtime>,
+    client: Client,
+}
+
+impl BlockingClient {
+    /// A blocking client with the given settings.
+    pub fn new(builder: ClientBuilder) -> Result<BlockingClient> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("hessian-rpc-client")
+            .enable_all()
+            .build()?;
+        let client = {
+            let _guard = rt.enter();
+            builder.build()
+        };
+        Ok(BlockingClient { rt: Arc::new(rt), client })
+    }
+
+    /// A blocking proxy for the service at `url`.
+    pub fn proxy(&self, url: &str) -> Result<BlockingProxy> {
+        Ok(BlockingProxy { rt: self.rt.clone(), proxy: self.client.proxy(url)? })
+    }
+}
+
+/// The blocking counterpart of [`Proxy`].
+#[derive(Clone, Debug)]
+pub struct BlockingProxy {
+    rt: Arc<tokio::runtime::Runtime>,
+    proxy: Proxy,
+}
+
+impl BlockingProxy {
+    /// Calls `method` with `args`, blocking until the reply arrives.
+    pub fn call(&self, method: &str, args: Vec<Value>) -> Result<Value> {
+        self.rt.block_on(self.proxy.call(method, args))
+    }
+
+    /// Calls with a prepared [`Call`].
+    pub fn call_with(&self, call: Call) -> Result<Value> {
+        self.rt.block_on(self.proxy.call_with(call))
+    }
+}

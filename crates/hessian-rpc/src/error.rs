@@ -1,0 +1,62 @@
+//! Errors of the RPC layer: remote faults, transport and codec failures.
+
+use crate::fault::RemoteFault;
+
+/// Everything a remote call can fail with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The server answered with a fault (a remote exception).
+    #[error("remote fault: {0}")]
+    Fault(#[from] RemoteFault),
+    /// The server answered with an HTTP status other than 200.
+    #[error("HTTP status {status}: {body}")]
+    Http {
+        /// The status code.
+        status: http::StatusCode,
+        /// The start of the response body, as text (for diagnostics).
+        body: String,
+    },
+    /// The call could not be encoded or the reply could not be decoded.
+    #[error("codec error: {0}")]
+    Codec(#[from] hessian::Error),
+    /// The reply was not a valid reply of the protocol in use.
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// Connecting, sending or receiving failed.
+    #[error("transport error: {0}")]
+    Transport(String),
+    /// The call did not complete within the configured timeout.
+    #[error("call timed out after {0:?}")]
+    Timeout(std::time::Duration),
+    /// The URL is not a valid `http://` URL.
+    #[error("invalid URL {url:?}: {reason}")]
+    InvalidUrl {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The requested protocol is not supported by this build.
+    #[error("unsupported protocol: {0}")]
+    Unsupported(String),
+    /// A typed call's arguments or reply did not match the expected types.
+    #[error("type mismatch: {0}")]
+    Type(String),
+    /// An I/O error (binding a listener, starting a runtime).
+    #[error("I/O error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl Error {
+    /// The remote fault, if this error is one.
+    pub fn fault(&self) -> Option<&RemoteFault> {
+        match self {
+            Error::Fault(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// Result alias of the RPC layer.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,39 @@
+//! Hessian remoting over HTTP, interoperable with Caucho's `HessianServlet`/`HessianSkeleton`,
+//! `BurlapSkeleton`, `HessianProxyFactory` and `BurlapProxyFactory` (hessian 4.0.38).
+//!
+//! - [`Service`]: named methods over [`hessian::Value`]s, with Caucho's overload mangling and
+//!   `_hessian_getAttribute`;
+//! - [`HessianServer`]: a `tower::Service` over HTTP requests (mountable in axum) and a
+//!   standalone hyper server with limits, keep-alive and graceful shutdown; each request's
+//!   protocol (Hessian 2, Hessian 1, Java's `c 2 0` hybrid, Burlap) is detected and answered in
+//!   kind;
+//! - [`Client`]/[`Proxy`]: a pooled async client, and [`BlockingClient`] for synchronous code;
+//! - [`fault`]: faults as Java writes them, and [`RemoteFault`] for faults received.
+//!
+//! ```no_run
+//! use hessian::Value;
+//! use hessian_rpc::{serve, Service};
+//! # async fn run() -> std::io::Result<()> {
+//! let service = Service::builder()
+//!     .sync_method("hello", &["string"], |args| Ok(Value::String(format!("hello, {}", args[0]))))
+//!     .build();
+//! serve("127.0.0.1:8080", service).await
+//! # }
+//! ```
+
+pub mod client;
+#[cfg(feature = "demo")]
+pub mod demo;
+pub mod error;
+pub mod fault;
+pub mod protocol;
+pub mod server;
+pub mod service;
+
+pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientConfig, Proxy};
+pub use error::{Error, Result};
+pub use fault::RemoteFault;
+pub use hessian::{Call, Fault, Reply, Value};
+pub use protocol::{Dialect, Protocol};
+pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig};
+pub use service::{CallContext, Handler, Service, ServiceBuilder};

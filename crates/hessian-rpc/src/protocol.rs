@@ -1,0 +1,199 @@
+//! The three wire protocols, detection of a request's protocol from its first bytes, and the
+//! envelope codec used by both the server and the client.
+//!
+//! | request starts with | call decoded as | reply written as |
+//! |---|---|---|
+//! | `H 2 0 C` (or a bare `C`) | Hessian 2 | Hessian 2 |
+//! | `c 1 0` | Hessian 1 | Hessian 1 |
+//! | `c 2 0` (what Java's `HessianProxyFactory` sends by default) | Hessian 1 | Hessian 2 |
+//! | `<` after optional XML whitespace | Burlap | Burlap |
+
+use hessian::{Call, Limits, Reply, Value};
+
+/// A wire protocol of the Hessian family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// Hessian 2.0 (`H 2 0 C …` / `H 2 0 R …`).
+    Hessian2,
+    /// Hessian 1.0.2 (`c 1 0 … z` / `r 1 0 … z`).
+    Hessian1,
+    /// Burlap 1.0 (`<burlap:call>` / `<burlap:reply>`).
+    Burlap,
+}
+
+impl Protocol {
+    /// The `Content-Type` Caucho's proxies send for this protocol (`BurlapProxy` sends
+    /// `text/xml`).
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Protocol::Hessian2 | Protocol::Hessian1 => "x-application/hessian",
+            Protocol::Burlap => "text/xml",
+        }
+    }
+}
+
+impl std::fmt::Display for Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Protocol::Hessian2 => "Hessian 2",
+            Protocol::Hessian1 => "Hessian 1",
+            Protocol::Burlap => "Burlap",
+        })
+    }
+}
+
+/// How one exchange is spoken: the protocol of the call and the protocol of the reply. They
+/// differ only for the Hessian 1 call with major version 2 (`c 2 0`), which asks for a Hessian 2
+/// reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dialect {
+    /// The protocol the call is written in.
+    pub call: Protocol,
+    /// The protocol the reply is written in.
+    pub reply: Protocol,
+}
+
+impl Dialect {
+    /// Hessian 2 both ways.
+    pub const HESSIAN2: Dialect = Dialect { call: Protocol::Hessian2, reply: Protocol::Hessian2 };
+    /// Hessian 1 both ways.
+    pub const HESSIAN1: Dialect = Dialect { call: Protocol::Hessian1, reply: Protocol::Hessian1 };
+    /// Java's default: a Hessian 1 call with version 2 (`c 2 0`), answered in Hessian 2.
+    pub const HYBRID: Dialect = Dialect { call: Protocol::Hessian1, reply: Protocol::Hessian2 };
+    /// Burlap both ways.
+    pub const BURLAP: Dialect = Dialect { call: Protocol::Burlap, reply: Protocol::Burlap };
+
+    /// Detects the dialect of a call from its first bytes, or `None` if they match no protocol.
+    pub fn detect(body: &[u8]) -> Option<Dialect> {
+        match body.first()? {
+            b'H' | b'C' => Some(Dialect::HESSIAN2),
+            b'c' => match body.get(1) {
+                Some(&major) if major >= 2 => Some(Dialect::HYBRID),
+                _ => Some(Dialect::HESSIAN1),
+            },
+            _ => {
+                let first = body.iter().find(|b| !b.is_ascii_whitespace())?;
+                (*first == b'<').then_some(Dialect::BURLAP)
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.call == self.reply {
+            write!(f, "{}", self.call)
+        } else {
+            write!(f, "{} call (version 2 header), {} reply", self.call, self.reply)
+        }
+    }
+}
+
+/// Gives a value decoded from Hessian 1 or Burlap the shape Hessian 2 gives the same Java data
+/// (objects instead of typed maps of field names), so that handlers and callers see one shape
+/// whatever the protocol. Each value is converted on its own: a back reference from one
+/// argument into another is not renumbered.
+fn h2_shape(protocol: Protocol, v: Value) -> Value {
+    match protocol {
+        Protocol::Hessian2 => v,
+        Protocol::Hessian1 | Protocol::Burlap => hessian::convert::to_h2(&v),
+    }
+}
+
+fn h2_shape_reply(protocol: Protocol, reply: Reply) -> Reply {
+    match reply {
+        Ok(v) => Ok(h2_shape(protocol, v)),
+        Err(mut f) => {
+            f.detail = f.detail.map(|d| h2_shape(protocol, d));
+            Err(f)
+        }
+    }
+}
+
+/// Decodes a call written in `dialect.call`. Arguments (and headers) of Hessian 1 and Burlap
+/// calls are given the Hessian 2 shape (see the module documentation of `hessian::convert`).
+pub fn decode_call(dialect: Dialect, body: &[u8], limits: Limits) -> Result<Call, hessian::Error> {
+    check_size(body, &limits)?;
+    let mut call = match dialect.call {
+        Protocol::Hessian2 => return hessian::h2::message::call_from_slice(body, limits),
+        Protocol::Hessian1 => {
+            let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
+            let (call, _major) = d.read_call()?;
+            d.end()?;
+            call
+        }
+        Protocol::Burlap => {
+            let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
+            let call = d.read_call()?;
+            d.end()?;
+            call
+        }
+    };
+    call.args = call.args.into_iter().map(|a| h2_shape(dialect.call, a)).collect();
+    call.headers = call.headers.into_iter().map(|(k, v)| (k, h2_shape(dialect.call, v))).collect();
+    Ok(call)
+}
+
+fn check_size(body: &[u8], limits: &Limits) -> Result<(), hessian::Error> {
+    if body.len() as u64 > limits.max_message_size {
+        let kind = hessian::ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size };
+        return Err(hessian::Error::new(kind, 0));
+    }
+    Ok(())
+}
+
+/// Encodes a call in `dialect` (for the hybrid, a Hessian 1 call with version 2).
+pub fn encode_call(dialect: Dialect, call: &Call) -> Result<Vec<u8>, hessian::Error> {
+    match (dialect.call, dialect.reply) {
+        (Protocol::Hessian2, _) => hessian::h2::message::call_to_vec(&call.method, &call.args),
+        (Protocol::Hessian1, Protocol::Hessian2) => hessian::h1::write_call_versioned(call, 2),
+        (Protocol::Hessian1, _) => hessian::h1::write_call(call),
+        (Protocol::Burlap, _) => hessian::burlap::write_call(call),
+    }
+}
+
+/// Encodes a reply (value or fault) in `protocol`.
+pub fn encode_reply(protocol: Protocol, reply: &Reply) -> Result<Vec<u8>, hessian::Error> {
+    match protocol {
+        Protocol::Hessian2 => hessian::h2::message::reply_to_vec(reply),
+        Protocol::Hessian1 => hessian::h1::write_reply(reply),
+        Protocol::Burlap => hessian::burlap::write_reply(reply),
+    }
+}
+
+/// Decodes a reply written in `protocol`; Hessian 1 and Burlap values (and fault details) are
+/// given the Hessian 2 shape.
+pub fn decode_reply(protocol: Protocol, body: &[u8], limits: Limits) -> Result<Reply, hessian::Error> {
+    check_size(body, &limits)?;
+    let reply = match protocol {
+        Protocol::Hessian2 => return hessian::h2::message::reply_from_slice(body, limits),
+        Protocol::Hessian1 => {
+            let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
+            let r = d.read_reply()?;
+            d.end()?;
+            r
+        }
+        Protocol::Burlap => {
+            let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
+            let r = d.read_reply()?;
+            d.end()?;
+            r
+        }
+    };
+    Ok(h2_shape_reply(protocol, reply))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_each_protocol() {
+        assert_eq!(Dialect::detect(b"H\x02\x00C"), Some(Dialect::HESSIAN2));
+        assert_eq!(Dialect::detect(b"c\x01\x00m"), Some(Dialect::HESSIAN1));
+        assert_eq!(Dialect::detect(b"c\x02\x00m"), Some(Dialect::HYBRID));
+        assert_eq!(Dialect::detect(b" \n<burlap:call>"), Some(Dialect::BURLAP));
+        assert_eq!(Dialect::detect(b""), None);
+        assert_eq!(Dialect::detect(b"GET /"), None);
+    }
+}

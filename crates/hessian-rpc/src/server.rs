@@ -1,0 +1,333 @@
+//! The server: a [`tower_service::Service`] over HTTP requests that routes by path to
+//! [`Service`]s, detects each call's protocol, and answers in kind; plus a standalone
+//! hyper-based [`HessianServer::serve`] with keep-alive, limits and graceful shutdown.
+
+use crate::fault::PROTOCOL_EXCEPTION;
+use crate::protocol::{self, Dialect};
+use crate::service::Service;
+use bytes::Bytes;
+use futures_util::FutureExt;
+use hessian::{Fault, Limits, Reply};
+use http::{header, Method, Request, Response, StatusCode};
+use http_body::Body;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::sync::watch;
+
+/// Limits and timeouts of a server.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Largest request body accepted, in bytes; larger bodies get HTTP 413.
+    pub max_request_size: usize,
+    /// Limits applied while decoding a call.
+    pub limits: Limits,
+    /// How long a connection may take to send a request's headers (slow-loris protection).
+    pub header_read_timeout: Duration,
+    /// How long graceful shutdown waits for open connections before dropping them.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            max_request_size: 16 * 1024 * 1024,
+            limits: Limits { max_message_size: 16 * 1024 * 1024, ..Limits::default() },
+            header_read_timeout: Duration::from_secs(30),
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+struct Inner {
+    routes: HashMap<String, Arc<Service>>,
+    fallback: Option<Arc<Service>>,
+    config: ServerConfig,
+}
+
+/// A Hessian/Burlap HTTP endpoint set: `path -> Service`. Cheap to clone.
+///
+/// It is a `tower::Service<http::Request<B>>` for any body `B`, so it can be mounted in an
+/// axum router (`Router::route_service("/bench", server)`), or run on its own with
+/// [`serve`](Self::serve).
+#[derive(Clone)]
+pub struct HessianServer {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for HessianServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut paths: Vec<_> = self.inner.routes.keys().collect();
+        paths.sort();
+        f.debug_struct("HessianServer").field("paths", &paths).field("config", &self.inner.config).finish()
+    }
+}
+
+/// Builds a [`HessianServer`].
+#[derive(Default)]
+pub struct HessianServerBuilder {
+    routes: HashMap<String, Arc<Service>>,
+    fallback: Option<Arc<Service>>,
+    config: ServerConfig,
+}
+
+impl HessianServerBuilder {
+    /// Serves `service` at `path` (exact match, e.g. `/bench`).
+    pub fn mount(mut self, path: &str, service: Service) -> Self {
+        self.routes.insert(path.to_owned(), Arc::new(service));
+        self
+    }
+
+    /// Serves `service` for every path no [`mount`](Self::mount) matches (useful when the
+    /// server itself is mounted under a prefix by a router).
+    pub fn fallback(mut self, service: Service) -> Self {
+        self.fallback = Some(Arc::new(service));
+        self
+    }
+
+    /// Replaces the configuration.
+    pub fn config(mut self, config: ServerConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Sets the largest request body accepted.
+    pub fn max_request_size(mut self, bytes: usize) -> Self {
+        self.config.max_request_size = bytes;
+        self.config.limits.max_message_size = bytes as u64;
+        self
+    }
+
+    /// Finishes the server.
+    pub fn build(self) -> HessianServer {
+        HessianServer { inner: Arc::new(Inner { routes: self.routes, fallback: self.fallback, config: self.config }) }
+    }
+}
+
+fn text(status: StatusCode, msg: &str) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from(msg.to_owned())));
+    *r.status_mut() = status;
+    r.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/plain; charset=utf-8"));
+    r
+}
+
+impl HessianServer {
+    /// Starts a server.
+    pub fn builder() -> HessianServerBuilder {
+        HessianServerBuilder::default()
+    }
+
+    /// A server answering every path with one service.
+    pub fn single(service: Service) -> HessianServer {
+        Self::builder().fallback(service).build()
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &ServerConfig {
+        &self.inner.config
+    }
+
+    /// Handles one HTTP request; never fails (errors become faults or HTTP error statuses) and
+    /// never lets a panic escape.
+    pub async fn handle<B>(&self, req: Request<B>) -> Response<Full<Bytes>>
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        match AssertUnwindSafe(self.handle_inner(req)).catch_unwind().await {
+            Ok(r) => r,
+            Err(_) => text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
+        }
+    }
+
+    async fn handle_inner<B>(&self, req: Request<B>) -> Response<Full<Bytes>>
+    where
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        let inner = &self.inner;
+        let Some(service) = inner.routes.get(req.uri().path()).or(inner.fallback.as_ref()).cloned() else {
+            return text(StatusCode::NOT_FOUND, "no Hessian service at this path");
+        };
+        if req.method() != Method::POST {
+            let mut r = text(StatusCode::METHOD_NOT_ALLOWED, "Hessian Requires POST");
+            r.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static("POST"));
+            return r;
+        }
+        let max = inner.config.max_request_size;
+        if let Some(len) = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+        {
+            if len > max as u64 {
+                return text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
+            }
+        }
+        let body = match Limited::new(req.into_body(), max).collect().await {
+            Ok(b) => b.to_bytes(),
+            Err(e) => {
+                return if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+                    text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large")
+                } else {
+                    text(StatusCode::BAD_REQUEST, "could not read the request body")
+                };
+            }
+        };
+        let Some(dialect) = Dialect::detect(&body) else {
+            return text(StatusCode::BAD_REQUEST, "not a Hessian or Burlap call");
+        };
+        let reply: Reply = match protocol::decode_call(dialect, &body, inner.config.limits) {
+            Ok(call) => {
+                let svc = service.clone();
+                match AssertUnwindSafe(svc.dispatch(call, dialect)).catch_unwind().await {
+                    Ok(r) => r,
+                    Err(_) => {
+                        Err(crate::fault::service_exception("java.lang.RuntimeException", "the service panicked"))
+                    }
+                }
+            }
+            Err(e) => Err(Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call))),
+        };
+        encode_response(dialect, &reply)
+    }
+
+    /// Binds `addr` and serves until the process ends.
+    pub async fn serve(self, addr: impl ToSocketAddrs) -> std::io::Result<()> {
+        let listener = TcpListener::bind(addr).await?;
+        self.serve_listener(listener, std::future::pending()).await;
+        Ok(())
+    }
+
+    /// Binds `addr` and serves in a background task, returning a handle that knows the bound
+    /// address and shuts the server down gracefully.
+    pub async fn bind(self, addr: impl ToSocketAddrs) -> std::io::Result<RunningServer> {
+        let listener = TcpListener::bind(addr).await?;
+        let local_addr = listener.local_addr()?;
+        let (tx, mut rx) = watch::channel(false);
+        let task = tokio::spawn(async move {
+            let signal = async move {
+                let _ = rx.wait_for(|stop| *stop).await;
+            };
+            self.serve_listener(listener, signal).await;
+        });
+        Ok(RunningServer { local_addr, stop: tx, task })
+    }
+
+    /// Serves connections from `listener` until `shutdown` completes, then stops accepting,
+    /// lets open requests finish (up to the configured grace period) and returns.
+    pub async fn serve_listener(self, listener: TcpListener, shutdown: impl Future<Output = ()>) {
+        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(self.inner.config.header_read_timeout);
+        let http = Arc::new(http);
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let (stream, _) = match accepted {
+                        Ok(s) => s,
+                        Err(_) => {
+                            // e.g. too many open files: back off briefly instead of spinning
+                            tokio::time::sleep(Duration::from_millis(10)).await;
+                            continue;
+                        }
+                    };
+                    let _ = stream.set_nodelay(true);
+                    let server = self.clone();
+                    let conn = http.serve_connection(
+                        TokioIo::new(stream),
+                        hyper::service::service_fn(move |req| {
+                            let server = server.clone();
+                            async move { Ok::<_, Infallible>(server.handle(req).await) }
+                        }),
+                    );
+                    let conn = graceful.watch(conn);
+                    tokio::spawn(async move {
+                        let _ = conn.await;
+                    });
+                }
+                _ = &mut shutdown => break,
+            }
+        }
+        drop(listener);
+        let _ = tokio::time::timeout(self.inner.config.shutdown_grace, graceful.shutdown()).await;
+    }
+}
+
+/// Encodes a reply in the dialect's reply protocol as an HTTP 200 response.
+fn encode_response(dialect: Dialect, reply: &Reply) -> Response<Full<Bytes>> {
+    let bytes = match protocol::encode_reply(dialect.reply, reply) {
+        Ok(b) => b,
+        Err(e) => {
+            let fault = Fault::new(PROTOCOL_EXCEPTION, format!("could not encode the reply: {e}"));
+            match protocol::encode_reply(dialect.reply, &Err(fault)) {
+                Ok(b) => b,
+                Err(_) => return text(StatusCode::INTERNAL_SERVER_ERROR, "could not encode the reply"),
+            }
+        }
+    };
+    let mut r = Response::new(Full::new(Bytes::from(bytes)));
+    r.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(dialect.reply.content_type()));
+    r
+}
+
+/// A server running in the background (see [`HessianServer::bind`]).
+#[derive(Debug)]
+pub struct RunningServer {
+    local_addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl RunningServer {
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// `http://ADDR/path` for this server.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.local_addr, path)
+    }
+
+    /// Stops accepting connections, waits for open requests to finish (up to the grace
+    /// period) and returns.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+    }
+}
+
+impl<B> tower_service::Service<Request<B>> for HessianServer
+where
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
+    type Response = Response<Full<Bytes>>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: Request<B>) -> Self::Future {
+        let server = self.clone();
+        Box::pin(async move { Ok(server.handle(req).await) })
+    }
+}
+
+/// Serves one service at every path of `addr` until the process ends: the one-line server.
+pub async fn serve(addr: impl ToSocketAddrs, service: Service) -> std::io::Result<()> {
+    HessianServer::single(service).serve(addr).await
+}

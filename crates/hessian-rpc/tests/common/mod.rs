@@ -1,0 +1,84 @@
+//! Shared helpers of the interop tests: a Java server process guard, the Rust services the Java
+//! clients call, and a runner for the Java client.
+#![allow(dead_code)]
+
+use hessian::Value;
+use hessian_rpc::demo::{bench_service, test2_service};
+use hessian_rpc::{HessianServer, Service};
+use hessian_testkit::java::Java;
+use std::io::{BufRead, BufReader};
+use std::process::Child;
+
+/// A Java `RpcJavaServer` process, killed on drop.
+pub struct JavaServer {
+    child: Child,
+    /// The port it listens on (127.0.0.1).
+    pub port: u16,
+}
+
+impl JavaServer {
+    /// Starts the server and waits for its `PORT n` line.
+    pub fn start(java: &Java) -> JavaServer {
+        let mut child = java.spawn("RpcJavaServer", &["0"]);
+        let stdout = child.stdout.take().expect("java stdout");
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("read PORT line");
+        let port = line.trim().strip_prefix("PORT ").and_then(|p| p.parse().ok());
+        let Some(port) = port else {
+            let _ = child.kill();
+            panic!("RpcJavaServer did not print its port: {line:?}");
+        };
+        JavaServer { child, port }
+    }
+
+    /// `http://127.0.0.1:PORT/path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{}", self.port, path)
+    }
+}
+
+impl Drop for JavaServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The Rust implementation of `RpcOverloadService` (overloads plus a dialect probe).
+pub fn overload_service() -> Service {
+    let int = |v: &Value| v.as_i64().unwrap_or_default();
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    Service::builder()
+        .api_class("RpcOverloadService")
+        .sync_method("add", &["int"], move |a| Ok(Value::String(format!("int:{}", int(&a[0])))))
+        .sync_method("add", &["int", "int"], move |a| Ok(Value::String(format!("int,int:{}", int(&a[0]) + int(&a[1])))))
+        .sync_method("add", &["string", "string"], move |a| {
+            Ok(Value::String(format!("string,string:{}{}", s(&a[0]), s(&a[1]))))
+        })
+        .method("dialect", &[], |ctx, _| async move { Ok(Value::String(ctx.dialect.to_string())) })
+        .build()
+}
+
+/// The Rust server the Java clients call: `/bench`, `/overload` and `/test2`.
+pub fn rust_server() -> HessianServer {
+    HessianServer::builder()
+        .mount("/bench", bench_service())
+        .mount("/overload", overload_service())
+        .mount("/test2", test2_service())
+        .build()
+}
+
+/// Runs `RpcJavaClient URL MODE SUITE`, panicking with its output unless every check passed;
+/// returns its standard output.
+pub fn java_client(java: &Java, url: &str, mode: &str, suite: &str) -> String {
+    let out = java.try_run("RpcJavaClient", &[url, mode, suite], b"");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "RpcJavaClient {url} {mode} {suite} failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("summary: passed="), "{stdout}");
+    stdout
+}

@@ -1,0 +1,651 @@
+//! Burlap 1.0 decoder on the streaming XML reader of `quick-xml`: accepts what `BurlapOutput`
+//! writes (and whitespace between elements, comments, an XML declaration and empty-element tags
+//! such as `<null/>`), with typed errors carrying byte offsets and the same [`Limits`] as the
+//! binary decoders.
+//!
+//! Safety against hostile XML: a document type declaration (`<!DOCTYPE`, where entity definitions
+//! live) is refused, and only the five predefined entities and numeric character references are
+//! resolved, so nothing ever expands.
+
+use super::text;
+use crate::error::{Error, ErrorKind, Limits, Result};
+use crate::java_utf8;
+use crate::message::{Call, Fault, Reply};
+use crate::read::{finish_str, Read, SliceRead};
+use crate::value::{List, Map, Remote, Value};
+use quick_xml::events::Event;
+use std::io::BufRead;
+
+/// The element names of Burlap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tag {
+    Null,
+    Boolean,
+    Int,
+    Long,
+    Double,
+    Date,
+    String,
+    Base64,
+    Xml,
+    List,
+    Map,
+    Type,
+    Length,
+    Ref,
+    Remote,
+    Call,
+    Reply,
+    Fault,
+    Header,
+    Method,
+    Unknown,
+}
+
+fn tag(name: &[u8]) -> Tag {
+    match name {
+        b"null" => Tag::Null,
+        b"boolean" => Tag::Boolean,
+        b"int" => Tag::Int,
+        b"long" => Tag::Long,
+        b"double" => Tag::Double,
+        b"date" => Tag::Date,
+        b"string" => Tag::String,
+        b"base64" => Tag::Base64,
+        b"xml" => Tag::Xml,
+        b"list" => Tag::List,
+        b"map" => Tag::Map,
+        b"type" => Tag::Type,
+        b"length" => Tag::Length,
+        b"ref" => Tag::Ref,
+        b"remote" => Tag::Remote,
+        b"burlap:call" => Tag::Call,
+        b"burlap:reply" => Tag::Reply,
+        b"fault" => Tag::Fault,
+        b"header" => Tag::Header,
+        b"method" => Tag::Method,
+        _ => Tag::Unknown,
+    }
+}
+
+/// One structural token: a start tag, an end tag, an empty-element tag, or the end of input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    Start(Tag),
+    End(Tag),
+    Empty(Tag),
+    Eof,
+}
+
+/// Reads Burlap values and envelopes from any `BufRead` (a byte slice is one).
+pub struct Decoder<R: BufRead> {
+    xml: quick_xml::Reader<R>,
+    buf: Vec<u8>,
+    text: Vec<u8>,
+    peeked: Option<Tok>,
+    limits: Limits,
+    refs: usize,
+    depth: usize,
+}
+
+impl<'a> Decoder<&'a [u8]> {
+    /// A decoder over a byte slice.
+    pub fn from_slice(data: &'a [u8]) -> Self {
+        Decoder::new(data)
+    }
+}
+
+impl<R: std::io::Read> Decoder<std::io::BufReader<R>> {
+    /// A decoder over any `std::io::Read` (buffered internally).
+    pub fn from_reader(r: R) -> Self {
+        Decoder::new(std::io::BufReader::new(r))
+    }
+}
+
+impl<R: BufRead> Decoder<R> {
+    /// A decoder with default limits.
+    pub fn new(read: R) -> Self {
+        let mut xml = quick_xml::Reader::from_reader(read);
+        let cfg = xml.config_mut();
+        cfg.trim_text(false);
+        cfg.expand_empty_elements = false;
+        cfg.check_end_names = true;
+        Decoder { xml, buf: Vec::new(), text: Vec::new(), peeked: None, limits: Limits::default(), refs: 0, depth: 0 }
+    }
+
+    /// Replaces the limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Offset of the next byte the XML reader will look at.
+    pub fn offset(&self) -> u64 {
+        self.xml.buffer_position()
+    }
+
+    /// Starts a new message: forgets value references.
+    pub fn reset(&mut self) {
+        self.refs = 0;
+    }
+
+    fn err(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.offset())
+    }
+
+    fn malformed(&self, msg: impl Into<String>) -> Error {
+        self.err(ErrorKind::Malformed(msg.into()))
+    }
+
+    fn limit(&self, what: &'static str, limit: usize) -> Error {
+        self.err(ErrorKind::LimitExceeded { what, limit: limit as u64 })
+    }
+
+    fn xml_err(&self, e: quick_xml::Error) -> Error {
+        match e {
+            quick_xml::Error::Io(io) => {
+                Error::new(ErrorKind::Io(std::io::Error::new(io.kind(), io.to_string())), self.xml.error_position())
+            }
+            e => Error::new(ErrorKind::Malformed(format!("XML: {e}")), self.xml.error_position()),
+        }
+    }
+
+    /// The next structural token, skipping whitespace, comments, declarations and processing
+    /// instructions between elements.
+    fn next_tok(&mut self) -> Result<Tok> {
+        if let Some(t) = self.peeked.take() {
+            return Ok(t);
+        }
+        loop {
+            self.buf.clear();
+            let ev = match self.xml.read_event_into(&mut self.buf) {
+                Ok(ev) => ev,
+                Err(e) => return Err(self.xml_err(e)),
+            };
+            return Ok(match ev {
+                Event::Start(e) => Tok::Start(tag(e.name().as_ref())),
+                Event::End(e) => Tok::End(tag(e.name().as_ref())),
+                Event::Empty(e) => Tok::Empty(tag(e.name().as_ref())),
+                Event::Text(t) if t.iter().all(u8::is_ascii_whitespace) => continue,
+                Event::Comment(_) | Event::Decl(_) | Event::PI(_) => continue,
+                Event::DocType(_) => return Err(self.malformed("document type declarations are not allowed")),
+                Event::Text(_) | Event::CData(_) | Event::GeneralRef(_) => {
+                    return Err(self.malformed("text outside a value element"))
+                }
+                Event::Eof => Tok::Eof,
+            });
+        }
+    }
+
+    fn peek_tok(&mut self) -> Result<Tok> {
+        let t = self.next_tok()?;
+        self.peeked = Some(t);
+        Ok(t)
+    }
+
+    /// Collects the character data of a leaf element (after its start tag) into `self.text`,
+    /// up to its end tag, resolving the predefined entities and character references.
+    fn read_text(&mut self, want: Tag, max_bytes: usize) -> Result<()> {
+        self.text.clear();
+        loop {
+            self.buf.clear();
+            let ev = match self.xml.read_event_into(&mut self.buf) {
+                Ok(ev) => ev,
+                Err(e) => return Err(self.xml_err(e)),
+            };
+            match ev {
+                Event::Text(t) => self.text.extend_from_slice(&t),
+                Event::CData(t) => self.text.extend_from_slice(&t),
+                Event::GeneralRef(r) => {
+                    let name: &[u8] = &r;
+                    match name {
+                        b"lt" => self.text.push(b'<'),
+                        b"gt" => self.text.push(b'>'),
+                        b"amp" => self.text.push(b'&'),
+                        b"apos" => self.text.push(b'\''),
+                        b"quot" => self.text.push(b'"'),
+                        _ => {
+                            let c = match name.strip_prefix(b"#") {
+                                Some(num) => char_ref(num),
+                                None => None,
+                            };
+                            match c {
+                                Some(c) if c >= 0x10000 => {
+                                    // c is a valid scalar value (char_ref checks the range)
+                                    let ch =
+                                        char::from_u32(c).ok_or_else(|| self.malformed("bad character reference"))?;
+                                    java_utf8::push_char(&mut self.text, ch);
+                                }
+                                Some(c) => java_utf8::push_unit(&mut self.text, c),
+                                None => {
+                                    let shown = String::from_utf8_lossy(name).into_owned();
+                                    return Err(self.malformed(format!("unknown entity &{shown};")));
+                                }
+                            }
+                        }
+                    }
+                }
+                Event::Comment(_) | Event::PI(_) => {}
+                Event::End(e) if tag(e.name().as_ref()) == want => return Ok(()),
+                Event::Eof => return Err(self.err(ErrorKind::UnexpectedEof)),
+                _ => return Err(self.malformed(format!("unexpected markup inside <{}>", tag_name(want)))),
+            }
+            if self.text.len() > max_bytes {
+                return Err(self.limit("text length", max_bytes));
+            }
+        }
+    }
+
+    /// Text of a leaf element whose start token was read (empty for an empty-element tag).
+    fn leaf(&mut self, tok: Tok, max_bytes: usize) -> Result<()> {
+        match tok {
+            Tok::Start(t) => self.read_text(t, max_bytes),
+            _ => {
+                self.text.clear();
+                Ok(())
+            }
+        }
+    }
+
+    fn leaf_str(&mut self, tok: Tok, what: &'static str) -> Result<String> {
+        self.leaf(tok, 64)?;
+        match std::str::from_utf8(&self.text) {
+            Ok(s) => Ok(s.trim().to_owned()),
+            Err(_) => Err(self.malformed(format!("bad {what}"))),
+        }
+    }
+
+    fn leaf_number<T: std::str::FromStr>(&mut self, tok: Tok, what: &'static str) -> Result<T> {
+        let s = self.leaf_str(tok, what)?;
+        s.parse().map_err(|_| self.malformed(format!("bad {what} {s:?}")))
+    }
+
+    /// Decodes `self.text` (Java's UTF-8, surrogates possibly as 3-byte sequences) to a string.
+    fn text_string(&self) -> Result<String> {
+        let units_max = self.limits.max_string_len;
+        if let Ok(s) = std::str::from_utf8(&self.text) {
+            if s.len() > units_max && java_utf8::utf16_len(s) > units_max {
+                return Err(self.limit("string length", units_max));
+            }
+            return Ok(s.to_owned());
+        }
+        let mut r = SliceRead::new(&self.text);
+        let mut out = String::with_capacity(self.text.len());
+        let mut pending = None;
+        let mut units = 0usize;
+        let at = |e: Error| Error::new(e.into_kind(), self.offset());
+        while let Some(b) = r.peek().map_err(at)? {
+            let u = if b >= 0xf0 { 2 } else { 1 };
+            r.append_str(u, &mut out, &mut pending).map_err(at)?;
+            units += u;
+        }
+        if units > units_max {
+            return Err(self.limit("string length", units_max));
+        }
+        finish_str(pending, 0).map_err(at)?;
+        Ok(out)
+    }
+
+    fn max_text(&self) -> usize {
+        self.limits.max_string_len.saturating_mul(3)
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.limits.max_depth {
+            return Err(self.limit("depth", self.limits.max_depth));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn add_ref(&mut self) -> Result<()> {
+        if self.refs >= self.limits.max_refs {
+            return Err(self.limit("references", self.limits.max_refs));
+        }
+        self.refs += 1;
+        Ok(())
+    }
+
+    /// Reads one complete value.
+    pub fn read_value(&mut self) -> Result<Value> {
+        let tok = self.next_tok()?;
+        self.parse_value(tok)
+    }
+
+    /// Reads an optional `<type>…</type>`; the empty type is `None`.
+    fn read_opt_type(&mut self) -> Result<Option<String>> {
+        match self.peek_tok()? {
+            Tok::Start(Tag::Type) | Tok::Empty(Tag::Type) => {
+                let tok = self.next_tok()?;
+                self.leaf(tok, self.max_text())?;
+                let t = self.text_string()?;
+                Ok(Some(t).filter(|t| !t.is_empty()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn parse_value(&mut self, tok: Tok) -> Result<Value> {
+        let t = match tok {
+            Tok::Start(t) | Tok::Empty(t) => t,
+            Tok::End(t) => return Err(self.malformed(format!("unexpected </{}>", tag_name(t)))),
+            Tok::Eof => return Err(self.err(ErrorKind::UnexpectedEof)),
+        };
+        Ok(match t {
+            Tag::Null => {
+                self.leaf(tok, 0)?;
+                Value::Null
+            }
+            Tag::Boolean => match self.leaf_str(tok, "boolean")?.as_str() {
+                "1" | "true" => Value::Bool(true),
+                "0" | "false" => Value::Bool(false),
+                s => return Err(self.malformed(format!("bad boolean {s:?}"))),
+            },
+            Tag::Int => Value::Int(self.leaf_number(tok, "int")?),
+            Tag::Long => Value::Long(self.leaf_number(tok, "long")?),
+            Tag::Double => {
+                let s = self.leaf_str(tok, "double")?;
+                Value::Double(text::parse_java_double(&s).ok_or_else(|| self.malformed(format!("bad double {s:?}")))?)
+            }
+            Tag::Date => {
+                let s = self.leaf_str(tok, "date")?;
+                Value::Date(text::parse_date(&s).ok_or_else(|| self.malformed(format!("bad date {s:?}")))?)
+            }
+            Tag::String | Tag::Xml => {
+                self.leaf(tok, self.max_text())?;
+                Value::String(self.text_string()?)
+            }
+            Tag::Base64 => {
+                let max = self.limits.max_binary_len;
+                self.leaf(tok, max.saturating_mul(2).saturating_add(64))?;
+                let mut out = Vec::with_capacity(self.text.len() / 4 * 3);
+                if text::decode_base64(&self.text, &mut out).is_none() {
+                    return Err(self.malformed("bad base64"));
+                }
+                if out.len() > max {
+                    return Err(self.limit("binary length", max));
+                }
+                Value::Binary(out)
+            }
+            Tag::Ref => {
+                let s = self.leaf_str(tok, "ref")?;
+                match s.parse::<u32>() {
+                    Ok(r) if (r as usize) < self.refs => Value::Ref(r),
+                    _ => {
+                        let index = s.parse::<i64>().unwrap_or(-1) as u64;
+                        return Err(self.err(ErrorKind::RefOutOfRange { index, len: self.refs }));
+                    }
+                }
+            }
+            Tag::List => {
+                self.enter()?;
+                let l = self.parse_list(tok)?;
+                self.depth -= 1;
+                Value::List(Box::new(l))
+            }
+            Tag::Map => {
+                self.enter()?;
+                let m = self.parse_map(tok)?;
+                self.depth -= 1;
+                Value::Map(Box::new(m))
+            }
+            Tag::Remote => {
+                if tok == Tok::Empty(Tag::Remote) {
+                    return Err(self.malformed("empty <remote/>"));
+                }
+                let type_name = self.read_opt_type()?.unwrap_or_default();
+                let url = match self.read_value()? {
+                    Value::String(s) => s,
+                    other => {
+                        return Err(self.malformed(format!("remote URL must be a string, not {}", other.kind_name())))
+                    }
+                };
+                self.expect_end(Tag::Remote)?;
+                Value::Remote(Box::new(Remote { type_name, url }))
+            }
+            t => return Err(self.malformed(format!("unexpected <{}> where a value belongs", tag_name(t)))),
+        })
+    }
+
+    fn expect_end(&mut self, want: Tag) -> Result<()> {
+        match self.next_tok()? {
+            Tok::End(t) if t == want => Ok(()),
+            Tok::Eof => Err(self.err(ErrorKind::UnexpectedEof)),
+            _ => Err(self.malformed(format!("expected </{}>", tag_name(want)))),
+        }
+    }
+
+    fn parse_list(&mut self, tok: Tok) -> Result<List> {
+        if let Tok::Empty(_) = tok {
+            self.add_ref()?;
+            return Ok(List { type_name: None, fixed_length: false, items: Vec::new() });
+        }
+        let type_name = self.read_opt_type()?;
+        let mut len = None;
+        if let Tok::Start(Tag::Length) | Tok::Empty(Tag::Length) = self.peek_tok()? {
+            let tok = self.next_tok()?;
+            let n: i64 = self.leaf_number(tok, "length")?;
+            if n >= 0 {
+                if n as u64 > self.limits.max_collection_len as u64 {
+                    return Err(self.limit("collection length", self.limits.max_collection_len));
+                }
+                len = Some(n as usize);
+            }
+        }
+        self.add_ref()?;
+        let mut items = Vec::with_capacity(len.unwrap_or(0).min(1024));
+        loop {
+            let tok = self.next_tok()?;
+            if tok == Tok::End(Tag::List) {
+                break;
+            }
+            if items.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            items.push(self.parse_value(tok)?);
+        }
+        if let Some(n) = len {
+            if n != items.len() {
+                return Err(self.malformed(format!("list declares {n} elements but holds {}", items.len())));
+            }
+        }
+        Ok(List { type_name, fixed_length: len.is_some(), items })
+    }
+
+    fn parse_map(&mut self, tok: Tok) -> Result<Map> {
+        if let Tok::Empty(_) = tok {
+            self.add_ref()?;
+            return Ok(Map::default());
+        }
+        let type_name = self.read_opt_type()?;
+        self.add_ref()?;
+        let mut entries = Vec::new();
+        loop {
+            let tok = self.next_tok()?;
+            if tok == Tok::End(Tag::Map) {
+                break;
+            }
+            if entries.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            let k = self.parse_value(tok)?;
+            let v = self.read_value()?;
+            entries.push((k, v));
+        }
+        Ok(Map { type_name, entries })
+    }
+
+    /// Fails unless only whitespace, comments or processing instructions remain.
+    pub fn end(&mut self) -> Result<()> {
+        match self.next_tok()? {
+            Tok::Eof => Ok(()),
+            _ => Err(self.err(ErrorKind::TrailingBytes)),
+        }
+    }
+
+    /// Reads a call: `<burlap:call>`, headers, `<method>`, arguments, `</burlap:call>`.
+    pub fn read_call(&mut self) -> Result<Call> {
+        match self.next_tok()? {
+            Tok::Start(Tag::Call) => {}
+            _ => return Err(self.malformed("expected <burlap:call>")),
+        }
+        let mut call = Call::default();
+        loop {
+            match self.next_tok()? {
+                tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => {
+                    self.leaf(tok, self.max_text())?;
+                    let name = self.text_string()?;
+                    let v = self.read_value()?;
+                    call.headers.push((name, v));
+                }
+                tok @ (Tok::Start(Tag::Method) | Tok::Empty(Tag::Method)) => {
+                    self.leaf(tok, self.max_text())?;
+                    call.method = self.text_string()?;
+                    break;
+                }
+                _ => return Err(self.malformed("expected <header> or <method>")),
+            }
+        }
+        loop {
+            let tok = self.next_tok()?;
+            if tok == Tok::End(Tag::Call) {
+                break;
+            }
+            if call.args.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            call.args.push(self.parse_value(tok)?);
+        }
+        Ok(call)
+    }
+
+    /// Reads a reply: `<burlap:reply>`, headers (skipped), a value or a `<fault>`,
+    /// `</burlap:reply>`.
+    pub fn read_reply(&mut self) -> Result<Reply> {
+        match self.next_tok()? {
+            Tok::Start(Tag::Reply) => {}
+            _ => return Err(self.malformed("expected <burlap:reply>")),
+        }
+        loop {
+            match self.next_tok()? {
+                tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => {
+                    self.leaf(tok, self.max_text())?;
+                    self.read_value()?;
+                }
+                Tok::Start(Tag::Fault) => {
+                    self.enter()?;
+                    let mut entries = Vec::new();
+                    loop {
+                        let tok = self.next_tok()?;
+                        if tok == Tok::End(Tag::Fault) {
+                            break;
+                        }
+                        if entries.len() >= self.limits.max_collection_len {
+                            return Err(self.limit("collection length", self.limits.max_collection_len));
+                        }
+                        let k = self.parse_value(tok)?;
+                        let v = self.read_value()?;
+                        entries.push((k, v));
+                    }
+                    self.depth -= 1;
+                    self.expect_end(Tag::Reply)?;
+                    return Ok(Err(Fault::from_entries(entries)));
+                }
+                tok => {
+                    let v = self.parse_value(tok)?;
+                    self.expect_end(Tag::Reply)?;
+                    return Ok(Ok(v));
+                }
+            }
+        }
+    }
+}
+
+/// Parses the digits of a character reference (`60` or `x3c`) to a code point (surrogates
+/// allowed: Java reads them as UTF-16 units).
+fn char_ref(num: &[u8]) -> Option<u32> {
+    let s = std::str::from_utf8(num).ok()?;
+    let c = match s.strip_prefix('x') {
+        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+        None => s.parse().ok()?,
+    };
+    (1..=0x10ffff).contains(&c).then_some(c)
+}
+
+fn tag_name(t: Tag) -> &'static str {
+    match t {
+        Tag::Null => "null",
+        Tag::Boolean => "boolean",
+        Tag::Int => "int",
+        Tag::Long => "long",
+        Tag::Double => "double",
+        Tag::Date => "date",
+        Tag::String => "string",
+        Tag::Base64 => "base64",
+        Tag::Xml => "xml",
+        Tag::List => "list",
+        Tag::Map => "map",
+        Tag::Type => "type",
+        Tag::Length => "length",
+        Tag::Ref => "ref",
+        Tag::Remote => "remote",
+        Tag::Call => "burlap:call",
+        Tag::Reply => "burlap:reply",
+        Tag::Fault => "fault",
+        Tag::Header => "header",
+        Tag::Method => "method",
+        Tag::Unknown => "unknown element",
+    }
+}
+
+fn check_size(data: &[u8], limits: &Limits) -> Result<()> {
+    if data.len() as u64 > limits.max_message_size {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
+    }
+    Ok(())
+}
+
+/// Decodes exactly one value from a byte slice (no envelope); anything but whitespace or
+/// comments after it is an error.
+pub fn from_slice(data: &[u8]) -> Result<Value> {
+    from_slice_with_limits(data, Limits::default())
+}
+
+/// Like [`from_slice`] with explicit limits.
+pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
+    check_size(data, &limits)?;
+    let mut d = Decoder::from_slice(data).with_limits(limits);
+    let v = d.read_value()?;
+    d.end()?;
+    Ok(v)
+}
+
+/// Decodes one value from a reader (no envelope).
+pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
+    let limits = Limits::default();
+    let mut d = Decoder::from_reader(std::io::Read::take(r, limits.max_message_size)).with_limits(limits);
+    d.read_value()
+}
+
+/// Decodes a complete call message.
+pub fn read_call(data: &[u8]) -> Result<Call> {
+    check_size(data, &Limits::default())?;
+    let mut d = Decoder::from_slice(data);
+    let c = d.read_call()?;
+    d.end()?;
+    Ok(c)
+}
+
+/// Decodes a complete reply message (a value or a fault).
+pub fn read_reply(data: &[u8]) -> Result<Reply> {
+    check_size(data, &Limits::default())?;
+    let mut d = Decoder::from_slice(data);
+    let r = d.read_reply()?;
+    d.end()?;
+    Ok(r)
+}

@@ -1,0 +1,332 @@
+//! Burlap 1.0 encoder, byte-identical to Caucho 4.0.38's `BurlapOutput`.
+//!
+//! `BurlapOutput` writes no whitespace and no XML declaration; strings escape only `<` (`&#60;`)
+//! and `&` (`&#38;`) and are otherwise printed as Java prints UTF-16 units (supplementary
+//! characters as two 3-byte surrogate sequences). Type names, method names and remote URLs are
+//! printed unescaped by Java; this encoder does the same when that gives well-formed XML and
+//! escapes them like strings otherwise (Java's raw output would be unreadable, even by Java).
+
+use super::text;
+use crate::error::{Error, ErrorKind, Result};
+use crate::java_utf8;
+use crate::message::{Call, Fault, Reply};
+use crate::value::{List, Map, Object, Value};
+use std::io::Write;
+
+const FLUSH_AT: usize = 8192;
+
+/// Writes Burlap values and envelopes to a `std::io::Write`. Output is buffered: call
+/// [`finish`](Self::finish) or [`flush`](Self::flush) at the end.
+pub struct Encoder<W: Write> {
+    out: W,
+    buf: Vec<u8>,
+    flushed: u64,
+}
+
+impl<W: Write> Encoder<W> {
+    /// An encoder writing to `out`.
+    pub fn new(out: W) -> Self {
+        Encoder { out, buf: Vec::with_capacity(FLUSH_AT), flushed: 0 }
+    }
+
+    /// Bytes produced so far (flushed or buffered).
+    pub fn position(&self) -> u64 {
+        self.flushed + self.buf.len() as u64
+    }
+
+    /// Writes out the buffer and flushes the underlying writer.
+    pub fn flush(&mut self) -> Result<()> {
+        self.flush_buffer()?;
+        self.out.flush().map_err(|e| Error::new(ErrorKind::Io(e), self.position()))
+    }
+
+    /// Flushes and returns the underlying writer.
+    pub fn finish(mut self) -> Result<W> {
+        self.flush()?;
+        Ok(self.out)
+    }
+
+    fn flush_buffer(&mut self) -> Result<()> {
+        if !self.buf.is_empty() {
+            if let Err(e) = self.out.write_all(&self.buf) {
+                return Err(Error::new(ErrorKind::Io(e), self.position()));
+            }
+            self.flushed += self.buf.len() as u64;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn put(&mut self, s: &str) -> Result<()> {
+        self.buf.extend_from_slice(s.as_bytes());
+        if self.buf.len() >= FLUSH_AT {
+            self.flush_buffer()?;
+        }
+        Ok(())
+    }
+
+    /// Appends text as `printString`: `<` and `&` as character references.
+    fn put_text(&mut self, s: &str) {
+        if !s.bytes().any(|b| b == b'<' || b == b'&') {
+            java_utf8::push_str(&mut self.buf, s);
+            return;
+        }
+        for ch in s.chars() {
+            match ch {
+                '<' => self.buf.extend_from_slice(b"&#60;"),
+                '&' => self.buf.extend_from_slice(b"&#38;"),
+                c => java_utf8::push_char(&mut self.buf, c),
+            }
+        }
+    }
+
+    /// Appends a name as `print` (raw) when that is well-formed, else as escaped text.
+    fn put_name(&mut self, s: &str) {
+        if s.bytes().all(|b| b.is_ascii() && b != b'<' && b != b'&') {
+            self.buf.extend_from_slice(s.as_bytes());
+        } else {
+            self.put_text(s);
+        }
+    }
+
+    /// Writes `<null></null>`.
+    pub fn write_null(&mut self) -> Result<()> {
+        self.put("<null></null>")
+    }
+
+    /// Writes `<boolean>1</boolean>` or `<boolean>0</boolean>`.
+    pub fn write_bool(&mut self, v: bool) -> Result<()> {
+        self.put(if v { "<boolean>1</boolean>" } else { "<boolean>0</boolean>" })
+    }
+
+    /// Writes `<int>v</int>`.
+    pub fn write_int(&mut self, v: i32) -> Result<()> {
+        self.put(&format!("<int>{v}</int>"))
+    }
+
+    /// Writes `<long>v</long>`.
+    pub fn write_long(&mut self, v: i64) -> Result<()> {
+        self.put(&format!("<long>{v}</long>"))
+    }
+
+    /// Writes `<double>v</double>` with the value formatted as Java's `Double.toString`.
+    pub fn write_double(&mut self, v: f64) -> Result<()> {
+        self.put(&format!("<double>{}</double>", text::java_double(v)))
+    }
+
+    /// Writes `<date>yyyyMMddTHHmmss.SSSZ</date>`.
+    pub fn write_date(&mut self, millis: i64) -> Result<()> {
+        self.buf.extend_from_slice(b"<date>");
+        text::format_date(millis, &mut self.buf);
+        self.put("</date>")
+    }
+
+    /// Writes `<string>text</string>`.
+    pub fn write_str(&mut self, s: &str) -> Result<()> {
+        self.buf.extend_from_slice(b"<string>");
+        self.put_text(s);
+        self.put("</string>")
+    }
+
+    /// Writes `<base64>…</base64>` laid out as `BurlapOutput` does.
+    pub fn write_bytes(&mut self, data: &[u8]) -> Result<()> {
+        self.buf.extend_from_slice(b"<base64>");
+        text::encode_base64(data, &mut self.buf);
+        self.put("</base64>")
+    }
+
+    /// Starts a list: `<list><type>T</type><length>n</length>`; an unknown length is written as
+    /// `-1`, as Java writes it for iterators.
+    pub fn write_list_begin(&mut self, len: Option<usize>, type_name: Option<&str>) -> Result<()> {
+        self.buf.extend_from_slice(b"<list><type>");
+        self.put_name(type_name.unwrap_or(""));
+        let n = match len {
+            Some(n) => i64::try_from(n).unwrap_or(i64::MAX),
+            None => -1,
+        };
+        if n > i64::from(i32::MAX) {
+            return Err(Error::new(ErrorKind::Unencodable(format!("list length {n} exceeds 2^31-1")), self.position()));
+        }
+        self.put(&format!("</type><length>{n}</length>"))
+    }
+
+    /// Ends a list.
+    pub fn write_list_end(&mut self) -> Result<()> {
+        self.put("</list>")
+    }
+
+    /// Starts a map: `<map><type>T</type>` (empty type when untyped).
+    pub fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
+        self.buf.extend_from_slice(b"<map><type>");
+        self.put_name(type_name.unwrap_or(""));
+        self.put("</type>")
+    }
+
+    /// Ends a map.
+    pub fn write_map_end(&mut self) -> Result<()> {
+        self.put("</map>")
+    }
+
+    /// Writes `<ref>n</ref>`, a back reference to the n-th list or map of the message.
+    pub fn write_ref(&mut self, index: u32) -> Result<()> {
+        self.put(&format!("<ref>{index}</ref>"))
+    }
+
+    /// Writes `<remote><type>T</type><string>url</string></remote>`.
+    pub fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()> {
+        self.buf.extend_from_slice(b"<remote><type>");
+        self.put_name(type_name);
+        self.buf.extend_from_slice(b"</type><string>");
+        self.put_name(url);
+        self.put("</string></remote>")
+    }
+
+    /// Writes any [`Value`]; objects as typed maps of field names, as Java does in Burlap.
+    pub fn write_value(&mut self, v: &Value) -> Result<()> {
+        match v {
+            Value::Null => self.write_null(),
+            Value::Bool(b) => self.write_bool(*b),
+            Value::Int(i) => self.write_int(*i),
+            Value::Long(l) => self.write_long(*l),
+            Value::Double(d) => self.write_double(*d),
+            Value::Date(d) => self.write_date(*d),
+            Value::String(s) => self.write_str(s),
+            Value::Binary(b) => self.write_bytes(b),
+            Value::List(l) => self.write_list(l),
+            Value::Map(m) => self.write_map(m),
+            Value::Object(o) => self.write_object(o),
+            Value::Ref(r) => self.write_ref(*r),
+            Value::Remote(r) => self.write_remote(&r.type_name, &r.url),
+        }
+    }
+
+    fn write_list(&mut self, l: &List) -> Result<()> {
+        self.write_list_begin(l.fixed_length.then_some(l.items.len()), l.type_name.as_deref())?;
+        for item in &l.items {
+            self.write_value(item)?;
+        }
+        self.write_list_end()
+    }
+
+    fn write_map(&mut self, m: &Map) -> Result<()> {
+        self.write_map_begin(m.type_name.as_deref())?;
+        for (k, v) in &m.entries {
+            self.write_value(k)?;
+            self.write_value(v)?;
+        }
+        self.write_map_end()
+    }
+
+    fn write_object(&mut self, o: &Object) -> Result<()> {
+        if o.fields.len() != o.class.fields.len() {
+            return Err(Error::new(
+                ErrorKind::Unencodable(format!(
+                    "object of {} has {} values for {} fields",
+                    o.class.name,
+                    o.fields.len(),
+                    o.class.fields.len()
+                )),
+                self.position(),
+            ));
+        }
+        self.write_map_begin(Some(&o.class.name))?;
+        for (name, v) in o.class.fields.iter().zip(&o.fields) {
+            self.write_str(name)?;
+            self.write_value(v)?;
+        }
+        self.write_map_end()
+    }
+
+    /// Starts a call: `<burlap:call>`.
+    pub fn write_call_begin(&mut self) -> Result<()> {
+        self.put("<burlap:call>")
+    }
+
+    /// Writes a header: `<header>name</header>` then its value.
+    pub fn write_header(&mut self, name: &str, value: &Value) -> Result<()> {
+        self.buf.extend_from_slice(b"<header>");
+        self.put_text(name);
+        self.put("</header>")?;
+        self.write_value(value)
+    }
+
+    /// Writes the method of a call: `<method>name</method>`.
+    pub fn write_method(&mut self, method: &str) -> Result<()> {
+        self.buf.extend_from_slice(b"<method>");
+        self.put_name(method);
+        self.put("</method>")
+    }
+
+    /// Ends a call: `</burlap:call>`.
+    pub fn write_call_end(&mut self) -> Result<()> {
+        self.put("</burlap:call>")
+    }
+
+    /// Writes a complete call: headers, method, arguments.
+    pub fn write_call(&mut self, call: &Call) -> Result<()> {
+        self.write_call_begin()?;
+        for (name, value) in &call.headers {
+            self.write_header(name, value)?;
+        }
+        self.write_method(&call.method)?;
+        for a in &call.args {
+            self.write_value(a)?;
+        }
+        self.write_call_end()
+    }
+
+    /// Writes a complete reply, `<burlap:reply>value</burlap:reply>`, or for a fault
+    /// `<burlap:reply><fault>…</fault></burlap:reply>` as `BurlapSkeleton` sends it.
+    pub fn write_reply(&mut self, reply: &Reply) -> Result<()> {
+        self.put("<burlap:reply>")?;
+        match reply {
+            Ok(v) => self.write_value(v)?,
+            Err(f) => self.write_fault(f)?,
+        }
+        self.put("</burlap:reply>")
+    }
+
+    /// Writes a fault as `BurlapOutput.writeFault` (without the reply envelope): `<fault>`, the
+    /// strings `code`, `message` (and `detail` with its value when present), `</fault>`.
+    pub fn write_fault(&mut self, f: &Fault) -> Result<()> {
+        self.put("<fault>")?;
+        self.write_str("code")?;
+        self.write_str(&f.code)?;
+        self.write_str("message")?;
+        self.write_str(&f.message)?;
+        if let Some(d) = &f.detail {
+            self.write_str("detail")?;
+            self.write_value(d)?;
+        }
+        self.put("</fault>")
+    }
+}
+
+/// Encodes one value as Burlap (no envelope).
+pub fn to_vec(v: &Value) -> Result<Vec<u8>> {
+    let mut e = Encoder::new(Vec::new());
+    e.write_value(v)?;
+    e.finish()
+}
+
+/// Encodes one value to a writer (no envelope).
+pub fn to_writer<W: Write>(w: W, v: &Value) -> Result<()> {
+    let mut e = Encoder::new(w);
+    e.write_value(v)?;
+    e.flush()
+}
+
+/// Encodes a call as `BurlapOutput.call` does.
+pub fn write_call(call: &Call) -> Result<Vec<u8>> {
+    let mut e = Encoder::new(Vec::new());
+    e.write_call(call)?;
+    e.finish()
+}
+
+/// Encodes a reply (value or fault) in its `<burlap:reply>` envelope.
+pub fn write_reply(reply: &Reply) -> Result<Vec<u8>> {
+    let mut e = Encoder::new(Vec::new());
+    e.write_reply(reply)?;
+    e.finish()
+}

@@ -1,0 +1,18 @@
+//! Burlap 1.0, the XML member of the family: encoder, decoder (on `quick-xml`) and the
+//! call/reply/fault envelopes, byte-compatible with Caucho 4.0.38's `BurlapOutput` and
+//! `BurlapInput`.
+//!
+//! ```
+//! use hessian::{burlap, Value};
+//! let bytes = burlap::to_vec(&Value::Int(47)).unwrap();
+//! assert_eq!(bytes, b"<int>47</int>");
+//! assert_eq!(burlap::from_slice(&bytes).unwrap(), Value::Int(47));
+//! ```
+
+pub mod decode;
+pub mod dtoa;
+pub mod encode;
+pub mod text;
+
+pub use decode::{from_reader, from_slice, from_slice_with_limits, read_call, read_reply, Decoder};
+pub use encode::{to_vec, to_writer, write_call, write_reply, Encoder};

@@ -1,0 +1,472 @@
+//! Hessian 1.0.2 decoder: accepts everything Caucho 4.0.38's `HessianOutput` writes and the rest
+//! of the 1.0.2 grammar that `HessianInput` reads, with typed errors carrying byte offsets and the
+//! same [`Limits`] as the Hessian 2.0 decoder.
+//!
+//! Typed maps stay [`Value::Map`]s (lossless: Hessian 1 cannot tell an object from a typed map);
+//! [`crate::convert`] turns them into objects for a Hessian 2 peer.
+
+use super::codes::*;
+use crate::error::{Error, ErrorKind, Limits, Result};
+use crate::message::{Call, Fault, Reply};
+use crate::read::{finish_str, IoRead, Read, SliceRead};
+use crate::value::{List, Map, Remote, Value};
+use std::marker::PhantomData;
+
+/// Reads Hessian 1.0.2 values and envelopes from a [`Read`] source.
+pub struct Decoder<'de, R: Read<'de>> {
+    read: R,
+    limits: Limits,
+    refs: usize,
+    depth: usize,
+    scratch: Vec<u8>,
+    _de: PhantomData<&'de ()>,
+}
+
+impl<'de> Decoder<'de, SliceRead<'de>> {
+    /// A decoder over a byte slice.
+    pub fn from_slice(data: &'de [u8]) -> Self {
+        Decoder::new(SliceRead::new(data))
+    }
+}
+
+impl<R: std::io::Read> Decoder<'static, IoRead<R>> {
+    /// A decoder over any `std::io::Read` (buffered internally).
+    pub fn from_reader(r: R) -> Self {
+        Decoder::new(IoRead::new(r))
+    }
+}
+
+impl<'de, R: Read<'de>> Decoder<'de, R> {
+    /// A decoder with default limits.
+    pub fn new(read: R) -> Self {
+        Decoder { read, limits: Limits::default(), refs: 0, depth: 0, scratch: Vec::new(), _de: PhantomData }
+    }
+
+    /// Replaces the limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The underlying reader.
+    pub fn reader(&mut self) -> &mut R {
+        &mut self.read
+    }
+
+    /// Offset of the next byte.
+    pub fn offset(&self) -> u64 {
+        self.read.offset()
+    }
+
+    /// Starts a new message: forgets value references.
+    pub fn reset(&mut self) {
+        self.refs = 0;
+    }
+
+    /// Number of referenceable values (lists and maps) seen in this message.
+    pub fn ref_count(&self) -> usize {
+        self.refs
+    }
+
+    /// Fails unless the input is exhausted.
+    pub fn end(&mut self) -> Result<()> {
+        match self.read.peek()? {
+            None => Ok(()),
+            Some(_) => Err(self.err(ErrorKind::TrailingBytes)),
+        }
+    }
+
+    fn err(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.read.offset())
+    }
+
+    fn unexpected(&self, code: u8, context: &'static str) -> Error {
+        Error::new(ErrorKind::UnexpectedCode { code, context }, self.read.offset().saturating_sub(1))
+    }
+
+    fn limit(&self, what: &'static str, limit: usize) -> Error {
+        self.err(ErrorKind::LimitExceeded { what, limit: limit as u64 })
+    }
+
+    fn be<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut b = [0u8; N];
+        for x in b.iter_mut() {
+            *x = self.read.next()?;
+        }
+        Ok(b)
+    }
+
+    fn u16(&mut self) -> Result<usize> {
+        let [hi, lo] = self.be::<2>()?;
+        Ok((usize::from(hi) << 8) | usize::from(lo))
+    }
+
+    fn i32(&mut self) -> Result<i32> {
+        Ok(i32::from_be_bytes(self.be::<4>()?))
+    }
+
+    fn i64(&mut self) -> Result<i64> {
+        Ok(i64::from_be_bytes(self.be::<8>()?))
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.limits.max_depth {
+            return Err(self.limit("depth", self.limits.max_depth));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    fn add_ref(&mut self) -> Result<()> {
+        if self.refs >= self.limits.max_refs {
+            return Err(self.limit("references", self.limits.max_refs));
+        }
+        self.refs += 1;
+        Ok(())
+    }
+
+    /// Reads `units` UTF-16 units of string data onto `out`, checking limits and input size.
+    fn append_units(&mut self, units: usize, total: usize, out: &mut String, pending: &mut Option<u16>) -> Result<()> {
+        if total > self.limits.max_string_len {
+            return Err(self.limit("string length", self.limits.max_string_len));
+        }
+        if let Some(rem) = self.read.remaining() {
+            if units as u64 > rem {
+                return Err(self.err(ErrorKind::LengthPastEnd { declared: units as u64, available: rem }));
+            }
+        }
+        self.read.append_str(units, out, pending)
+    }
+
+    /// Parses a string whose code (`S`, `s`, `X` or `x`) has been read.
+    pub fn parse_string(&mut self, code: u8) -> Result<String> {
+        let (fin, chunk) = match code {
+            BC_STRING | BC_STRING_CHUNK => (BC_STRING, BC_STRING_CHUNK),
+            BC_XML | BC_XML_CHUNK => (BC_XML, BC_XML_CHUNK),
+            _ => return Err(self.unexpected(code, "string")),
+        };
+        let mut out = String::new();
+        let mut pending = None;
+        let mut code = code;
+        let mut total = 0usize;
+        loop {
+            let len = self.u16()?;
+            total += len;
+            self.append_units(len, total, &mut out, &mut pending)?;
+            if code == fin {
+                break;
+            }
+            code = self.read.next()?;
+            if code != fin && code != chunk {
+                return Err(self.unexpected(code, "string chunk"));
+            }
+        }
+        finish_str(pending, self.read.offset())?;
+        Ok(out)
+    }
+
+    /// Reads a string value (`S`/`s` chunks; `N` is an error here).
+    pub fn read_string(&mut self) -> Result<String> {
+        let code = self.read.next()?;
+        self.parse_string(code)
+    }
+
+    /// Reads a length-prefixed name (`len16 utf8`) as used by types, methods and headers.
+    fn read_len_str(&mut self) -> Result<String> {
+        let len = self.u16()?;
+        let mut out = String::new();
+        let mut pending = None;
+        self.append_units(len, len, &mut out, &mut pending)?;
+        finish_str(pending, self.read.offset())?;
+        Ok(out)
+    }
+
+    /// Parses binary data whose code (`B` or `b`) has been read.
+    pub fn parse_bytes(&mut self, code: u8) -> Result<Vec<u8>> {
+        if code != BC_BINARY && code != BC_BINARY_CHUNK {
+            return Err(self.unexpected(code, "binary"));
+        }
+        let mut out = Vec::new();
+        let mut code = code;
+        loop {
+            let len = self.u16()?;
+            if out.len() + len > self.limits.max_binary_len {
+                return Err(self.limit("binary length", self.limits.max_binary_len));
+            }
+            let piece = self.read.read_bytes(len, &mut self.scratch)?;
+            out.extend_from_slice(&piece);
+            if code == BC_BINARY {
+                return Ok(out);
+            }
+            code = self.read.next()?;
+            if code != BC_BINARY && code != BC_BINARY_CHUNK {
+                return Err(self.unexpected(code, "binary chunk"));
+            }
+        }
+    }
+
+    /// Reads an optional `t len16 type`; `None` when the next byte is not `t`.
+    fn read_opt_type(&mut self) -> Result<Option<String>> {
+        if self.read.peek()? == Some(BC_TYPE) {
+            self.read.next()?;
+            Ok(Some(self.read_len_str()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn check_len(&self, n: i32) -> Result<usize> {
+        if n < 0 {
+            return Err(self.err(ErrorKind::Malformed(format!("negative list length {n}"))));
+        }
+        let n = n as u64;
+        if n > self.limits.max_collection_len as u64 {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
+        }
+        if let Some(rem) = self.read.remaining() {
+            if n > rem {
+                return Err(self.err(ErrorKind::LengthPastEnd { declared: n, available: rem }));
+            }
+        }
+        Ok(n as usize)
+    }
+
+    /// Reads one complete value.
+    pub fn read_value(&mut self) -> Result<Value> {
+        let code = self.read.next()?;
+        self.parse_value(code)
+    }
+
+    /// Reads the value whose code has been read.
+    pub fn parse_value(&mut self, code: u8) -> Result<Value> {
+        Ok(match code {
+            BC_NULL => Value::Null,
+            BC_TRUE => Value::Bool(true),
+            BC_FALSE => Value::Bool(false),
+            BC_INT => Value::Int(self.i32()?),
+            BC_LONG => Value::Long(self.i64()?),
+            BC_DOUBLE => Value::Double(f64::from_bits(u64::from_be_bytes(self.be::<8>()?))),
+            BC_DATE => Value::Date(self.i64()?),
+            BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => Value::String(self.parse_string(code)?),
+            BC_BINARY | BC_BINARY_CHUNK => Value::Binary(self.parse_bytes(code)?),
+            BC_LIST => {
+                self.enter()?;
+                let list = self.parse_list()?;
+                self.leave();
+                Value::List(Box::new(list))
+            }
+            BC_MAP => {
+                self.enter()?;
+                let map = self.parse_map()?;
+                self.leave();
+                Value::Map(Box::new(map))
+            }
+            BC_REF => {
+                let start = self.read.offset() - 1;
+                let i = self.i32()?;
+                match u32::try_from(i) {
+                    Ok(r) if (r as usize) < self.refs => Value::Ref(r),
+                    _ => return Err(Error::new(ErrorKind::RefOutOfRange { index: i as u64, len: self.refs }, start)),
+                }
+            }
+            BC_REMOTE => {
+                let c = self.read.next()?;
+                if c != BC_TYPE {
+                    return Err(self.unexpected(c, "remote type"));
+                }
+                let type_name = self.read_len_str()?;
+                let url = self.read_string()?;
+                Value::Remote(Box::new(Remote { type_name, url }))
+            }
+            _ => return Err(self.unexpected(code, "value")),
+        })
+    }
+
+    /// Parses a list after its `V`: optional type, optional length, values until `z`.
+    fn parse_list(&mut self) -> Result<List> {
+        let type_name = self.read_opt_type()?;
+        let len = if self.read.peek()? == Some(BC_LENGTH) {
+            self.read.next()?;
+            let n = self.i32()?;
+            Some(self.check_len(n)?)
+        } else {
+            None
+        };
+        self.add_ref()?;
+        let mut items = Vec::with_capacity(len.unwrap_or(0).min(4096));
+        loop {
+            let c = self.read.next()?;
+            if c == BC_END {
+                break;
+            }
+            if items.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            items.push(self.parse_value(c)?);
+        }
+        if let Some(n) = len {
+            if n != items.len() {
+                return Err(
+                    self.err(ErrorKind::Malformed(format!("list declares {n} elements but holds {}", items.len())))
+                );
+            }
+        }
+        Ok(List { type_name, fixed_length: len.is_some(), items })
+    }
+
+    /// Parses a map after its `M`: optional type (empty = untyped), entries until `z`.
+    fn parse_map(&mut self) -> Result<Map> {
+        let type_name = self.read_opt_type()?.filter(|t| !t.is_empty());
+        self.add_ref()?;
+        let mut entries = Vec::new();
+        loop {
+            let c = self.read.next()?;
+            if c == BC_END {
+                break;
+            }
+            if entries.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            let k = self.parse_value(c)?;
+            let v = self.read_value()?;
+            entries.push((k, v));
+        }
+        Ok(Map { type_name, entries })
+    }
+
+    fn expect(&mut self, want: u8, context: &'static str) -> Result<()> {
+        let c = self.read.next()?;
+        if c != want {
+            return Err(self.unexpected(c, context));
+        }
+        Ok(())
+    }
+
+    /// Reads a call: `c major minor`, headers, `m method`, arguments, `z`. Returns the call and
+    /// the major version of its header (1, or 2 for the hybrid call of `HessianProxyFactory`).
+    pub fn read_call(&mut self) -> Result<(Call, u8)> {
+        self.expect(BC_CALL, "call")?;
+        let [major, _minor] = self.be::<2>()?;
+        let mut call = Call::default();
+        loop {
+            let c = self.read.next()?;
+            match c {
+                BC_HEADER => {
+                    let name = self.read_len_str()?;
+                    let v = self.read_value()?;
+                    call.headers.push((name, v));
+                }
+                BC_METHOD => {
+                    call.method = self.read_len_str()?;
+                    break;
+                }
+                _ => return Err(self.unexpected(c, "call header or method")),
+            }
+        }
+        loop {
+            let c = self.read.next()?;
+            if c == BC_END {
+                break;
+            }
+            if call.args.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            call.args.push(self.parse_value(c)?);
+        }
+        Ok((call, major))
+    }
+
+    /// Reads a reply: `r major minor`, headers (skipped), then a value or a fault, then `z`.
+    pub fn read_reply(&mut self) -> Result<Reply> {
+        self.expect(BC_REPLY, "reply")?;
+        self.be::<2>()?;
+        loop {
+            let c = self.read.next()?;
+            match c {
+                BC_HEADER => {
+                    self.read_len_str()?;
+                    self.read_value()?;
+                }
+                BC_FAULT => {
+                    self.enter()?;
+                    let mut entries = Vec::new();
+                    loop {
+                        let c = self.read.next()?;
+                        if c == BC_END {
+                            break;
+                        }
+                        if entries.len() >= self.limits.max_collection_len {
+                            return Err(self.limit("collection length", self.limits.max_collection_len));
+                        }
+                        let k = self.parse_value(c)?;
+                        let v = self.read_value()?;
+                        entries.push((k, v));
+                    }
+                    self.leave();
+                    self.expect(BC_END, "end of reply")?;
+                    return Ok(Err(Fault::from_entries(entries)));
+                }
+                _ => {
+                    let v = self.parse_value(c)?;
+                    self.expect(BC_END, "end of reply")?;
+                    return Ok(Ok(v));
+                }
+            }
+        }
+    }
+}
+
+fn check_size(data: &[u8], limits: &Limits) -> Result<()> {
+    if data.len() as u64 > limits.max_message_size {
+        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
+    }
+    Ok(())
+}
+
+/// Decodes exactly one value from a byte slice (no envelope); trailing bytes are an error.
+pub fn from_slice(data: &[u8]) -> Result<Value> {
+    from_slice_with_limits(data, Limits::default())
+}
+
+/// Like [`from_slice`] with explicit limits.
+pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
+    check_size(data, &limits)?;
+    let mut d = Decoder::from_slice(data).with_limits(limits);
+    let v = d.read_value()?;
+    d.end()?;
+    Ok(v)
+}
+
+/// Decodes one value from a reader (no envelope); stops after the value.
+pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
+    let limits = Limits::default();
+    let mut d = Decoder::from_reader(std::io::Read::take(r, limits.max_message_size)).with_limits(limits);
+    d.read_value()
+}
+
+/// Decodes a complete call message; returns the call and its header's major version.
+pub fn read_call(data: &[u8]) -> Result<(Call, u8)> {
+    check_size(data, &Limits::default())?;
+    let mut d = Decoder::from_slice(data);
+    let c = d.read_call()?;
+    d.end()?;
+    Ok(c)
+}
+
+/// Decodes a complete reply message (a value or a fault).
+pub fn read_reply(data: &[u8]) -> Result<Reply> {
+    check_size(data, &Limits::default())?;
+    let mut d = Decoder::from_slice(data);
+    let r = d.read_reply()?;
+    d.end()?;
+    Ok(r)
+}

@@ -1,0 +1,79 @@
+//! Format-neutral call, reply and fault envelopes.
+//!
+//! Every wire format of the family carries the same three messages; each format module reads and
+//! writes them ([`crate::h1::write_call`], [`crate::burlap::read_reply`], …) so that the RPC layer
+//! can work with one set of types whatever the client spoke.
+
+use crate::value::Value;
+
+/// A method call: the method name, optional headers and the positional arguments.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Call {
+    /// The method name as it appears on the wire (Java overloads may append `__N`).
+    pub method: String,
+    /// Call headers (name, value), in wire order.
+    pub headers: Vec<(String, Value)>,
+    /// The arguments, in order.
+    pub args: Vec<Value>,
+}
+
+impl Call {
+    /// A call without headers.
+    pub fn new(method: impl Into<String>, args: Vec<Value>) -> Self {
+        Call { method: method.into(), headers: Vec::new(), args }
+    }
+}
+
+/// A fault (a remote exception): Hessian's `code`, `message` and optional `detail` entries.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Fault {
+    /// The fault code, e.g. `ServiceException`, `NoSuchMethodException`, `ProtocolException`.
+    pub code: String,
+    /// The human-readable message.
+    pub message: String,
+    /// The optional detail (Java sends the exception object, as a typed map or object).
+    pub detail: Option<Value>,
+}
+
+impl Fault {
+    /// A fault without detail.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Fault { code: code.into(), message: message.into(), detail: None }
+    }
+
+    /// The fault as the map the wire carries (`code`, `message`, then `detail` when present).
+    pub fn to_entries(&self) -> Vec<(Value, Value)> {
+        let mut e = vec![
+            (Value::string("code"), Value::string(self.code.clone())),
+            (Value::string("message"), Value::string(self.message.clone())),
+        ];
+        if let Some(d) = &self.detail {
+            e.push((Value::string("detail"), d.clone()));
+        }
+        e
+    }
+
+    /// Builds a fault from the entries of a fault map; unknown keys are ignored, a missing or
+    /// non-string `code`/`message` becomes empty.
+    pub fn from_entries(entries: Vec<(Value, Value)>) -> Self {
+        let mut f = Fault::default();
+        for (k, v) in entries {
+            match (k.as_str(), v) {
+                (Some("code"), Value::String(s)) => f.code = s,
+                (Some("message"), Value::String(s)) => f.message = s,
+                (Some("detail"), v) => f.detail = Some(v),
+                _ => {}
+            }
+        }
+        f
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+/// A reply: the returned value, or a fault.
+pub type Reply = Result<Value, Fault>;
