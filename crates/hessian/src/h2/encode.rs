@@ -29,10 +29,14 @@ impl Encoder<Vec<u8>> {
     /// buffer (Java's buffer is emulated as a window, so the bytes are the same). Take the result
     /// with [`into_vec`](Self::into_vec).
     pub fn vec() -> Self {
-        let mut e = Encoder::new(Vec::new());
-        e.buf = Vec::with_capacity(256);
-        e.direct = true;
-        e
+        Encoder {
+            out: Vec::new(),
+            buf: Vec::with_capacity(64),
+            flushed: 0,
+            tables: Tables::new(),
+            base: 0,
+            direct: true,
+        }
     }
 
     /// The bytes written (for an encoder made by [`vec`](Self::vec), without a copy).
@@ -102,6 +106,14 @@ impl<W: Write> Encoder<W> {
 
     fn io_err(&self, e: std::io::Error) -> Error {
         Error::new(ErrorKind::Io(e), self.position())
+    }
+
+    /// Tells a direct-mode encoder (see [`Encoder::vec`]) that about `additional` more bytes will
+    /// follow, so it can grow its vector once instead of doubling (no effect otherwise).
+    pub(crate) fn reserve_hint(&mut self, additional: usize) {
+        if self.direct {
+            self.buf.reserve(additional.min(64 << 20));
+        }
     }
 
     /// How full Java's buffer would be.

@@ -383,7 +383,9 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.refs += 1;
         self.enc.write_list_begin(len, None)?;
-        Ok(Compound { ser: self, close: if len.is_none() { Close::List } else { Close::None } })
+        // After the first element of a long list, grow the output once for all of them.
+        let hint = len.filter(|&n| n > 16).map(|n| (n - 1, self.enc.position()));
+        Ok(Compound { ser: self, close: if len.is_none() { Close::List } else { Close::None }, hint })
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
         self.serialize_seq(Some(len))
@@ -401,12 +403,12 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         self.begin_variant_map(variant)?;
         self.refs += 1;
         self.enc.write_list_begin(Some(len), None)?;
-        Ok(Compound { ser: self, close: Close::Map })
+        Ok(Compound { ser: self, close: Close::Map, hint: None })
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
         self.refs += 1;
         self.enc.write_map_begin(None)?;
-        Ok(Compound { ser: self, close: Close::Map })
+        Ok(Compound { ser: self, close: Close::Map, hint: None })
     }
     #[inline]
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
@@ -442,7 +444,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         self.begin_variant_map(variant)?;
         self.refs += 1;
         self.enc.write_map_begin(None)?;
-        Ok(Compound { ser: self, close: Close::TwoMaps })
+        Ok(Compound { ser: self, close: Close::TwoMaps, hint: None })
     }
 }
 
@@ -463,6 +465,8 @@ enum Close {
 pub struct Compound<'a, W: Write> {
     ser: &'a mut Serializer<W>,
     close: Close,
+    /// Elements left after the first, and the position the first started at (see `serialize_seq`).
+    hint: Option<(usize, u64)>,
 }
 
 impl<W: Write> Compound<'_, W> {
@@ -484,7 +488,13 @@ impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
     type Error = Error;
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.entry(value)
+        self.ser.entry(value)?;
+        if let Some((rest, start)) = self.hint.take() {
+            let first = (self.ser.enc.position() - start) as usize;
+            let estimate = first.saturating_mul(rest);
+            self.ser.enc.reserve_hint(estimate.saturating_add(estimate / 16));
+        }
+        Ok(())
     }
     #[inline]
     fn end(self) -> Result<()> {
