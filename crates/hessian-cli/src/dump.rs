@@ -587,6 +587,8 @@ mod tests {
         let bytes = crate::document::h2::encode(&crate::document::Document::Call {
             method: "m".into(),
             args: vec![Value::String(long), Value::Binary(vec![7; 20000])],
+            headers: vec![],
+            version: None,
         })
         .unwrap();
         let (t, r) = trace(&bytes);

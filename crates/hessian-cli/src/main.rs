@@ -5,10 +5,11 @@ mod document;
 mod dump;
 mod format;
 mod pretty;
+mod rpc;
 
 use clap::{Parser, Subcommand};
 use document::Document;
-use format::{codec, Format, UnsupportedFormat};
+use format::{codec, CodecError, Format};
 use serde::Deserialize;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -55,19 +56,23 @@ enum Command {
         #[arg(default_value = "-")]
         input: PathBuf,
     },
+    /// Call a remote method over HTTP and print the reply as typed JSON (`--format` picks the
+    /// protocol; a fault prints `{"fault": ...}` and exits with status 1).
+    Call(rpc::CallArgs),
+    /// Serve the demo services: W1/W2 at `/bench`, Caucho's TestHessian2 at `/test2`, in every
+    /// protocol, until stopped.
+    ServeDemo(rpc::ServeArgs),
 }
 
 /// Everything that makes the tool exit with a failure status.
 #[derive(Debug, thiserror::Error)]
-enum CliError {
+pub(crate) enum CliError {
     #[error("{path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error(transparent)]
-    Unsupported(#[from] UnsupportedFormat),
     #[error("cannot decode {path}: {source}")]
-    Decode { path: String, source: hessian::Error },
+    Decode { path: String, source: CodecError },
     #[error("{path}: {source}")]
-    Dump { path: String, source: hessian::Error },
+    Dump { path: String, source: CodecError },
     #[error("{path}: invalid JSON: {source}")]
     JsonSyntax { path: String, source: serde_json::Error },
     #[error("{path}: JSON nested deeper than {MAX_JSON_NESTING} levels")]
@@ -75,9 +80,15 @@ enum CliError {
     #[error("{path}: not valid typed JSON: {source}")]
     TypedJson { path: String, source: hessian::json::JsonError },
     #[error("{path}: {source}")]
-    Encode { path: String, source: hessian::Error },
+    Encode { path: String, source: CodecError },
     #[error("refusing to write binary Hessian to a terminal: redirect standard output or use -o FILE")]
     BinaryToTerminal,
+    #[error("argument {index}: {message}")]
+    CallArgument { index: usize, message: String },
+    #[error("{0}")]
+    Rpc(#[from] hessian_rpc::Error),
+    #[error("the call answered with a fault")]
+    Fault,
 }
 
 impl CliError {
@@ -85,8 +96,8 @@ impl CliError {
     fn is_broken_pipe(&self) -> bool {
         let io = match self {
             CliError::Io { source, .. } => Some(source),
-            CliError::Dump { source, .. } => match source.kind() {
-                hessian::ErrorKind::Io(e) => Some(e),
+            CliError::Dump { source, .. } => match source.hessian().map(hessian::Error::kind) {
+                Some(hessian::ErrorKind::Io(e)) => Some(e),
                 _ => None,
             },
             _ => None,
@@ -114,7 +125,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
     }
 }
 
-fn stdout_err(source: std::io::Error) -> CliError {
+pub(crate) fn stdout_err(source: std::io::Error) -> CliError {
     CliError::Io { path: "<stdout>".into(), source }
 }
 
@@ -146,7 +157,7 @@ fn json_nesting(text: &[u8]) -> usize {
 
 /// Parses JSON text whose nesting is bounded by [`MAX_JSON_NESTING`] (checked before parsing,
 /// so serde_json's own limit of 128 does not refuse deep documents that `decode` printed).
-fn parse_json(text: &[u8], path: &str) -> Result<serde_json::Value, CliError> {
+pub(crate) fn parse_json(text: &[u8], path: &str) -> Result<serde_json::Value, CliError> {
     if json_nesting(text) > MAX_JSON_NESTING {
         return Err(CliError::JsonTooDeep { path: path.into() });
     }
@@ -228,7 +239,12 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
-    let codec = codec(cli.format)?;
+    match cli.command {
+        Command::Call(args) => return rpc::call(cli.format, args),
+        Command::ServeDemo(args) => return rpc::serve_demo(args),
+        _ => {}
+    }
+    let codec = codec(cli.format);
     let stdout = std::io::stdout();
     match cli.command {
         Command::Decode { input, compact } => {
@@ -271,6 +287,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             r.map_err(|source| CliError::Dump { path: display(&input), source })?;
             flushed
         }
+        Command::Call(_) | Command::ServeDemo(_) => Ok(()),
     }
 }
 

@@ -198,6 +198,16 @@ impl Proxy {
         self.call_with(Call::new(method, args)).await
     }
 
+    /// A typed call: `args` is a tuple of `Serialize` values, the reply is decoded as `R`.
+    pub async fn call_typed<A: crate::typed::IntoArgs, R: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        args: A,
+    ) -> Result<R> {
+        let v = self.call(method, args.into_values()?).await?;
+        crate::typed::from_value(&v)
+    }
+
     /// Calls with a prepared [`Call`] (which may carry headers, for Hessian 1 and Burlap).
     pub async fn call_with(&self, call: Call) -> Result<Value> {
         let cfg = &self.client.config;
@@ -262,6 +272,15 @@ impl BlockingProxy {
     /// Calls `method` with `args`, blocking until the reply arrives.
     pub fn call(&self, method: &str, args: Vec<Value>) -> Result<Value> {
         self.rt.block_on(self.proxy.call(method, args))
+    }
+
+    /// A typed call (see [`Proxy::call_typed`]), blocking.
+    pub fn call_typed<A: crate::typed::IntoArgs, R: serde::de::DeserializeOwned>(
+        &self,
+        method: &str,
+        args: A,
+    ) -> Result<R> {
+        self.rt.block_on(self.proxy.call_typed(method, args))
     }
 
     /// Calls with a prepared [`Call`].

@@ -21,6 +21,8 @@
 //! # }
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod client;
 #[cfg(feature = "demo")]
 pub mod demo;
@@ -29,6 +31,7 @@ pub mod fault;
 pub mod protocol;
 pub mod server;
 pub mod service;
+pub mod typed;
 
 pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientConfig, Proxy};
 pub use error::{Error, Result};
@@ -37,3 +40,4 @@ pub use hessian::{Call, Fault, Reply, Value};
 pub use protocol::{Dialect, Protocol};
 pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig};
 pub use service::{CallContext, Handler, Service, ServiceBuilder};
+pub use typed::{FromArgs, IntoArgs};

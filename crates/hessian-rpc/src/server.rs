@@ -33,6 +33,8 @@ pub struct ServerConfig {
     pub limits: Limits,
     /// How long a connection may take to send a request's headers (slow-loris protection).
     pub header_read_timeout: Duration,
+    /// How long a request's body may take to arrive once its headers are in (HTTP 408 after).
+    pub body_read_timeout: Duration,
     /// How long graceful shutdown waits for open connections before dropping them.
     pub shutdown_grace: Duration,
 }
@@ -43,6 +45,7 @@ impl Default for ServerConfig {
             max_request_size: 16 * 1024 * 1024,
             limits: Limits { max_message_size: 16 * 1024 * 1024, ..Limits::default() },
             header_read_timeout: Duration::from_secs(30),
+            body_read_timeout: Duration::from_secs(60),
             shutdown_grace: Duration::from_secs(10),
         }
     }
@@ -172,7 +175,12 @@ impl HessianServer {
                 return text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
             }
         }
-        let body = match Limited::new(req.into_body(), max).collect().await {
+        let collected =
+            tokio::time::timeout(inner.config.body_read_timeout, Limited::new(req.into_body(), max).collect());
+        let Ok(collected) = collected.await else {
+            return text(StatusCode::REQUEST_TIMEOUT, "request body not received in time");
+        };
+        let body = match collected {
             Ok(b) => b.to_bytes(),
             Err(e) => {
                 return if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() {

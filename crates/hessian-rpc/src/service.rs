@@ -233,6 +233,26 @@ impl ServiceBuilder {
         })
     }
 
+    /// Registers a typed synchronous method: the arguments are decoded into the tuple `A` of
+    /// `Deserialize` types and the result `R` is encoded with serde. A value that does not
+    /// decode as `A` gets an `IllegalArgumentException` fault.
+    pub fn typed_method<A, R, F>(self, name: &str, params: &[&str], f: F) -> Self
+    where
+        A: crate::typed::FromArgs + 'static,
+        R: serde::Serialize + 'static,
+        F: Fn(A) -> Result<R, Fault> + Send + Sync + 'static,
+    {
+        let method = name.to_owned();
+        self.sync_method(name, params, move |values| {
+            let args = A::from_values(values).map_err(|e| {
+                fault::service_exception("java.lang.IllegalArgumentException", &format!("{method}: {e}"))
+            })?;
+            let r = f(args)?;
+            crate::typed::to_value(&r)
+                .map_err(|e| fault::service_exception("java.lang.IllegalStateException", &format!("{method}: {e}")))
+        })
+    }
+
     /// Registers any [`Handler`].
     pub fn handler(mut self, name: &str, params: &[&str], handler: impl Handler) -> Self {
         let m = Method {

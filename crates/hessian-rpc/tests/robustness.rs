@@ -202,11 +202,66 @@ async fn two_hundred_clients_twenty_thousand_calls() {
 async fn graceful_shutdown_finishes_in_flight_calls() {
     let server = start(1 << 20).await;
     let url = server.url("/echo");
-    let addr = server.local_addr();
     let inflight =
         tokio::spawn(async move { Client::new().proxy(&url).unwrap().call("slow", vec![Value::Int(300)]).await });
     tokio::time::sleep(Duration::from_millis(100)).await;
     server.shutdown().await;
     assert_eq!(inflight.await.unwrap().unwrap(), Value::Bool(true));
-    assert!(TcpStream::connect(addr).await.is_err(), "listener closed after shutdown");
+}
+
+/// Reads one HTTP/1.1 response with a Content-Length from `s`; returns (status, body).
+async fn read_one(s: &mut TcpStream) -> (u16, Vec<u8>) {
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1];
+    while !buf.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut byte).await.unwrap();
+        buf.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&buf).to_ascii_lowercase();
+    let len: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().unwrap()))
+        .expect("content-length");
+    let mut body = vec![0u8; len];
+    s.read_exact(&mut body).await.unwrap();
+    (parse_response(&buf).0, body)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keep_alive_serves_many_calls_on_one_connection() {
+    let server = start(1 << 20).await;
+    let mut s = TcpStream::connect(server.local_addr()).await.unwrap();
+    s.set_nodelay(true).unwrap();
+    let mut times = Vec::new();
+    for i in 0..20 {
+        let started = std::time::Instant::now();
+        let body = hessian::h2::message::call_to_vec("echo", &[Value::Int(i), Value::string("k")]).unwrap();
+        let head = format!("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n", body.len());
+        s.write_all(head.as_bytes()).await.unwrap();
+        s.write_all(&body).await.unwrap();
+        let (status, reply) = read_one(&mut s).await;
+        assert_eq!(status, 200);
+        let reply = hessian::h2::message::reply_from_slice(&reply, Default::default()).unwrap();
+        assert_eq!(reply, Ok(Value::list(vec![Value::Int(i), Value::string("k")])));
+        times.push(started.elapsed());
+    }
+    // no Nagle/delayed-ACK stall on the server side (that costs about 40 ms on every call)
+    times.sort();
+    assert!(times[times.len() / 2] < Duration::from_millis(30), "{times:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_body_gets_408_and_the_server_keeps_serving() {
+    let config = hessian_rpc::ServerConfig { body_read_timeout: Duration::from_millis(200), ..Default::default() };
+    let server = HessianServer::builder().mount("/echo", echo_service()).config(config).build();
+    let server = server.bind("127.0.0.1:0").await.unwrap();
+    let mut s = TcpStream::connect(server.local_addr()).await.unwrap();
+    // announce 100 bytes, send 3, then stall
+    s.write_all(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nH\x02\x00").await.unwrap();
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut out)).await.expect("answered in time");
+    assert_eq!(parse_response(&out).0, 408);
+    still_serves(&server).await;
+    server.shutdown().await;
 }

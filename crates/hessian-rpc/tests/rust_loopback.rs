@@ -75,3 +75,18 @@ async fn timeout_is_reported() {
     let err = client.proxy(&server.url("/")).unwrap().call("sleep", vec![]).await.unwrap_err();
     assert!(matches!(err, Error::Timeout(_)), "{err}");
 }
+
+#[tokio::test]
+async fn call_headers_reach_the_handler_in_hessian1_and_burlap() {
+    let svc = Service::builder()
+        .method("whoami", &[], |ctx, _| async move { Ok(ctx.header("user").cloned().unwrap_or(Value::Null)) })
+        .build();
+    let server = HessianServer::single(svc).bind("127.0.0.1:0").await.unwrap();
+    for dialect in [Dialect::HESSIAN1, Dialect::HYBRID, Dialect::BURLAP] {
+        let proxy = Client::builder().dialect(dialect).build().proxy(&server.url("/")).unwrap();
+        let mut call = hessian::Call::new("whoami", vec![]);
+        call.headers.push(("user".into(), Value::string("ada")));
+        assert_eq!(proxy.call_with(call).await.unwrap(), Value::string("ada"), "{dialect}");
+    }
+    server.shutdown().await;
+}

@@ -103,7 +103,8 @@ impl Converter {
             Value::List(l) => {
                 self.both();
                 Value::List(Box::new(List {
-                    type_name: l.type_name.clone(),
+                    // Hessian 2 has no empty type name (Hessian 1 `V t 00 00` decodes to one).
+                    type_name: l.type_name.clone().filter(|t| !t.is_empty()),
                     fixed_length: l.fixed_length,
                     items: l.items.iter().map(|x| self.h2(x, is_object_type)).collect(),
                 }))

@@ -27,7 +27,6 @@
 
 use crate::value::{ClassDef, List, Map, Object, Remote, Value};
 use serde_json::{Map as JsonMap, Number, Value as Json};
-use std::fmt;
 use std::sync::Arc;
 
 /// The keys that make a JSON object a tagged value. An object holding any of them is read as a
@@ -107,7 +106,8 @@ pub enum JsonErrorKind {
 }
 
 /// A typed-JSON error: what is wrong and where (a path like `$.fields.lines[2]`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{kind} at {}", render_path(.path))]
 pub struct JsonError {
     /// Path segments from the root, in order (`.key` or `[index]`).
     path: Vec<String>,
@@ -134,21 +134,17 @@ impl JsonError {
 
     /// Where, as a path from the document root (`$` is the root).
     pub fn path(&self) -> String {
-        let mut s = String::from("$");
-        for seg in &self.path {
-            s.push_str(seg);
-        }
-        s
+        render_path(&self.path)
     }
 }
 
-impl fmt::Display for JsonError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at {}", self.kind, self.path())
+fn render_path(segments: &[String]) -> String {
+    let mut s = String::from("$");
+    for seg in segments {
+        s.push_str(seg);
     }
+    s
 }
-
-impl std::error::Error for JsonError {}
 
 type JResult<T> = std::result::Result<T, JsonError>;
 

@@ -113,6 +113,8 @@ fn rust_writes_java_reads_and_rewrites_identically() {
             "remote" => {
                 b"<remote><type>com.example.Api</type><string>http://localhost/api?x=1&y=2</string></remote>".to_vec()
             }
+            // Java reads a list of unknown length into an ArrayList, which it writes with its length.
+            "iterator" => burlap::to_vec(&hessian::Value::list((0..3).map(hessian::Value::Int).collect())).unwrap(),
             // The driver re-writes calls with BurlapOutput.call: no headers.
             "call:headers" => {
                 let mut call = burlap::read_call(ours).unwrap();

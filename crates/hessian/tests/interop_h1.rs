@@ -97,6 +97,8 @@ fn rust_writes_java_reads_and_rewrites_identically() {
     for (name, ours) in &entries {
         let javas = &back[name];
         let expected = match name.as_str() {
+            // Java reads a list of unknown length into an ArrayList, which it writes with its length.
+            "iterator" => h1::to_vec(&hessian::Value::list((0..3).map(hessian::Value::Int).collect())).unwrap(),
             // The driver re-writes calls with HessianOutput.call: `c 1 0`, no headers.
             "call:v2" | "call:headers" => {
                 let (mut call, _) = h1::read_call(ours).unwrap();

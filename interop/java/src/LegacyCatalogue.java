@@ -92,6 +92,7 @@ public final class LegacyCatalogue {
     nested.add(new ArrayList<>());
     nested.add(null);
     c.put("nested lists", nested);
+    c.put("iterator", ints(3).iterator());
     c.put("map empty", new HashMap<>());
     HashMap<Object, Object> m = new HashMap<>();
     m.put(1, "one");

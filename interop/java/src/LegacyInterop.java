@@ -12,17 +12,24 @@ import java.util.*;
  * Hessian 1 / Burlap interop driver, on framed stdin/stdout (per entry: u16 name length, name,
  * u32 payload length, payload).
  * <ul>
- * <li>{@code write h1|burlap}: every catalogue value and envelope case as HessianOutput/BurlapOutput
- * write it;</li>
+ * <li>{@code write h1|burlap|h2}: every catalogue value (and for h1/burlap every envelope case) as
+ * HessianOutput/BurlapOutput/Hessian2Output write it;</li>
  * <li>{@code reencode h1|burlap}: decodes each payload with HessianInput/BurlapInput (values, or
- * envelopes for names starting with {@code call:} / {@code reply:}) and writes it again.</li>
+ * envelopes for names starting with {@code call:} / {@code reply:}) and writes it again;</li>
+ * <li>{@code h2catalogue h1|burlap}: every {@link H2Catalogue} case in Hessian 1 or Burlap;</li>
+ * <li>{@code workload h1|burlap|h2 NAME N}: one W1-W3 workload value, unframed;</li>
+ * <li>{@code doubles N SEED}: "hexbits Double.toString" lines for edge-case and random doubles.</li>
  * </ul>
  */
 public final class LegacyInterop {
   private LegacyInterop() {}
 
   static AbstractHessianOutput output(String fmt, OutputStream os) {
-    return fmt.equals("h1") ? new HessianOutput(os) : new BurlapOutput(os);
+    switch (fmt) {
+      case "h1": return new HessianOutput(os);
+      case "h2": return new com.caucho.hessian.io.Hessian2Output(os);
+      default: return new BurlapOutput(os);
+    }
   }
 
   static AbstractHessianInput input(String fmt, InputStream is) {
@@ -31,7 +38,8 @@ public final class LegacyInterop {
 
   static void writeRemote(AbstractHessianOutput out, String type, String url) throws IOException {
     if (out instanceof HessianOutput) ((HessianOutput) out).writeRemote(type, url);
-    else ((BurlapOutput) out).writeRemote(type, url);
+    else if (out instanceof BurlapOutput) ((BurlapOutput) out).writeRemote(type, url);
+    else out.writeObject(new com.caucho.hessian.io.HessianRemote(type, url));
   }
 
   /**
@@ -165,7 +173,9 @@ public final class LegacyInterop {
         out.flush();
         frame(o, e.getKey(), bos.toByteArray());
       }
-      for (String env : fmt.equals("h1") ? ENVELOPES_H1 : ENVELOPES_BURLAP) frame(o, env, envelope(fmt, env));
+      if (!fmt.equals("h2")) {
+        for (String env : fmt.equals("h1") ? ENVELOPES_H1 : ENVELOPES_BURLAP) frame(o, env, envelope(fmt, env));
+      }
     } else if (mode.equals("reencode")) {
       DataInputStream in = new DataInputStream(new BufferedInputStream(System.in));
       while (true) {
@@ -188,6 +198,32 @@ public final class LegacyInterop {
         }
         frame(o, name, result);
       }
+    } else if (mode.equals("h2catalogue")) {
+      // Every H2Catalogue case (the Hessian 2 conformance catalogue) written in Hessian 1 or Burlap.
+      for (H2Catalogue.Case c : H2Catalogue.cases()) {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        AbstractHessianOutput out = output(fmt, bos);
+        out.writeObject(c.value());
+        out.flush();
+        frame(o, c.name, bos.toByteArray());
+      }
+    } else if (mode.equals("workload")) {
+      // One W1-W3 workload value: workload h1|burlap|h2 items|request|reply|money|moneys N.
+      int n = Integer.parseInt(args[3]);
+      Object v;
+      switch (args[2]) {
+        case "items": v = Workloads.items(n); break;
+        case "request": v = Workloads.request(); break;
+        case "reply": v = Workloads.reply(); break;
+        case "money": v = Workloads.money(); break;
+        case "moneys": v = Workloads.moneys(n); break;
+        default: throw new IllegalArgumentException(args[2]);
+      }
+      ByteArrayOutputStream bos = new ByteArrayOutputStream();
+      AbstractHessianOutput out = output(fmt, bos);
+      out.writeObject(v);
+      out.flush();
+      o.write(bos.toByteArray());
     } else if (mode.equals("doubles")) {
       // Double.toString of random and edge-case doubles, as "hexbits text" lines.
       Random r = new Random(Long.parseLong(args[2]));

@@ -261,8 +261,9 @@ impl<R: BufRead> Decoder<R> {
     }
 
     fn leaf_number<T: std::str::FromStr>(&mut self, tok: Tok, what: &'static str) -> Result<T> {
-        let s = self.leaf_str(tok, what)?;
-        s.parse().map_err(|_| self.malformed(format!("bad {what} {s:?}")))
+        self.leaf(tok, 64)?;
+        let parsed = std::str::from_utf8(&self.text).ok().and_then(|s| s.trim().parse().ok());
+        parsed.ok_or_else(|| self.malformed(format!("bad {what} {:?}", String::from_utf8_lossy(&self.text))))
     }
 
     /// Decodes `self.text` (Java's UTF-8, surrogates possibly as 3-byte sequences) to a string.
@@ -330,15 +331,39 @@ impl<R: BufRead> Decoder<R> {
         }
     }
 
+    /// Parses the value a start (or empty-element) token opens. Containers recurse through
+    /// here, so leaf parsing lives in [`Self::parse_leaf`] to keep this frame small.
     fn parse_value(&mut self, tok: Tok) -> Result<Value> {
         let t = match tok {
             Tok::Start(t) | Tok::Empty(t) => t,
             Tok::End(t) => return Err(self.malformed(format!("unexpected </{}>", tag_name(t)))),
             Tok::Eof => return Err(self.err(ErrorKind::UnexpectedEof)),
         };
+        match t {
+            Tag::List => {
+                self.enter()?;
+                let l = self.parse_list(tok)?;
+                self.depth -= 1;
+                Ok(Value::List(Box::new(l)))
+            }
+            Tag::Map => {
+                self.enter()?;
+                let m = self.parse_map(tok)?;
+                self.depth -= 1;
+                Ok(Value::Map(Box::new(m)))
+            }
+            _ => self.parse_leaf(t, tok),
+        }
+    }
+
+    #[inline(never)]
+    fn parse_leaf(&mut self, t: Tag, tok: Tok) -> Result<Value> {
         Ok(match t {
             Tag::Null => {
-                self.leaf(tok, 0)?;
+                self.leaf(tok, 64)?;
+                if !self.text.iter().all(u8::is_ascii_whitespace) {
+                    return Err(self.malformed("text inside <null>"));
+                }
                 Value::Null
             }
             Tag::Boolean => match self.leaf_str(tok, "boolean")?.as_str() {
@@ -382,28 +407,17 @@ impl<R: BufRead> Decoder<R> {
                     }
                 }
             }
-            Tag::List => {
-                self.enter()?;
-                let l = self.parse_list(tok)?;
-                self.depth -= 1;
-                Value::List(Box::new(l))
-            }
-            Tag::Map => {
-                self.enter()?;
-                let m = self.parse_map(tok)?;
-                self.depth -= 1;
-                Value::Map(Box::new(m))
-            }
             Tag::Remote => {
                 if tok == Tok::Empty(Tag::Remote) {
                     return Err(self.malformed("empty <remote/>"));
                 }
                 let type_name = self.read_opt_type()?.unwrap_or_default();
-                let url = match self.read_value()? {
-                    Value::String(s) => s,
-                    other => {
-                        return Err(self.malformed(format!("remote URL must be a string, not {}", other.kind_name())))
+                let url = match self.next_tok()? {
+                    tok @ (Tok::Start(Tag::String) | Tok::Empty(Tag::String)) => {
+                        self.leaf(tok, self.max_text())?;
+                        self.text_string()?
                     }
+                    _ => return Err(self.malformed("remote URL must be a <string>")),
                 };
                 self.expect_end(Tag::Remote)?;
                 Value::Remote(Box::new(Remote { type_name, url }))

@@ -28,12 +28,14 @@ const INSIGNIFICANT_DIGITS_NUMBER: [i32; 64] = [
     11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16, 16, 17, 17, 17, 18, 18, 18, 19,
 ];
 
+// The bit-count guards of `dtoa` keep these in range (as Java's table lookups need); wrapping
+// keeps any mistake from becoming a panic.
 fn pow5_i32(n: i32) -> i32 {
-    5i32.pow(n as u32)
+    5i32.wrapping_pow(n as u32)
 }
 
 fn pow5_i64(n: i32) -> i64 {
-    5i64.pow(n as u32)
+    5i64.wrapping_pow(n as u32)
 }
 
 /// A minimal unsigned big integer (little-endian 32-bit limbs) for the general path.
@@ -224,7 +226,7 @@ fn estimate_dec_exp(fract_bits: u64, bin_exp: i32) -> i32 {
 
 fn develop_long_digits(mut dec_exp: i32, mut lvalue: i64, insignificant: i32) -> Digits {
     if insignificant != 0 {
-        let pow10 = pow5_i64(insignificant) << insignificant;
+        let pow10 = pow5_i64(insignificant).wrapping_shl(insignificant as u32);
         let residue = lvalue % pow10;
         lvalue /= pow10;
         dec_exp += insignificant;
@@ -459,6 +461,10 @@ pub fn java_double_to_string(d: f64) -> String {
     }
     bin_exp -= 1023;
     let Digits { digits, dec_exp } = dtoa(bin_exp, fract_bits, n_significant_bits);
+    if digits.is_empty() {
+        // Not reachable for any double Java can format; never panic if it were.
+        return format!("{d:?}");
+    }
     format(negative, &digits, dec_exp)
 }
 

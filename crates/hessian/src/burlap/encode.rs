@@ -102,17 +102,21 @@ impl<W: Write> Encoder<W> {
 
     /// Writes `<int>v</int>`.
     pub fn write_int(&mut self, v: i32) -> Result<()> {
-        self.put(&format!("<int>{v}</int>"))
+        let _ = write!(self.buf, "<int>{v}</int>");
+        self.put("")
     }
 
     /// Writes `<long>v</long>`.
     pub fn write_long(&mut self, v: i64) -> Result<()> {
-        self.put(&format!("<long>{v}</long>"))
+        let _ = write!(self.buf, "<long>{v}</long>");
+        self.put("")
     }
 
     /// Writes `<double>v</double>` with the value formatted as Java's `Double.toString`.
     pub fn write_double(&mut self, v: f64) -> Result<()> {
-        self.put(&format!("<double>{}</double>", text::java_double(v)))
+        self.buf.extend_from_slice(b"<double>");
+        self.buf.extend_from_slice(text::java_double(v).as_bytes());
+        self.put("</double>")
     }
 
     /// Writes `<date>yyyyMMddTHHmmss.SSSZ</date>`.
@@ -148,7 +152,8 @@ impl<W: Write> Encoder<W> {
         if n > i64::from(i32::MAX) {
             return Err(Error::new(ErrorKind::Unencodable(format!("list length {n} exceeds 2^31-1")), self.position()));
         }
-        self.put(&format!("</type><length>{n}</length>"))
+        let _ = write!(self.buf, "</type><length>{n}</length>");
+        self.put("")
     }
 
     /// Ends a list.
@@ -170,7 +175,8 @@ impl<W: Write> Encoder<W> {
 
     /// Writes `<ref>n</ref>`, a back reference to the n-th list or map of the message.
     pub fn write_ref(&mut self, index: u32) -> Result<()> {
-        self.put(&format!("<ref>{index}</ref>"))
+        let _ = write!(self.buf, "<ref>{index}</ref>");
+        self.put("")
     }
 
     /// Writes `<remote><type>T</type><string>url</string></remote>`.

@@ -19,6 +19,7 @@ pub struct Decoder<'de, R: Read<'de>> {
     refs: usize,
     depth: usize,
     scratch: Vec<u8>,
+    str_scratch: String,
     _de: PhantomData<&'de ()>,
 }
 
@@ -39,7 +40,15 @@ impl<R: std::io::Read> Decoder<'static, IoRead<R>> {
 impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// A decoder with default limits.
     pub fn new(read: R) -> Self {
-        Decoder { read, limits: Limits::default(), refs: 0, depth: 0, scratch: Vec::new(), _de: PhantomData }
+        Decoder {
+            read,
+            limits: Limits::default(),
+            refs: 0,
+            depth: 0,
+            scratch: Vec::new(),
+            str_scratch: String::new(),
+            _de: PhantomData,
+        }
     }
 
     /// Replaces the limits.
@@ -134,8 +143,9 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         Ok(())
     }
 
-    /// Reads `units` UTF-16 units of string data onto `out`, checking limits and input size.
-    fn append_units(&mut self, units: usize, total: usize, out: &mut String, pending: &mut Option<u16>) -> Result<()> {
+    /// Checks a string piece of `units` UTF-16 units (`total` so far) against the limits and
+    /// the input left.
+    fn check_units_total(&self, units: usize, total: usize) -> Result<()> {
         if total > self.limits.max_string_len {
             return Err(self.limit("string length", self.limits.max_string_len));
         }
@@ -144,6 +154,16 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 return Err(self.err(ErrorKind::LengthPastEnd { declared: units as u64, available: rem }));
             }
         }
+        Ok(())
+    }
+
+    fn check_units(&self, units: usize) -> Result<()> {
+        self.check_units_total(units, units)
+    }
+
+    /// Reads `units` UTF-16 units of string data onto `out`, checking limits and input size.
+    fn append_units(&mut self, units: usize, total: usize, out: &mut String, pending: &mut Option<u16>) -> Result<()> {
+        self.check_units_total(units, total)?;
         self.read.append_str(units, out, pending)
     }
 
@@ -154,6 +174,15 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             BC_XML | BC_XML_CHUNK => (BC_XML, BC_XML_CHUNK),
             _ => return Err(self.unexpected(code, "string")),
         };
+        if code == fin {
+            // One chunk: let the reader borrow or fast-path ASCII.
+            let len = self.u16()?;
+            self.check_units(len)?;
+            let mut scratch = std::mem::take(&mut self.str_scratch);
+            let s = self.read.read_str(len, &mut scratch)?.to_owned();
+            self.str_scratch = scratch;
+            return Ok(s);
+        }
         let mut out = String::new();
         let mut pending = None;
         let mut code = code;
@@ -183,11 +212,11 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Reads a length-prefixed name (`len16 utf8`) as used by types, methods and headers.
     fn read_len_str(&mut self) -> Result<String> {
         let len = self.u16()?;
-        let mut out = String::new();
-        let mut pending = None;
-        self.append_units(len, len, &mut out, &mut pending)?;
-        finish_str(pending, self.read.offset())?;
-        Ok(out)
+        self.check_units(len)?;
+        let mut scratch = std::mem::take(&mut self.str_scratch);
+        let s = self.read.read_str(len, &mut scratch)?.to_owned();
+        self.str_scratch = scratch;
+        Ok(s)
     }
 
     /// Parses binary data whose code (`B` or `b`) has been read.
@@ -327,7 +356,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     fn parse_map(&mut self) -> Result<Map> {
         let type_name = self.read_opt_type()?.filter(|t| !t.is_empty());
         self.add_ref()?;
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(if type_name.is_some() { 8 } else { 0 });
         loop {
             let c = self.read.next()?;
             if c == BC_END {

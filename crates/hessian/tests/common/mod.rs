@@ -131,6 +131,11 @@ pub fn cases() -> Vec<(String, Value)> {
     put("boolean[]".into(), Value::typed_list("[boolean", vec![Value::Bool(true), Value::Bool(false)]));
     put("LinkedList".into(), Value::typed_list("java.util.LinkedList", ints(3)));
     put("nested lists".into(), Value::list(vec![Value::list(ints(2)), Value::list(vec![]), Value::Null]));
+    // Java writes an Iterator as a list of unknown length (no `l` in Hessian 1, `-1` in Burlap).
+    put(
+        "iterator".into(),
+        Value::List(Box::new(hessian::List { type_name: None, fixed_length: false, items: ints(3) })),
+    );
     put("map empty".into(), Value::map(vec![]));
     put(
         "map int keys".into(),
