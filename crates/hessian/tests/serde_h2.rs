@@ -382,3 +382,24 @@ fn hessian1_and_burlap_roundtrip() {
     let e = h1::from_slice::<u8>(&h1::to_vec(&1000).unwrap()).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 1000, .. }), "{e}");
 }
+
+#[test]
+fn two_types_with_one_class_name_alternate_in_one_message() {
+    // Same serde name "Money", different fields: each field list gets its own definition and the
+    // serializer switches between them (redoing a value whose fields did not match the last one).
+    let v = (
+        structs::MoneyCents::of(1),
+        structs::Money::of(2),
+        structs::MoneyCents::of(3),
+        structs::Money::of(4),
+        vec![structs::Money::of(5), structs::Money::of(6)],
+    );
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes.iter().filter(|&&b| b == b'C').count(), 2, "two class definitions");
+    let back: (structs::MoneyCents, structs::Money, structs::MoneyCents, structs::Money, Vec<structs::Money>) =
+        from_slice(&bytes).unwrap();
+    assert_eq!(back, v);
+    let Value::List(l) = h2::from_slice(&bytes).unwrap() else { panic!("list") };
+    let Value::Object(o) = &l.items[3] else { panic!("object") };
+    assert_eq!(o.class.fields, ["cents", "text"]);
+}
