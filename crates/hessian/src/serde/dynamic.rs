@@ -1,5 +1,5 @@
 //! Serde through the dynamic [`Value`] model: [`to_value`] and [`from_value`], and on top of them
-//! serde for Hessian 1.0.2 ([`h1`](super::h1)) and Burlap ([`burlap`](super::burlap)), whose
+//! serde for Hessian 1.0.2 ([`h1`]) and Burlap ([`burlap`]), whose
 //! codecs work on [`Value`]s.
 //!
 //! The mapping is the one of the Hessian 2.0 serializer (see `docs/serde-mapping.md`): a struct is

@@ -24,7 +24,7 @@
 //!   definition is written once per message. Fields are written in declaration order (declare them
 //!   in Java's wire order — primitives and `java.lang.*` fields first — to produce Java's exact
 //!   bytes); on decode they are matched by name, in any order, unknown fields are skipped and
-//!   missing ones are reported as [`ErrorKind::MissingField`](crate::ErrorKind::MissingField);
+//!   missing ones are reported as [`ErrorKind::MissingField`](crate::ErrorKind);
 //! - dates are [`Date`] (or `SystemTime` through [`date::system_time`]);
 //! - [`Value`](crate::Value) can be a field and keeps everything (class names, references);
 //! - [`Shared`] keeps the sharing of `Rc`/`Arc` values as Hessian references;

@@ -1,4 +1,4 @@
-//! The Hessian 2.0 serde [`Serializer`]: writes straight through [`h2::Encoder`], the one wire
+//! The Hessian 2.0 serde [`Serializer`]: writes straight through [`h2::Encoder`](crate::h2::Encoder), the one wire
 //! layer of the crate, so everything it writes is byte-identical to what Java's
 //! `Hessian2Output` writes for the matching Java values.
 //!
