@@ -36,6 +36,7 @@ pub mod read;
 pub mod serde;
 pub mod tables;
 pub mod value;
+mod write;
 
 pub use detect::Format;
 pub use error::{Error, ErrorKind, Limits, Result};
