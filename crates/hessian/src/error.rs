@@ -6,33 +6,53 @@ use std::fmt;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A codec error: what went wrong and at which byte offset of the input (or output).
-#[derive(Debug, thiserror::Error)]
-#[error("{kind} at byte offset {offset}")]
+///
+/// The error is one pointer wide (its contents are boxed), so that `Result<(), Error>` and the
+/// like travel in registers through the codec's hot paths.
 pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
     kind: ErrorKind,
     offset: u64,
 }
 
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error").field("kind", &self.inner.kind).field("offset", &self.inner.offset).finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte offset {}", self.inner.kind, self.inner.offset)
+    }
+}
+
+impl std::error::Error for Error {}
+
 impl Error {
     /// Creates an error of `kind` at `offset`.
+    #[cold]
     pub fn new(kind: ErrorKind, offset: u64) -> Self {
-        Error { kind, offset }
+        Error { inner: Box::new(Inner { kind, offset }) }
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.inner.kind
     }
 
     /// The byte offset where the problem was detected (of the input when decoding, of the
     /// output when encoding).
     pub fn offset(&self) -> u64 {
-        self.offset
+        self.inner.offset
     }
 
     /// Consumes the error, returning its kind.
     pub fn into_kind(self) -> ErrorKind {
-        self.kind
+        self.inner.kind
     }
 
     /// Offset marker of errors raised where the position is not known yet (serde's
@@ -42,8 +62,8 @@ impl Error {
     /// Sets the offset if it is still [`UNKNOWN_OFFSET`](Self::UNKNOWN_OFFSET).
     #[inline]
     pub(crate) fn at_offset(mut self, offset: u64) -> Self {
-        if self.offset == Self::UNKNOWN_OFFSET {
-            self.offset = offset;
+        if self.inner.offset == Self::UNKNOWN_OFFSET {
+            self.inner.offset = offset;
         }
         self
     }

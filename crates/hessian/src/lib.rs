@@ -11,9 +11,9 @@
 //! - [`tables`]: class-definition and type-name tables that can be pre-seeded and kept across
 //!   messages;
 //! - [`value`]: the dynamic [`Value`] model shared by every format;
-//! - [`serde`](crate::serde): `Serialize`/`Deserialize` types straight to and from Hessian 2.0
+//! - [`serde`]: `Serialize`/`Deserialize` types straight to and from Hessian 2.0
 //!   ([`to_vec`], [`from_slice`], …), with the hand-written codec path of
-//!   [`serde::external`](crate::serde::external).
+//!   [`serde::external`].
 //! - [`json`]: the lossless typed-JSON mapping of values (`docs/typed-json.md`).
 //!
 //! ```
@@ -36,6 +36,7 @@ pub mod read;
 pub mod serde;
 pub mod tables;
 pub mod value;
+mod write;
 
 pub use detect::Format;
 pub use error::{Error, ErrorKind, Limits, Result};

@@ -39,6 +39,16 @@ pub trait Read<'de> {
     /// Looks at the next byte without consuming it; `None` at end of input.
     fn peek(&mut self) -> Result<Option<u8>>;
 
+    /// Reads exactly `N` bytes (fixed-width numbers).
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut b = [0u8; N];
+        for x in b.iter_mut() {
+            *x = self.next()?;
+        }
+        Ok(b)
+    }
+
     /// How many bytes are certainly left, when known (slices know; streams do not). Decoders use
     /// it to refuse declared lengths the input cannot hold before allocating anything.
     fn remaining(&self) -> Option<u64>;
@@ -194,6 +204,19 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 
     #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.data.get(self.pos..self.pos + N) {
+            Some(b) => {
+                self.pos += N;
+                let mut a = [0u8; N];
+                a.copy_from_slice(b);
+                Ok(a)
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
     fn remaining(&self) -> Option<u64> {
         Some((self.data.len() - self.pos) as u64)
     }
@@ -215,11 +238,9 @@ impl<'de> Read<'de> for SliceRead<'de> {
         if let Some(head) = rest.get(..units) {
             if head.is_ascii() {
                 self.pos += units;
-                // ASCII is valid UTF-8
-                return match std::str::from_utf8(head) {
-                    Ok(s) => Ok(Reference::Borrowed(s)),
-                    Err(_) => Err(Error::new(ErrorKind::InvalidUtf8, self.pos as u64)),
-                };
+                // SAFETY: every byte is ASCII (checked just above), and ASCII is valid UTF-8;
+                // validating again would double the cost of the hottest path of decoding.
+                return Ok(Reference::Borrowed(unsafe { std::str::from_utf8_unchecked(head) }));
             }
         }
         // General path: find the byte extent of `units` UTF-16 units of standard UTF-8; borrow if

@@ -356,3 +356,50 @@ fn system_time_and_readers() {
     let r: Stamp = hessian::serde::from_reader(&bytes[..]).unwrap();
     assert_eq!(r, s);
 }
+
+#[test]
+fn hessian1_and_burlap_roundtrip() {
+    use hessian::serde::{burlap, h1};
+    let items = structs::items(20);
+    let b = h1::to_vec(&items).unwrap();
+    assert_eq!(h1::from_slice::<Vec<structs::Item>>(&b).unwrap(), items);
+    // Hessian 1 objects are typed maps, as Java writes them
+    assert!(b.windows(29).any(|w| w == b"Mt\x00\x19org.example.remoting.Item"));
+    let b = burlap::to_vec(&items).unwrap();
+    assert_eq!(burlap::from_slice::<Vec<structs::Item>>(&b).unwrap(), items);
+    for order in [structs::w2::request(), structs::w2::reply()] {
+        assert_eq!(h1::from_slice::<structs::w2::Order>(&h1::to_vec(&order).unwrap()).unwrap(), order);
+        assert_eq!(burlap::from_slice::<structs::w2::Order>(&burlap::to_vec(&order).unwrap()).unwrap(), order);
+    }
+    let shapes =
+        vec![Shape::Dot, Shape::Circle(1.5), Shape::Rect(1.0, 2.0), Shape::Poly { sides: 3, name: "t".into() }];
+    assert_eq!(h1::from_slice::<Vec<Shape>>(&h1::to_vec(&shapes).unwrap()).unwrap(), shapes);
+    assert_eq!(burlap::from_slice::<Vec<Shape>>(&burlap::to_vec(&shapes).unwrap()).unwrap(), shapes);
+    let colors = vec![Color::Red, Color::Green];
+    assert_eq!(h1::from_slice::<Vec<Color>>(&h1::to_vec(&colors).unwrap()).unwrap(), colors);
+    let hand = vec![structs::MoneyCents::of(7)];
+    assert_eq!(h1::from_slice::<Vec<structs::MoneyCents>>(&h1::to_vec(&hand).unwrap()).unwrap(), hand);
+    let e = h1::from_slice::<u8>(&h1::to_vec(&1000).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 1000, .. }), "{e}");
+}
+
+#[test]
+fn two_types_with_one_class_name_alternate_in_one_message() {
+    // Same serde name "Money", different fields: each field list gets its own definition and the
+    // serializer switches between them (redoing a value whose fields did not match the last one).
+    let v = (
+        structs::MoneyCents::of(1),
+        structs::Money::of(2),
+        structs::MoneyCents::of(3),
+        structs::Money::of(4),
+        vec![structs::Money::of(5), structs::Money::of(6)],
+    );
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes.iter().filter(|&&b| b == b'C').count(), 2, "two class definitions");
+    let back: (structs::MoneyCents, structs::Money, structs::MoneyCents, structs::Money, Vec<structs::Money>) =
+        from_slice(&bytes).unwrap();
+    assert_eq!(back, v);
+    let Value::List(l) = h2::from_slice(&bytes).unwrap() else { panic!("list") };
+    let Value::Object(o) = &l.items[3] else { panic!("object") };
+    assert_eq!(o.class.fields, ["cents", "text"]);
+}

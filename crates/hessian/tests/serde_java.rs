@@ -63,3 +63,25 @@ fn w3_hand_written_money_h2_both_ways() {
     let theirs = java.run("SerdeCheck", &["write", "h2", "moneys", "10000"], b"");
     assert_eq!(from_slice::<Vec<structs::MoneyCents>>(&theirs).unwrap(), hand);
 }
+
+fn h1_both_ways<T: Serialize + DeserializeOwned + PartialEq + Debug>(java: &Java, case: &str, n: usize, value: &T) {
+    let ours = hessian::serde::h1::to_vec(value).unwrap();
+    check_in_java(java, "h1", case, n, &ours);
+    let theirs = java.run("SerdeCheck", &["write", "h1", case, &n.to_string()], b"");
+    let decoded: T = hessian::serde::h1::from_slice(&theirs).unwrap();
+    assert_eq!(&decoded, value, "{case}({n}): decoding Java's Hessian 1 bytes");
+}
+
+#[test]
+fn w1_w2_w3_hessian1_both_ways() {
+    let Some(java) = java() else { return };
+    for n in [1, 10, 5000] {
+        h1_both_ways(&java, "items", n, &structs::items(n));
+    }
+    h1_both_ways(&java, "request", 0, &structs::w2::request());
+    h1_both_ways(&java, "reply", 0, &structs::w2::reply());
+    h1_both_ways(&java, "money", 0, &structs::money());
+    h1_both_ways(&java, "moneys", 10000, &structs::moneys(10000));
+    let hand: Vec<structs::MoneyCents> = (0..10000).map(|i| structs::MoneyCents::of(i * 100)).collect();
+    check_in_java(&java, "h1", "moneycents", 10000, &hessian::serde::h1::to_vec(&hand).unwrap());
+}

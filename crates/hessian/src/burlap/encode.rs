@@ -11,72 +11,53 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::java_utf8;
 use crate::message::{Call, Fault, Reply};
 use crate::value::{List, Map, Object, Value};
+use crate::write::Output;
 use std::io::Write;
-
-const FLUSH_AT: usize = 8192;
 
 /// Writes Burlap values and envelopes to a `std::io::Write`. Output is buffered: call
 /// [`finish`](Self::finish) or [`flush`](Self::flush) at the end.
 pub struct Encoder<W: Write> {
-    out: W,
-    buf: Vec<u8>,
-    flushed: u64,
+    w: Output<W>,
 }
 
 impl<W: Write> Encoder<W> {
     /// An encoder writing to `out`.
     pub fn new(out: W) -> Self {
-        Encoder { out, buf: Vec::with_capacity(FLUSH_AT), flushed: 0 }
+        Encoder { w: Output::new(out) }
     }
 
     /// Bytes produced so far (flushed or buffered).
     pub fn position(&self) -> u64 {
-        self.flushed + self.buf.len() as u64
+        self.w.position()
     }
 
     /// Writes out the buffer and flushes the underlying writer.
     pub fn flush(&mut self) -> Result<()> {
-        self.flush_buffer()?;
-        self.out.flush().map_err(|e| Error::new(ErrorKind::Io(e), self.position()))
+        self.w.flush()
     }
 
     /// Flushes and returns the underlying writer.
-    pub fn finish(mut self) -> Result<W> {
-        self.flush()?;
-        Ok(self.out)
-    }
-
-    fn flush_buffer(&mut self) -> Result<()> {
-        if !self.buf.is_empty() {
-            if let Err(e) = self.out.write_all(&self.buf) {
-                return Err(Error::new(ErrorKind::Io(e), self.position()));
-            }
-            self.flushed += self.buf.len() as u64;
-            self.buf.clear();
-        }
-        Ok(())
+    pub fn finish(self) -> Result<W> {
+        self.w.finish()
     }
 
     #[inline]
     fn put(&mut self, s: &str) -> Result<()> {
-        self.buf.extend_from_slice(s.as_bytes());
-        if self.buf.len() >= FLUSH_AT {
-            self.flush_buffer()?;
-        }
-        Ok(())
+        self.w.buf.extend_from_slice(s.as_bytes());
+        self.w.maybe_flush()
     }
 
     /// Appends text as `printString`: `<` and `&` as character references.
     fn put_text(&mut self, s: &str) {
         if !s.bytes().any(|b| b == b'<' || b == b'&') {
-            java_utf8::push_str(&mut self.buf, s);
+            java_utf8::push_str(&mut self.w.buf, s);
             return;
         }
         for ch in s.chars() {
             match ch {
-                '<' => self.buf.extend_from_slice(b"&#60;"),
-                '&' => self.buf.extend_from_slice(b"&#38;"),
-                c => java_utf8::push_char(&mut self.buf, c),
+                '<' => self.w.buf.extend_from_slice(b"&#60;"),
+                '&' => self.w.buf.extend_from_slice(b"&#38;"),
+                c => java_utf8::push_char(&mut self.w.buf, c),
             }
         }
     }
@@ -84,7 +65,7 @@ impl<W: Write> Encoder<W> {
     /// Appends a name as `print` (raw) when that is well-formed, else as escaped text.
     fn put_name(&mut self, s: &str) {
         if s.bytes().all(|b| b.is_ascii() && b != b'<' && b != b'&') {
-            self.buf.extend_from_slice(s.as_bytes());
+            self.w.buf.extend_from_slice(s.as_bytes());
         } else {
             self.put_text(s);
         }
@@ -102,48 +83,48 @@ impl<W: Write> Encoder<W> {
 
     /// Writes `<int>v</int>`.
     pub fn write_int(&mut self, v: i32) -> Result<()> {
-        let _ = write!(self.buf, "<int>{v}</int>");
+        let _ = write!(self.w.buf, "<int>{v}</int>");
         self.put("")
     }
 
     /// Writes `<long>v</long>`.
     pub fn write_long(&mut self, v: i64) -> Result<()> {
-        let _ = write!(self.buf, "<long>{v}</long>");
+        let _ = write!(self.w.buf, "<long>{v}</long>");
         self.put("")
     }
 
     /// Writes `<double>v</double>` with the value formatted as Java's `Double.toString`.
     pub fn write_double(&mut self, v: f64) -> Result<()> {
-        self.buf.extend_from_slice(b"<double>");
-        self.buf.extend_from_slice(text::java_double(v).as_bytes());
+        self.w.buf.extend_from_slice(b"<double>");
+        self.w.buf.extend_from_slice(text::java_double(v).as_bytes());
         self.put("</double>")
     }
 
     /// Writes `<date>yyyyMMddTHHmmss.SSSZ</date>`.
     pub fn write_date(&mut self, millis: i64) -> Result<()> {
-        self.buf.extend_from_slice(b"<date>");
-        text::format_date(millis, &mut self.buf);
+        self.w.buf.extend_from_slice(b"<date>");
+        text::format_date(millis, &mut self.w.buf);
         self.put("</date>")
     }
 
     /// Writes `<string>text</string>`.
     pub fn write_str(&mut self, s: &str) -> Result<()> {
-        self.buf.extend_from_slice(b"<string>");
+        self.w.buf.extend_from_slice(b"<string>");
         self.put_text(s);
         self.put("</string>")
     }
 
     /// Writes `<base64>…</base64>` laid out as `BurlapOutput` does.
     pub fn write_bytes(&mut self, data: &[u8]) -> Result<()> {
-        self.buf.extend_from_slice(b"<base64>");
-        text::encode_base64(data, &mut self.buf);
+        self.w.buf.extend_from_slice(b"<base64>");
+        text::encode_base64(data, &mut self.w.buf);
         self.put("</base64>")
     }
 
     /// Starts a list: `<list><type>T</type><length>n</length>`; an unknown length is written as
     /// `-1`, as Java writes it for iterators.
     pub fn write_list_begin(&mut self, len: Option<usize>, type_name: Option<&str>) -> Result<()> {
-        self.buf.extend_from_slice(b"<list><type>");
+        self.w.buf.extend_from_slice(b"<list><type>");
         self.put_name(type_name.unwrap_or(""));
         let n = match len {
             Some(n) => i64::try_from(n).unwrap_or(i64::MAX),
@@ -152,7 +133,7 @@ impl<W: Write> Encoder<W> {
         if n > i64::from(i32::MAX) {
             return Err(Error::new(ErrorKind::Unencodable(format!("list length {n} exceeds 2^31-1")), self.position()));
         }
-        let _ = write!(self.buf, "</type><length>{n}</length>");
+        let _ = write!(self.w.buf, "</type><length>{n}</length>");
         self.put("")
     }
 
@@ -163,7 +144,7 @@ impl<W: Write> Encoder<W> {
 
     /// Starts a map: `<map><type>T</type>` (empty type when untyped).
     pub fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
-        self.buf.extend_from_slice(b"<map><type>");
+        self.w.buf.extend_from_slice(b"<map><type>");
         self.put_name(type_name.unwrap_or(""));
         self.put("</type>")
     }
@@ -175,15 +156,15 @@ impl<W: Write> Encoder<W> {
 
     /// Writes `<ref>n</ref>`, a back reference to the n-th list or map of the message.
     pub fn write_ref(&mut self, index: u32) -> Result<()> {
-        let _ = write!(self.buf, "<ref>{index}</ref>");
+        let _ = write!(self.w.buf, "<ref>{index}</ref>");
         self.put("")
     }
 
     /// Writes `<remote><type>T</type><string>url</string></remote>`.
     pub fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()> {
-        self.buf.extend_from_slice(b"<remote><type>");
+        self.w.buf.extend_from_slice(b"<remote><type>");
         self.put_name(type_name);
-        self.buf.extend_from_slice(b"</type><string>");
+        self.w.buf.extend_from_slice(b"</type><string>");
         self.put_name(url);
         self.put("</string></remote>")
     }
@@ -251,7 +232,7 @@ impl<W: Write> Encoder<W> {
 
     /// Writes a header: `<header>name</header>` then its value.
     pub fn write_header(&mut self, name: &str, value: &Value) -> Result<()> {
-        self.buf.extend_from_slice(b"<header>");
+        self.w.buf.extend_from_slice(b"<header>");
         self.put_text(name);
         self.put("</header>")?;
         self.write_value(value)
@@ -259,7 +240,7 @@ impl<W: Write> Encoder<W> {
 
     /// Writes the method of a call: `<method>name</method>`.
     pub fn write_method(&mut self, method: &str) -> Result<()> {
-        self.buf.extend_from_slice(b"<method>");
+        self.w.buf.extend_from_slice(b"<method>");
         self.put_name(method);
         self.put("</method>")
     }

@@ -11,58 +11,39 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::java_utf8;
 use crate::message::{Call, Fault, Reply};
 use crate::value::{List, Map, Object, Value};
+use crate::write::Output;
 use std::io::Write;
-
-const FLUSH_AT: usize = 8192;
 
 /// Writes Hessian 1.0.2 values and envelopes to a `std::io::Write`. Output is buffered: call
 /// [`finish`](Self::finish) or [`flush`](Self::flush) at the end.
 pub struct Encoder<W: Write> {
-    out: W,
-    buf: Vec<u8>,
-    flushed: u64,
+    w: Output<W>,
 }
 
 impl<W: Write> Encoder<W> {
     /// An encoder writing to `out`.
     pub fn new(out: W) -> Self {
-        Encoder { out, buf: Vec::with_capacity(FLUSH_AT), flushed: 0 }
+        Encoder { w: Output::new(out) }
     }
 
     /// Bytes produced so far (flushed or buffered).
     pub fn position(&self) -> u64 {
-        self.flushed + self.buf.len() as u64
+        self.w.position()
     }
 
     /// Writes out the buffer and flushes the underlying writer.
     pub fn flush(&mut self) -> Result<()> {
-        self.flush_buffer()?;
-        self.out.flush().map_err(|e| Error::new(ErrorKind::Io(e), self.position()))
+        self.w.flush()
     }
 
     /// Flushes and returns the underlying writer.
-    pub fn finish(mut self) -> Result<W> {
-        self.flush()?;
-        Ok(self.out)
-    }
-
-    fn flush_buffer(&mut self) -> Result<()> {
-        if !self.buf.is_empty() {
-            if let Err(e) = self.out.write_all(&self.buf) {
-                return Err(Error::new(ErrorKind::Io(e), self.position()));
-            }
-            self.flushed += self.buf.len() as u64;
-            self.buf.clear();
-        }
-        Ok(())
+    pub fn finish(self) -> Result<W> {
+        self.w.finish()
     }
 
     #[inline]
     fn maybe_flush(&mut self) -> Result<()> {
-        if self.buf.len() >= FLUSH_AT {
-            self.flush_buffer()?;
-        }
-        Ok(())
+        self.w.maybe_flush()
     }
 
     fn unencodable(&self, what: String) -> Error {
@@ -71,49 +52,49 @@ impl<W: Write> Encoder<W> {
 
     /// Writes raw bytes (e.g. a hand-made envelope code).
     pub fn write_raw(&mut self, bytes: &[u8]) -> Result<()> {
-        self.buf.extend_from_slice(bytes);
+        self.w.buf.extend_from_slice(bytes);
         self.maybe_flush()
     }
 
     /// Writes `null` (`N`).
     pub fn write_null(&mut self) -> Result<()> {
-        self.buf.push(BC_NULL);
+        self.w.buf.push(BC_NULL);
         self.maybe_flush()
     }
 
     /// Writes a boolean (`T` / `F`).
     pub fn write_bool(&mut self, v: bool) -> Result<()> {
-        self.buf.push(if v { BC_TRUE } else { BC_FALSE });
+        self.w.buf.push(if v { BC_TRUE } else { BC_FALSE });
         self.maybe_flush()
     }
 
     /// Writes an int (`I` and 4 bytes; Hessian 1 has no compact forms).
     pub fn write_int(&mut self, v: i32) -> Result<()> {
-        self.buf.push(BC_INT);
-        self.buf.extend_from_slice(&v.to_be_bytes());
+        self.w.buf.push(BC_INT);
+        self.w.buf.extend_from_slice(&v.to_be_bytes());
         self.maybe_flush()
     }
 
     /// Writes a long (`L` and 8 bytes).
     pub fn write_long(&mut self, v: i64) -> Result<()> {
-        self.buf.push(BC_LONG);
-        self.buf.extend_from_slice(&v.to_be_bytes());
+        self.w.buf.push(BC_LONG);
+        self.w.buf.extend_from_slice(&v.to_be_bytes());
         self.maybe_flush()
     }
 
     /// Writes a double (`D` and the 8 IEEE bytes; NaN as Java's canonical NaN).
     pub fn write_double(&mut self, v: f64) -> Result<()> {
-        self.buf.push(BC_DOUBLE);
+        self.w.buf.push(BC_DOUBLE);
         // Double.doubleToLongBits collapses every NaN to 0x7ff8000000000000.
         let bits = if v.is_nan() { 0x7ff8_0000_0000_0000 } else { v.to_bits() };
-        self.buf.extend_from_slice(&bits.to_be_bytes());
+        self.w.buf.extend_from_slice(&bits.to_be_bytes());
         self.maybe_flush()
     }
 
     /// Writes a date (`d` and 8 bytes of milliseconds since the epoch).
     pub fn write_date(&mut self, millis: i64) -> Result<()> {
-        self.buf.push(BC_DATE);
-        self.buf.extend_from_slice(&millis.to_be_bytes());
+        self.w.buf.push(BC_DATE);
+        self.w.buf.extend_from_slice(&millis.to_be_bytes());
         self.maybe_flush()
     }
 
@@ -122,16 +103,16 @@ impl<W: Write> Encoder<W> {
     pub fn write_str(&mut self, s: &str) -> Result<()> {
         if s.len() <= CHUNK_MAX && s.is_ascii() {
             let n = s.len();
-            self.buf.extend_from_slice(&[BC_STRING, (n >> 8) as u8, n as u8]);
-            self.buf.extend_from_slice(s.as_bytes());
+            self.w.buf.extend_from_slice(&[BC_STRING, (n >> 8) as u8, n as u8]);
+            self.w.buf.extend_from_slice(s.as_bytes());
             return self.maybe_flush();
         }
         let chunks = java_utf8::chunks(s, CHUNK_MAX);
         let n = chunks.len();
         for (i, (piece, units)) in chunks.into_iter().enumerate() {
             let code = if i + 1 == n { BC_STRING } else { BC_STRING_CHUNK };
-            self.buf.extend_from_slice(&[code, (units >> 8) as u8, units as u8]);
-            java_utf8::push_str(&mut self.buf, piece);
+            self.w.buf.extend_from_slice(&[code, (units >> 8) as u8, units as u8]);
+            java_utf8::push_str(&mut self.w.buf, piece);
             self.maybe_flush()?;
         }
         Ok(())
@@ -143,8 +124,8 @@ impl<W: Write> Encoder<W> {
         if units > 0xffff {
             return Err(self.unencodable(format!("name of {units} UTF-16 units exceeds 65535")));
         }
-        self.buf.extend_from_slice(&[(units >> 8) as u8, units as u8]);
-        java_utf8::push_str(&mut self.buf, s);
+        self.w.buf.extend_from_slice(&[(units >> 8) as u8, units as u8]);
+        java_utf8::push_str(&mut self.w.buf, s);
         self.maybe_flush()
     }
 
@@ -153,64 +134,64 @@ impl<W: Write> Encoder<W> {
         let mut rest = data;
         while rest.len() > CHUNK_MAX {
             let (head, tail) = rest.split_at(CHUNK_MAX);
-            self.buf.extend_from_slice(&[BC_BINARY_CHUNK, (CHUNK_MAX >> 8) as u8, CHUNK_MAX as u8]);
-            self.buf.extend_from_slice(head);
-            self.flush_buffer()?;
+            self.w.buf.extend_from_slice(&[BC_BINARY_CHUNK, (CHUNK_MAX >> 8) as u8, CHUNK_MAX as u8]);
+            self.w.buf.extend_from_slice(head);
+            self.w.flush_buffer()?;
             rest = tail;
         }
         let n = rest.len();
-        self.buf.extend_from_slice(&[BC_BINARY, (n >> 8) as u8, n as u8]);
-        self.buf.extend_from_slice(rest);
+        self.w.buf.extend_from_slice(&[BC_BINARY, (n >> 8) as u8, n as u8]);
+        self.w.buf.extend_from_slice(rest);
         self.maybe_flush()
     }
 
     /// Starts a list: `V`, then `t type` when typed, then `l length` when the length is known.
     /// Every Hessian 1 list ends with [`write_list_end`](Self::write_list_end).
     pub fn write_list_begin(&mut self, len: Option<usize>, type_name: Option<&str>) -> Result<()> {
-        self.buf.push(BC_LIST);
+        self.w.buf.push(BC_LIST);
         if let Some(t) = type_name {
-            self.buf.push(BC_TYPE);
+            self.w.buf.push(BC_TYPE);
             self.write_len_str(t)?;
         }
         if let Some(n) = len {
             let n = i32::try_from(n).map_err(|_| self.unencodable(format!("list length {n} exceeds 2^31-1")))?;
-            self.buf.push(BC_LENGTH);
-            self.buf.extend_from_slice(&n.to_be_bytes());
+            self.w.buf.push(BC_LENGTH);
+            self.w.buf.extend_from_slice(&n.to_be_bytes());
         }
         self.maybe_flush()
     }
 
     /// Ends a list (`z`).
     pub fn write_list_end(&mut self) -> Result<()> {
-        self.buf.push(BC_END);
+        self.w.buf.push(BC_END);
         self.maybe_flush()
     }
 
     /// Starts a map: `M t type` (an untyped map has the empty type, as Java writes it).
     pub fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
-        self.buf.extend_from_slice(&[BC_MAP, BC_TYPE]);
+        self.w.buf.extend_from_slice(&[BC_MAP, BC_TYPE]);
         self.write_len_str(type_name.unwrap_or(""))
     }
 
     /// Ends a map (`z`).
     pub fn write_map_end(&mut self) -> Result<()> {
-        self.buf.push(BC_END);
+        self.w.buf.push(BC_END);
         self.maybe_flush()
     }
 
     /// Writes a back reference to the `index`-th list or map of the message (`R` and 4 bytes).
     pub fn write_ref(&mut self, index: u32) -> Result<()> {
         let i = i32::try_from(index).map_err(|_| self.unencodable(format!("reference {index} exceeds 2^31-1")))?;
-        self.buf.push(BC_REF);
-        self.buf.extend_from_slice(&i.to_be_bytes());
+        self.w.buf.push(BC_REF);
+        self.w.buf.extend_from_slice(&i.to_be_bytes());
         self.maybe_flush()
     }
 
     /// Writes a remote object reference: `r t type S url`.
     pub fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()> {
-        self.buf.extend_from_slice(&[BC_REMOTE, BC_TYPE]);
+        self.w.buf.extend_from_slice(&[BC_REMOTE, BC_TYPE]);
         self.write_len_str(type_name)?;
-        self.buf.push(BC_STRING);
+        self.w.buf.push(BC_STRING);
         self.write_len_str(url)
     }
 
@@ -273,20 +254,20 @@ impl<W: Write> Encoder<W> {
     /// Hessian 2 reply while everything after the header stays Hessian 1; its no-argument
     /// `startCall()` (the one used with headers) writes `c 0 1`.
     pub fn write_call_begin(&mut self, major: u8, minor: u8) -> Result<()> {
-        self.buf.extend_from_slice(&[BC_CALL, major, minor]);
+        self.w.buf.extend_from_slice(&[BC_CALL, major, minor]);
         Ok(())
     }
 
     /// Writes a header: `H len16 name` then its value.
     pub fn write_header(&mut self, name: &str, value: &Value) -> Result<()> {
-        self.buf.push(BC_HEADER);
+        self.w.buf.push(BC_HEADER);
         self.write_len_str(name)?;
         self.write_value(value)
     }
 
     /// Writes the method name of a call: `m len16 name`.
     pub fn write_method(&mut self, method: &str) -> Result<()> {
-        self.buf.push(BC_METHOD);
+        self.w.buf.push(BC_METHOD);
         self.write_len_str(method)
     }
 
@@ -313,7 +294,7 @@ impl<W: Write> Encoder<W> {
     pub fn write_reply(&mut self, reply: &Reply) -> Result<()> {
         match reply {
             Ok(v) => {
-                self.buf.extend_from_slice(&[BC_REPLY, MAJOR, MINOR]);
+                self.w.buf.extend_from_slice(&[BC_REPLY, MAJOR, MINOR]);
                 self.write_value(v)?;
                 self.write_raw(&[BC_END])
             }
@@ -324,7 +305,7 @@ impl<W: Write> Encoder<W> {
     /// Writes a fault reply exactly as `HessianOutput.writeFault`: `r 1 0 f`, the strings
     /// `code`, `message` (and `detail` with its value when present), `z z`.
     pub fn write_fault(&mut self, f: &Fault) -> Result<()> {
-        self.buf.extend_from_slice(&[BC_REPLY, MAJOR, MINOR, BC_FAULT]);
+        self.w.buf.extend_from_slice(&[BC_REPLY, MAJOR, MINOR, BC_FAULT]);
         self.write_str("code")?;
         self.write_str(&f.code)?;
         self.write_str("message")?;

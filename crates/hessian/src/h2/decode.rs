@@ -220,11 +220,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
 
     #[inline]
     fn be<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let mut b = [0u8; N];
-        for x in b.iter_mut() {
-            *x = self.read.next()?;
-        }
-        Ok(b)
+        self.read.read_array()
     }
 
     /// Enters a nested list, map or object, enforcing the depth limit.
@@ -340,6 +336,19 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Parses a string whose code has been read; borrows from the input when it can.
     #[inline]
     pub fn parse_str<'s>(&'s mut self, code: u8) -> Result<Reference<'de, 's, str>> {
+        // Fast path: compact and short strings are one final chunk of at most 1023 units.
+        let len = match code {
+            0x00..=0x1f => usize::from(code),
+            0x30..=0x33 => (usize::from(code - BC_STRING_SHORT) << 8) | usize::from(self.read.next()?),
+            _ => return self.parse_chunked_str(code),
+        };
+        if len > self.limits.max_string_len {
+            return Err(self.limit("string length", self.limits.max_string_len));
+        }
+        self.read.read_str(len, &mut self.scratch)
+    }
+
+    fn parse_chunked_str<'s>(&'s mut self, code: u8) -> Result<Reference<'de, 's, str>> {
         let (len, last) = self.str_chunk(code)?;
         self.check_units(len, len)?;
         if last {

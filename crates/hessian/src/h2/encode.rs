@@ -18,6 +18,35 @@ pub struct Encoder<W: Write> {
     buf: Vec<u8>,
     flushed: u64,
     tables: Tables,
+    /// Start of Java's buffer window in `buf`. In direct mode (see [`Encoder::vec`]) `buf` is the
+    /// whole output and a flush only moves the window; otherwise it is always 0.
+    base: usize,
+    direct: bool,
+}
+
+impl Encoder<Vec<u8>> {
+    /// An encoder that builds its output in one vector, without copying it out of a separate
+    /// buffer (Java's buffer is emulated as a window, so the bytes are the same). Take the result
+    /// with [`into_vec`](Self::into_vec).
+    pub fn vec() -> Self {
+        Encoder {
+            out: Vec::new(),
+            buf: Vec::with_capacity(64),
+            flushed: 0,
+            tables: Tables::new(),
+            base: 0,
+            direct: true,
+        }
+    }
+
+    /// The bytes written (for an encoder made by [`vec`](Self::vec), without a copy).
+    pub fn into_vec(mut self) -> Vec<u8> {
+        if self.direct {
+            return self.buf;
+        }
+        self.out.extend_from_slice(&self.buf);
+        self.out
+    }
 }
 
 impl<W: Write> Encoder<W> {
@@ -29,7 +58,7 @@ impl<W: Write> Encoder<W> {
     /// An encoder whose class and type tables start from `tables` (e.g. pre-seeded by the
     /// type-negotiation extension): classes already present are referenced, not redefined.
     pub fn with_tables(out: W, tables: Tables) -> Self {
-        Encoder { out, buf: Vec::with_capacity(JAVA_BUFFER_SIZE), flushed: 0, tables }
+        Encoder { out, buf: Vec::with_capacity(JAVA_BUFFER_SIZE), flushed: 0, tables, base: 0, direct: false }
     }
 
     /// The class and type tables as they stand.
@@ -51,7 +80,7 @@ impl<W: Write> Encoder<W> {
     /// serializer to redo a value); returns whether it could.
     pub(crate) fn rewind(&mut self, position: u64) -> bool {
         match position.checked_sub(self.flushed) {
-            Some(keep) if keep as usize <= self.buf.len() => {
+            Some(keep) if self.base <= keep as usize && keep as usize <= self.buf.len() => {
                 self.buf.truncate(keep as usize);
                 true
             }
@@ -67,6 +96,10 @@ impl<W: Write> Encoder<W> {
 
     /// Flushes and returns the underlying writer.
     pub fn finish(mut self) -> Result<W> {
+        if self.direct {
+            self.direct = false;
+            self.base = 0;
+        }
         self.flush()?;
         Ok(self.out)
     }
@@ -75,8 +108,26 @@ impl<W: Write> Encoder<W> {
         Error::new(ErrorKind::Io(e), self.position())
     }
 
+    /// Tells a direct-mode encoder (see [`Encoder::vec`]) that about `additional` more bytes will
+    /// follow, so it can grow its vector once instead of doubling (no effect otherwise).
+    pub(crate) fn reserve_hint(&mut self, additional: usize) {
+        if self.direct {
+            self.buf.reserve(additional.min(64 << 20));
+        }
+    }
+
+    /// How full Java's buffer would be.
+    #[inline(always)]
+    fn fill(&self) -> usize {
+        self.buf.len() - self.base
+    }
+
     /// `Hessian2Output.flushBuffer`: hands the buffer to the writer and starts it over.
     fn flush_buffer(&mut self) -> Result<()> {
+        if self.direct {
+            self.base = self.buf.len();
+            return Ok(());
+        }
         if !self.buf.is_empty() {
             if let Err(e) = self.out.write_all(&self.buf) {
                 return Err(self.io_err(e));
@@ -90,7 +141,7 @@ impl<W: Write> Encoder<W> {
     /// Flush when `SIZE <= offset + 16` (writeInt, writeLong, writeDouble, writeNull, writeString).
     #[inline]
     fn reserve16_le(&mut self) -> Result<()> {
-        if JAVA_BUFFER_SIZE <= self.buf.len() + 16 {
+        if JAVA_BUFFER_SIZE <= self.fill() + 16 {
             self.flush_buffer()?;
         }
         Ok(())
@@ -99,7 +150,7 @@ impl<W: Write> Encoder<W> {
     /// Flush when `SIZE < offset + 16` (writeBoolean, writeRef, writeBytes).
     #[inline]
     fn reserve16_lt(&mut self) -> Result<()> {
-        if JAVA_BUFFER_SIZE < self.buf.len() + 16 {
+        if JAVA_BUFFER_SIZE < self.fill() + 16 {
             self.flush_buffer()?;
         }
         Ok(())
@@ -108,7 +159,7 @@ impl<W: Write> Encoder<W> {
     /// Flush when `SIZE < offset + 32` (flushIfFull, maps, objects, dates).
     #[inline]
     fn reserve32(&mut self) -> Result<()> {
-        if JAVA_BUFFER_SIZE < self.buf.len() + 32 {
+        if JAVA_BUFFER_SIZE < self.fill() + 32 {
             self.flush_buffer()?;
         }
         Ok(())
@@ -122,6 +173,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes `null`.
+    #[inline]
     pub fn write_null(&mut self) -> Result<()> {
         self.reserve16_le()?;
         self.buf.push(BC_NULL);
@@ -129,6 +181,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes a boolean.
+    #[inline]
     pub fn write_bool(&mut self, v: bool) -> Result<()> {
         self.reserve16_lt()?;
         self.buf.push(if v { BC_TRUE } else { BC_FALSE });
@@ -144,6 +197,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes a long in its most compact form.
+    #[inline]
     pub fn write_long(&mut self, v: i64) -> Result<()> {
         self.reserve16_le()?;
         let b = &mut self.buf;
@@ -173,6 +227,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes a date (milliseconds since the epoch, UTC); whole minutes use the compact form.
+    #[inline]
     pub fn write_date(&mut self, millis: i64) -> Result<()> {
         self.reserve32()?;
         let b = &mut self.buf;
@@ -191,12 +246,18 @@ impl<W: Write> Encoder<W> {
 
     /// Writes a string: compact, short or chunked forms with lengths in UTF-16 code units;
     /// characters outside the BMP become two 3-byte surrogate sequences, as Java writes them.
+    #[inline]
     pub fn write_str(&mut self, s: &str) -> Result<()> {
-        self.reserve16_le()?;
         if s.is_ascii() {
             return self.write_ascii_str(s.as_bytes());
         }
-        // Rare path: work on UTF-16 units, as Java does.
+        self.write_utf16_str(s)
+    }
+
+    /// Strings with non-ASCII characters: work on UTF-16 units, as Java does.
+    #[cold]
+    fn write_utf16_str(&mut self, s: &str) -> Result<()> {
+        self.reserve16_le()?;
         let units: Vec<u16> = s.encode_utf16().collect();
         let mut off = 0usize;
         let mut len = units.len();
@@ -228,7 +289,23 @@ impl<W: Write> Encoder<W> {
     }
 
     /// ASCII strings: one byte per UTF-16 unit, so chunks are byte ranges.
+    #[inline]
     fn write_ascii_str(&mut self, bytes: &[u8]) -> Result<()> {
+        // Common case: a short string that fits the buffer without any flush.
+        if bytes.len() <= STRING_DIRECT_MAX && self.fill() + bytes.len() + 17 <= JAVA_BUFFER_SIZE {
+            self.buf.push(BC_STRING_DIRECT + bytes.len() as u8);
+            self.buf.extend_from_slice(bytes);
+            return Ok(());
+        }
+        if bytes.len() <= STRING_SHORT_MAX && self.fill() + bytes.len() + 18 <= JAVA_BUFFER_SIZE {
+            self.buf.extend_from_slice(&[BC_STRING_SHORT + (bytes.len() >> 8) as u8, bytes.len() as u8]);
+            self.buf.extend_from_slice(bytes);
+            return Ok(());
+        }
+        self.write_long_ascii_str(bytes)
+    }
+
+    fn write_long_ascii_str(&mut self, bytes: &[u8]) -> Result<()> {
         let mut rest = bytes;
         while rest.len() > STRING_CHUNK_MAX {
             self.reserve16_le()?;
@@ -247,7 +324,7 @@ impl<W: Write> Encoder<W> {
     fn print_ascii(&mut self, mut bytes: &[u8]) -> Result<()> {
         loop {
             // Characters that fit before Java's per-character check would flush.
-            let room = (JAVA_BUFFER_SIZE - 16).saturating_sub(self.buf.len());
+            let room = (JAVA_BUFFER_SIZE - 16).saturating_sub(self.fill());
             if bytes.len() <= room {
                 self.buf.extend_from_slice(bytes);
                 return Ok(());
@@ -262,7 +339,7 @@ impl<W: Write> Encoder<W> {
     /// `printString` over UTF-16 units: 1, 2 or 3 bytes per unit (surrogates separately).
     fn print_units(&mut self, units: &[u16]) -> Result<()> {
         for &u in units {
-            if JAVA_BUFFER_SIZE <= self.buf.len() + 16 {
+            if JAVA_BUFFER_SIZE <= self.fill() + 16 {
                 self.flush_buffer()?;
             }
             let c = u32::from(u);
@@ -284,11 +361,11 @@ impl<W: Write> Encoder<W> {
     /// Writes binary data, with Java's chunking (which depends on the buffer's fill level).
     pub fn write_bytes(&mut self, data: &[u8]) -> Result<()> {
         let mut rest = data;
-        while JAVA_BUFFER_SIZE - self.buf.len() - 3 < rest.len() {
-            let mut sub = JAVA_BUFFER_SIZE - self.buf.len() - 3;
+        while JAVA_BUFFER_SIZE - self.fill() - 3 < rest.len() {
+            let mut sub = JAVA_BUFFER_SIZE - self.fill() - 3;
             if sub < 16 {
                 self.flush_buffer()?;
-                sub = JAVA_BUFFER_SIZE - self.buf.len() - 3;
+                sub = JAVA_BUFFER_SIZE - self.fill() - 3;
                 if rest.len() < sub {
                     sub = rest.len();
                 }
@@ -331,6 +408,7 @@ impl<W: Write> Encoder<W> {
     /// must close.
     ///
     /// [`write_list_end`]: Self::write_list_end
+    #[inline]
     pub fn write_list_begin(&mut self, len: Option<usize>, type_name: Option<&str>) -> Result<()> {
         self.reserve32()?;
         match (len, type_name) {
@@ -370,6 +448,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Ends a variable-length list.
+    #[inline]
     pub fn write_list_end(&mut self) -> Result<()> {
         self.reserve32()?;
         self.buf.push(BC_END);
@@ -377,6 +456,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Starts a map, typed or untyped; close it with [`write_map_end`](Self::write_map_end).
+    #[inline]
     pub fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
         self.reserve32()?;
         match type_name {
@@ -392,6 +472,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Ends a map.
+    #[inline]
     pub fn write_map_end(&mut self) -> Result<()> {
         self.reserve32()?;
         self.buf.push(BC_END);
@@ -559,9 +640,9 @@ pub(crate) fn put_double(b: &mut Vec<u8>, v: f64) {
 
 /// Encodes one value as a complete Hessian 2.0 byte string (no envelope).
 pub fn to_vec(v: &Value) -> Result<Vec<u8>> {
-    let mut e = Encoder::new(Vec::new());
+    let mut e = Encoder::vec();
     e.write_value(v)?;
-    e.finish()
+    Ok(e.into_vec())
 }
 
 /// Encodes one value to a writer (no envelope).

@@ -5,8 +5,9 @@
 //! Objects decode into structs by field name, in whatever order the sender's class definition
 //! lists them; unknown fields are skipped. When a class definition lists exactly the fields the
 //! Rust type declares, in the same order (the case of Rust-to-Rust messages and of structs
-//! declared in Java's wire order), fields are handed to the derived visitor by index instead of
-//! by name: decided once per class definition and type, then no string comparison per field.
+//! declared in Java's wire order), the values are handed to the derived visitor as a sequence
+//! instead of a keyed map: decided once per class definition and type, then no field-name work
+//! at all.
 
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
@@ -268,9 +269,17 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         let idx = self.dec.parse_object_index(code)?;
         let n = self.class_len(idx);
         let fast = fields.is_some_and(|f| self.is_fast(idx, f));
-        let mut acc = ObjectAccess { de: self, idx, keys: 0, values: 0, n, fast };
-        let v = visitor.visit_map(&mut acc)?;
-        let left = n - acc.values;
+        let (v, left) = if fast {
+            // The class definition lists exactly the Rust type's fields, in order: hand the
+            // values over as a sequence, without keys.
+            let mut seq = ObjectSeq { de: self, left: n };
+            let v = visitor.visit_seq(&mut seq)?;
+            (v, seq.left)
+        } else {
+            let mut acc = ObjectAccess { de: self, idx, keys: 0, values: 0, n };
+            let v = visitor.visit_map(&mut acc)?;
+            (v, n - acc.values)
+        };
         for _ in 0..left {
             let c = self.next_code()?;
             self.skip(c)?;
@@ -696,14 +705,40 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     }
 }
 
-/// The fields of an object, as a serde map.
+/// The field values of an object whose class definition matches the Rust type exactly.
+struct ObjectSeq<'a, 'de, R: Read<'de>> {
+    de: &'a mut Deserializer<'de, R>,
+    left: usize,
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let start = self.de.dec.offset();
+        match seed.deserialize(&mut *self.de) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => Err(e.at_offset(start)),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// The fields of an object, as a serde map keyed by field name.
 struct ObjectAccess<'a, 'de, R: Read<'de>> {
     de: &'a mut Deserializer<'de, R>,
     idx: usize,
     keys: usize,
     values: usize,
     n: usize,
-    fast: bool,
 }
 
 impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, R> {
@@ -716,18 +751,18 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, R> {
         }
         let i = self.keys;
         self.keys += 1;
-        if self.fast {
-            return seed.deserialize(FieldKey::Index(i as u64)).map(Some);
-        }
         let name = self.de.dec.tables().class(self.idx).map_or("", |c| c.fields[i].as_str());
-        seed.deserialize(FieldKey::Name(name)).map(Some)
+        seed.deserialize(FieldKey(name)).map(Some)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.values += 1;
         let start = self.de.dec.offset();
-        seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))
+        match seed.deserialize(&mut *self.de) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.at_offset(start)),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -735,27 +770,15 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, R> {
     }
 }
 
-/// A field name handed to the derived field visitor: its index when the class definition
-/// matches the Rust type exactly, its name otherwise.
-enum FieldKey<'a> {
-    Index(u64),
-    Name(&'a str),
-}
+/// A field name handed to the derived field visitor.
+struct FieldKey<'a>(&'a str);
 
 impl<'de> de::Deserializer<'de> for FieldKey<'_> {
     type Error = Error;
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
-            FieldKey::Index(i) => visitor.visit_u64(i),
-            FieldKey::Name(n) => visitor.visit_str(n),
-        }
-    }
-
-    #[inline]
-    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_any(visitor)
+        visitor.visit_str(self.0)
     }
 
     #[inline]
@@ -763,17 +786,10 @@ impl<'de> de::Deserializer<'de> for FieldKey<'_> {
         visitor.visit_unit()
     }
 
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
-            FieldKey::Name(n) => visitor.visit_str(n),
-            FieldKey::Index(i) => visitor.visit_u64(i),
-        }
-    }
-
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char string
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum
+        tuple_struct map struct enum identifier
     }
 }
 

@@ -24,14 +24,17 @@
 //!   definition is written once per message. Fields are written in declaration order (declare them
 //!   in Java's wire order — primitives and `java.lang.*` fields first — to produce Java's exact
 //!   bytes); on decode they are matched by name, in any order, unknown fields are skipped and
-//!   missing ones are reported as [`ErrorKind::MissingField`](crate::ErrorKind::MissingField);
+//!   missing ones are reported as [`ErrorKind::MissingField`](crate::ErrorKind);
 //! - dates are [`Date`] (or `SystemTime` through [`date::system_time`]);
 //! - [`Value`](crate::Value) can be a field and keeps everything (class names, references);
 //! - [`Shared`] keeps the sharing of `Rc`/`Arc` values as Hessian references;
-//! - [`external::Externalizable`] is the hand-written codec path (Java's `Externalizable`).
+//! - [`external::Externalizable`] is the hand-written codec path (Java's `Externalizable`);
+//! - [`h1`] and [`burlap`] give the same mapping for Hessian 1.0.2 and Burlap (through
+//!   [`to_value`]/[`from_value`] and those formats' `Value` codecs).
 
 pub mod date;
 pub mod de;
+pub mod dynamic;
 pub mod external;
 pub mod ser;
 mod shared;
@@ -39,6 +42,7 @@ mod value;
 
 pub use date::Date;
 pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
+pub use dynamic::{burlap, from_value, h1, to_value};
 pub use external::Externalizable;
 pub use ser::{to_vec, to_writer, Serializer};
 pub use shared::Shared;

@@ -1,4 +1,4 @@
-//! The Hessian 2.0 serde [`Serializer`]: writes straight through [`h2::Encoder`], the one wire
+//! The Hessian 2.0 serde [`Serializer`]: writes straight through [`h2::Encoder`](crate::h2::Encoder), the one wire
 //! layer of the crate, so everything it writes is byte-identical to what Java's
 //! `Hessian2Output` writes for the matching Java values.
 //!
@@ -16,12 +16,13 @@ use crate::value::ClassDef;
 use serde::ser::{self, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// A class definition written in this message for a struct (or Java enum) name.
 struct ClassEntry {
     name: &'static str,
-    fields: Box<[&'static str]>,
+    fields: Rc<[&'static str]>,
     id: u32,
     /// Whether other entries have the same name (different Rust types, one remote name).
     ambiguous: bool,
@@ -45,8 +46,8 @@ pub struct Serializer<W: Write> {
     /// Addresses of [`Shared`](super::Shared) values already written, with their reference index.
     shared: HashMap<usize, u32>,
     /// Set when a struct's fields differed from the class definition chosen for its name: the
-    /// enclosing entry rewinds and serializes the value again with a probe pass.
-    mismatch: bool,
+    /// enclosing entry rewinds to this state and serializes the value again with a probe pass.
+    mismatch: Option<Snapshot>,
     /// Makes the next `serialize_struct` probe even if its name has a definition.
     force_probe: bool,
     tick: u64,
@@ -68,7 +69,7 @@ impl<W: Write> Serializer<W> {
             restart: false,
             refs: 0,
             shared: HashMap::new(),
-            mismatch: false,
+            mismatch: None,
             force_probe: false,
             tick: 0,
         }
@@ -105,26 +106,42 @@ impl<W: Write> Serializer<W> {
     /// Serializes a value, running it a second time if a probe pass defined a class.
     #[inline]
     fn entry<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
-        let (pos, refs, classes) = (self.enc.position(), self.refs, self.classes.len());
-        let tables = self.enc.tables().classes().len();
         if let Err(e) = v.serialize(&mut *self) {
-            if !std::mem::take(&mut self.mismatch) {
-                return Err(e.at_offset(self.enc.position()));
-            }
-            // A struct met a definition of its name with other fields: if nothing it wrote has
-            // left the buffer or defined classes, redo it with a probe pass.
-            if classes != self.classes.len() || tables != self.enc.tables().classes().len() || !self.enc.rewind(pos) {
-                return Err(e);
-            }
-            self.refs = refs;
-            self.force_probe = true;
-            v.serialize(&mut *self)?;
+            return self.retry(e, v);
         }
         if self.restart {
             self.restart = false;
             v.serialize(&mut *self)?;
         }
         Ok(())
+    }
+
+    /// After an error: if a struct met a definition of its name with other fields and nothing it
+    /// wrote has left the buffer or defined classes, redo it with a probe pass.
+    #[cold]
+    fn retry<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
+        let Some(snap) = self.mismatch.take() else {
+            return Err(e.at_offset(self.enc.position()));
+        };
+        if snap.classes != self.classes.len()
+            || snap.tables != self.enc.tables().classes().len()
+            || !self.enc.rewind(snap.pos)
+        {
+            return Err(e);
+        }
+        self.refs = snap.refs;
+        self.force_probe = true;
+        self.entry(v)
+    }
+
+    #[inline]
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            pos: self.enc.position(),
+            refs: self.refs,
+            classes: self.classes.len(),
+            tables: self.enc.tables().classes().len(),
+        }
     }
 
     #[inline]
@@ -166,7 +183,7 @@ impl<W: Write> Serializer<W> {
             ambiguous = true;
         }
         self.tick += 1;
-        self.classes.push(ClassEntry { name, fields: fields.into_boxed_slice(), id, ambiguous, used: self.tick });
+        self.classes.push(ClassEntry { name, fields: fields.into(), id, ambiguous, used: self.tick });
         Ok(self.classes.len() - 1)
     }
 
@@ -217,9 +234,9 @@ impl<W: Write> Serializer<W> {
 
 /// Serializes `value` as one Hessian 2.0 value into a new byte vector.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    let mut s = Serializer::new(Vec::with_capacity(128));
+    let mut s = Serializer::from_encoder(Encoder::vec());
     s.entry(value)?;
-    s.finish()
+    Ok(s.enc.into_vec())
 }
 
 /// Serializes `value` as one Hessian 2.0 value into `writer` (flushed at the end).
@@ -366,7 +383,9 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
         self.refs += 1;
         self.enc.write_list_begin(len, None)?;
-        Ok(Compound { ser: self, close: if len.is_none() { Close::List } else { Close::None } })
+        // After the first element of a long list, grow the output once for all of them.
+        let hint = len.filter(|&n| n > 16).map(|n| (n - 1, self.enc.position()));
+        Ok(Compound { ser: self, close: if len.is_none() { Close::List } else { Close::None }, hint })
     }
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
         self.serialize_seq(Some(len))
@@ -384,12 +403,12 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         self.begin_variant_map(variant)?;
         self.refs += 1;
         self.enc.write_list_begin(Some(len), None)?;
-        Ok(Compound { ser: self, close: Close::Map })
+        Ok(Compound { ser: self, close: Close::Map, hint: None })
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
         self.refs += 1;
         self.enc.write_map_begin(None)?;
-        Ok(Compound { ser: self, close: Close::Map })
+        Ok(Compound { ser: self, close: Close::Map, hint: None })
     }
     #[inline]
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
@@ -399,17 +418,19 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         } else {
             self.find_class(name, len)
         };
+        let start = self.snapshot();
         match found {
             Some(class) => {
+                let fields = self.classes[class].fields.clone();
                 self.object_header(class)?;
-                Ok(StructSer { ser: self, name, class, next: 0, probing: false })
+                Ok(StructSer { ser: self, name, fields: Some(fields), next: 0, start })
             }
             None => {
                 if self.probe.is_some() {
                     return Err(self.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
                 }
                 self.probe = Some(Vec::with_capacity(len));
-                Ok(StructSer { ser: self, name, class: usize::MAX, next: 0, probing: true })
+                Ok(StructSer { ser: self, name, fields: None, next: 0, start })
             }
         }
     }
@@ -423,7 +444,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         self.begin_variant_map(variant)?;
         self.refs += 1;
         self.enc.write_map_begin(None)?;
-        Ok(Compound { ser: self, close: Close::TwoMaps })
+        Ok(Compound { ser: self, close: Close::TwoMaps, hint: None })
     }
 }
 
@@ -444,6 +465,8 @@ enum Close {
 pub struct Compound<'a, W: Write> {
     ser: &'a mut Serializer<W>,
     close: Close,
+    /// Elements left after the first, and the position the first started at (see `serialize_seq`).
+    hint: Option<(usize, u64)>,
 }
 
 impl<W: Write> Compound<'_, W> {
@@ -465,7 +488,13 @@ impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
     type Error = Error;
     #[inline]
     fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.entry(value)
+        self.ser.entry(value)?;
+        if let Some((rest, start)) = self.hint.take() {
+            let first = (self.ser.enc.position() - start) as usize;
+            let estimate = first.saturating_mul(rest);
+            self.ser.enc.reserve_hint(estimate.saturating_add(estimate / 16));
+        }
+        Ok(())
     }
     #[inline]
     fn end(self) -> Result<()> {
@@ -535,33 +564,53 @@ impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
     }
 }
 
+/// The state of a serializer before a struct, to redo the struct from.
+#[derive(Clone, Copy)]
+struct Snapshot {
+    pos: u64,
+    refs: u32,
+    classes: usize,
+    tables: usize,
+}
+
 /// Serializer of a struct's fields as a Hessian object (or, in a probe pass, collector of its
 /// field names).
 pub struct StructSer<'a, W: Write> {
     ser: &'a mut Serializer<W>,
     name: &'static str,
-    class: usize,
+    /// The field names of the class definition; `None` in a probe pass.
+    fields: Option<Rc<[&'static str]>>,
     next: usize,
-    probing: bool,
+    start: Snapshot,
 }
 
 impl<W: Write> StructSer<'_, W> {
-    #[inline]
-    fn check_field(&mut self, key: &'static str) -> Result<()> {
-        let fields = &self.ser.classes[self.class].fields;
+    #[cold]
+    fn mismatch(&mut self, what: String) -> Error {
+        self.ser.mismatch = Some(self.start);
+        let name = self.name;
+        self.ser.pos_err(ErrorKind::Unencodable(format!(
+            "struct `{name}` {what}; the value could not be redone with a new class definition \
+             (it was partly flushed or defined classes)"
+        )))
+    }
+
+    #[inline(always)]
+    fn probe_or_check(&mut self, key: &'static str) -> Result<bool> {
+        let Some(fields) = &self.fields else {
+            if let Some(p) = self.ser.probe.as_mut() {
+                p.push(key);
+            }
+            return Ok(false);
+        };
         match fields.get(self.next) {
             Some(f) if std::ptr::eq(*f, key) || *f == key => {
                 self.next += 1;
-                Ok(())
+                Ok(true)
             }
-            _ => {
-                self.ser.mismatch = true;
-                let name = self.ser.classes[self.class].name;
-                Err(self.ser.pos_err(ErrorKind::Unencodable(format!(
-                    "struct `{name}` wrote field `{key}` where its class definition has {:?}: \
-                     the value could not be redone (it was partly flushed or defined classes)",
-                    fields.get(self.next)
-                ))))
+            other => {
+                let what = format!("wrote field `{key}` where its class definition has {other:?}");
+                Err(self.mismatch(what))
             }
         }
     }
@@ -571,48 +620,34 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
     type Ok = ();
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        if self.probing {
-            if let Some(p) = self.ser.probe.as_mut() {
-                p.push(key);
-            }
-            return Ok(());
+        if self.probe_or_check(key)? {
+            self.ser.entry(value)?;
         }
-        self.check_field(key)?;
-        self.ser.entry(value)
+        Ok(())
     }
 
     /// A field skipped by `skip_serializing_if` is written as `null`, so that every instance of
     /// a struct shares one class definition (Java leaves the field at its default).
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        if self.probing {
-            if let Some(p) = self.ser.probe.as_mut() {
-                p.push(key);
-            }
-            return Ok(());
+        if self.probe_or_check(key)? {
+            self.ser.enc.write_null()?;
         }
-        self.check_field(key)?;
-        self.ser.enc.write_null()
+        Ok(())
     }
 
     #[inline]
-    fn end(self) -> Result<()> {
-        if self.probing {
+    fn end(mut self) -> Result<()> {
+        let Some(fields) = &self.fields else {
             let fields = self.ser.probe.take().unwrap_or_default();
             self.ser.define_class(self.name, fields)?;
             self.ser.restart = true;
             return Ok(());
-        }
-        let fields = &self.ser.classes[self.class].fields;
+        };
         if self.next != fields.len() {
-            self.ser.mismatch = true;
-            let name = self.ser.classes[self.class].name;
-            return Err(self.ser.pos_err(ErrorKind::Unencodable(format!(
-                "struct `{name}` wrote {} of the {} fields of its class definition",
-                self.next,
-                fields.len()
-            ))));
+            let what = format!("wrote {} of the {} fields of its class definition", self.next, fields.len());
+            return Err(self.mismatch(what));
         }
         Ok(())
     }
@@ -646,6 +681,7 @@ impl<'a, W: Write> ser::Serializer for DateSerializer<'a, W> {
     type SerializeStruct = ser::Impossible<(), Error>;
     type SerializeStructVariant = ser::Impossible<(), Error>;
 
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.ser.enc.write_date(v)
     }

@@ -1,0 +1,237 @@
+//! Serde benchmarks: W1 (5000 items) and W3 (1 and 10,000 Money) encoded and decoded through
+//! serde with this crate, `bincode`, `rmp-serde` and `serde_json`, and through `hessian_rs`
+//! (which has no serde support: its `Value` tree is built from, and read back into, the same
+//! structs inside the timed loop). W3 also compares this crate's derived codec, hand-written
+//! codec (`Externalizable`, cents only) and the flattest form (the bare int).
+//!
+//! Run: `cargo bench -p hessian-bench --bench serde -- --warm-up-time 1 --measurement-time 3`.
+//! The sizes of every encoding are printed first.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use hessian_testkit::structs::{self, Item, Money, MoneyCents};
+use std::collections::HashMap;
+
+mod hrs {
+    //! Conversions between the workload structs and `hessian_rs::Value`.
+    use super::*;
+    use hessian_rs::value::{List, Map};
+    use hessian_rs::Value;
+
+    fn s(x: &str) -> Value {
+        Value::String(x.to_owned())
+    }
+
+    pub fn item(i: &Item) -> Value {
+        let mut m = HashMap::with_capacity(10);
+        m.insert(s("name"), s(&i.name));
+        m.insert(s("street"), s(&i.street));
+        m.insert(s("city"), s(&i.city));
+        m.insert(s("comment"), s(&i.comment));
+        m.insert(s("id"), Value::Long(i.id));
+        m.insert(s("count"), Value::Int(i.count));
+        m.insert(s("price"), Value::Double(i.price));
+        m.insert(s("ratio"), Value::Double(f64::from(i.ratio)));
+        m.insert(s("created"), Value::Date(i.created.0));
+        m.insert(s("updated"), Value::Date(i.updated.0));
+        Value::Map(Map::from(("org.example.remoting.Item", m)))
+    }
+
+    pub fn items(v: &[Item]) -> Value {
+        Value::List(List::from(v.iter().map(item).collect::<Vec<_>>()))
+    }
+
+    fn fields(v: &Value) -> &HashMap<Value, Value> {
+        match v {
+            Value::Map(m) => m.value(),
+            _ => panic!("hessian_rs: not a map"),
+        }
+    }
+
+    pub fn to_items(v: &Value) -> Vec<Item> {
+        let Value::List(l) = v else { panic!("hessian_rs: not a list") };
+        l.value()
+            .iter()
+            .map(|o| {
+                let mut it = Item::of(0);
+                for (k, v) in fields(o) {
+                    let Value::String(k) = k else { continue };
+                    match (k.as_str(), v) {
+                        ("name", Value::String(x)) => it.name = x.clone(),
+                        ("street", Value::String(x)) => it.street = x.clone(),
+                        ("city", Value::String(x)) => it.city = x.clone(),
+                        ("comment", Value::String(x)) => it.comment = x.clone(),
+                        ("id", Value::Long(x)) => it.id = *x,
+                        ("count", Value::Int(x)) => it.count = *x,
+                        ("price", Value::Double(x)) => it.price = *x,
+                        ("ratio", Value::Double(x)) => it.ratio = *x as f32,
+                        ("created", Value::Date(x)) => it.created.0 = *x,
+                        ("updated", Value::Date(x)) => it.updated.0 = *x,
+                        _ => {}
+                    }
+                }
+                it
+            })
+            .collect()
+    }
+
+    pub fn money(m: &Money) -> Value {
+        let mut f = HashMap::with_capacity(2);
+        f.insert(s("cents"), Value::Int(m.cents));
+        f.insert(s("text"), s(&m.text));
+        Value::Map(Map::from(("Money", f)))
+    }
+
+    pub fn moneys(v: &[Money]) -> Value {
+        Value::List(List::from(v.iter().map(money).collect::<Vec<_>>()))
+    }
+
+    pub fn to_money(v: &Value) -> Money {
+        let mut m = Money { cents: 0, text: String::new() };
+        for (k, v) in fields(v) {
+            match (k, v) {
+                (Value::String(k), Value::Int(x)) if k == "cents" => m.cents = *x,
+                (Value::String(k), Value::String(x)) if k == "text" => m.text = x.clone(),
+                _ => {}
+            }
+        }
+        m
+    }
+
+    pub fn to_moneys(v: &Value) -> Vec<Money> {
+        let Value::List(l) = v else { panic!("hessian_rs: not a list") };
+        l.value().iter().map(to_money).collect()
+    }
+}
+
+fn sizes() {
+    let items = structs::items(5000);
+    let money = structs::money();
+    let moneys = structs::moneys(10000);
+    let hand: Vec<MoneyCents> = moneys.iter().map(|m| MoneyCents::of(m.cents)).collect();
+    let flat: Vec<i32> = moneys.iter().map(|m| m.cents).collect();
+    eprintln!("encoded sizes (bytes):");
+    eprintln!(
+        "  W1 5000: hessian {}  bincode {}  rmp-serde {}  serde_json {}  hessian_rs {}",
+        hessian::to_vec(&items).unwrap().len(),
+        bincode::serialize(&items).unwrap().len(),
+        rmp_serde::to_vec(&items).unwrap().len(),
+        serde_json::to_vec(&items).unwrap().len(),
+        hessian_rs::to_vec(&hrs::items(&items)).unwrap().len(),
+    );
+    eprintln!(
+        "  W3 1: hessian derived {}  hand-written {}  flat {}  bincode {}  rmp-serde {}  serde_json {}  hessian_rs {}",
+        hessian::to_vec(&money).unwrap().len(),
+        hessian::to_vec(&MoneyCents::of(money.cents)).unwrap().len(),
+        hessian::to_vec(&money.cents).unwrap().len(),
+        bincode::serialize(&money).unwrap().len(),
+        rmp_serde::to_vec(&money).unwrap().len(),
+        serde_json::to_vec(&money).unwrap().len(),
+        hessian_rs::to_vec(&hrs::money(&money)).unwrap().len(),
+    );
+    eprintln!(
+        "  W3 10000: hessian derived {}  hand-written {}  flat {}  bincode {}  rmp-serde {}  serde_json {}  hessian_rs {}",
+        hessian::to_vec(&moneys).unwrap().len(),
+        hessian::to_vec(&hand).unwrap().len(),
+        hessian::to_vec(&flat).unwrap().len(),
+        bincode::serialize(&moneys).unwrap().len(),
+        rmp_serde::to_vec(&moneys).unwrap().len(),
+        serde_json::to_vec(&moneys).unwrap().len(),
+        hessian_rs::to_vec(&hrs::moneys(&moneys)).unwrap().len(),
+    );
+}
+
+fn w1(c: &mut Criterion) {
+    sizes();
+    let items = structs::items(5000);
+    let mut g = c.benchmark_group("serde_w1_encode_5000");
+    g.bench_function("hessian", |b| b.iter(|| hessian::to_vec(black_box(&items)).unwrap()));
+    g.bench_function("bincode", |b| b.iter(|| bincode::serialize(black_box(&items)).unwrap()));
+    g.bench_function("rmp_serde", |b| b.iter(|| rmp_serde::to_vec(black_box(&items)).unwrap()));
+    g.bench_function("serde_json", |b| b.iter(|| serde_json::to_vec(black_box(&items)).unwrap()));
+    g.bench_function("hessian_rs", |b| b.iter(|| hessian_rs::to_vec(&hrs::items(black_box(&items))).unwrap()));
+    g.finish();
+
+    let h = hessian::to_vec(&items).unwrap();
+    let bc = bincode::serialize(&items).unwrap();
+    let mp = rmp_serde::to_vec(&items).unwrap();
+    let js = serde_json::to_vec(&items).unwrap();
+    let hr = hessian_rs::to_vec(&hrs::items(&items)).unwrap();
+    assert_eq!(hrs::to_items(&hessian_rs::from_slice(&hr).unwrap()).len(), items.len());
+    let mut g = c.benchmark_group("serde_w1_decode_5000");
+    g.bench_function("hessian", |b| b.iter(|| hessian::from_slice::<Vec<Item>>(black_box(&h)).unwrap()));
+    g.bench_function("bincode", |b| b.iter(|| bincode::deserialize::<Vec<Item>>(black_box(&bc)).unwrap()));
+    g.bench_function("rmp_serde", |b| b.iter(|| rmp_serde::from_slice::<Vec<Item>>(black_box(&mp)).unwrap()));
+    g.bench_function("serde_json", |b| b.iter(|| serde_json::from_slice::<Vec<Item>>(black_box(&js)).unwrap()));
+    g.bench_function("hessian_rs", |b| b.iter(|| hrs::to_items(&hessian_rs::from_slice(black_box(&hr)).unwrap())));
+    g.finish();
+}
+
+fn w3(c: &mut Criterion) {
+    let one = structs::money();
+    let one_hand = MoneyCents::of(one.cents);
+    let many = structs::moneys(10000);
+    let many_hand: Vec<MoneyCents> = many.iter().map(|m| MoneyCents::of(m.cents)).collect();
+    let many_flat: Vec<i32> = many.iter().map(|m| m.cents).collect();
+
+    let mut g = c.benchmark_group("serde_w3_encode_1");
+    g.bench_function("hessian_derived", |b| b.iter(|| hessian::to_vec(black_box(&one)).unwrap()));
+    g.bench_function("hessian_hand_written", |b| b.iter(|| hessian::to_vec(black_box(&one_hand)).unwrap()));
+    g.bench_function("hessian_flat", |b| b.iter(|| hessian::to_vec(black_box(&one.cents)).unwrap()));
+    g.bench_function("bincode", |b| b.iter(|| bincode::serialize(black_box(&one)).unwrap()));
+    g.bench_function("rmp_serde", |b| b.iter(|| rmp_serde::to_vec(black_box(&one)).unwrap()));
+    g.bench_function("serde_json", |b| b.iter(|| serde_json::to_vec(black_box(&one)).unwrap()));
+    g.bench_function("hessian_rs", |b| b.iter(|| hessian_rs::to_vec(&hrs::money(black_box(&one))).unwrap()));
+    g.finish();
+
+    let mut g = c.benchmark_group("serde_w3_decode_1");
+    let (d, hw, fl) =
+        (hessian::to_vec(&one).unwrap(), hessian::to_vec(&one_hand).unwrap(), hessian::to_vec(&one.cents).unwrap());
+    let (bc, mp, js, hr) = (
+        bincode::serialize(&one).unwrap(),
+        rmp_serde::to_vec(&one).unwrap(),
+        serde_json::to_vec(&one).unwrap(),
+        hessian_rs::to_vec(&hrs::money(&one)).unwrap(),
+    );
+    g.bench_function("hessian_derived", |b| b.iter(|| hessian::from_slice::<Money>(black_box(&d)).unwrap()));
+    g.bench_function("hessian_hand_written", |b| b.iter(|| hessian::from_slice::<MoneyCents>(black_box(&hw)).unwrap()));
+    g.bench_function("hessian_flat", |b| b.iter(|| hessian::from_slice::<i32>(black_box(&fl)).unwrap()));
+    g.bench_function("bincode", |b| b.iter(|| bincode::deserialize::<Money>(black_box(&bc)).unwrap()));
+    g.bench_function("rmp_serde", |b| b.iter(|| rmp_serde::from_slice::<Money>(black_box(&mp)).unwrap()));
+    g.bench_function("serde_json", |b| b.iter(|| serde_json::from_slice::<Money>(black_box(&js)).unwrap()));
+    g.bench_function("hessian_rs", |b| b.iter(|| hrs::to_money(&hessian_rs::from_slice(black_box(&hr)).unwrap())));
+    g.finish();
+
+    let mut g = c.benchmark_group("serde_w3_encode_10000");
+    g.bench_function("hessian_derived", |b| b.iter(|| hessian::to_vec(black_box(&many)).unwrap()));
+    g.bench_function("hessian_hand_written", |b| b.iter(|| hessian::to_vec(black_box(&many_hand)).unwrap()));
+    g.bench_function("hessian_flat", |b| b.iter(|| hessian::to_vec(black_box(&many_flat)).unwrap()));
+    g.bench_function("bincode", |b| b.iter(|| bincode::serialize(black_box(&many)).unwrap()));
+    g.bench_function("rmp_serde", |b| b.iter(|| rmp_serde::to_vec(black_box(&many)).unwrap()));
+    g.bench_function("serde_json", |b| b.iter(|| serde_json::to_vec(black_box(&many)).unwrap()));
+    g.bench_function("hessian_rs", |b| b.iter(|| hessian_rs::to_vec(&hrs::moneys(black_box(&many))).unwrap()));
+    g.finish();
+
+    let mut g = c.benchmark_group("serde_w3_decode_10000");
+    let (d, hw, fl) =
+        (hessian::to_vec(&many).unwrap(), hessian::to_vec(&many_hand).unwrap(), hessian::to_vec(&many_flat).unwrap());
+    let (bc, mp, js, hr) = (
+        bincode::serialize(&many).unwrap(),
+        rmp_serde::to_vec(&many).unwrap(),
+        serde_json::to_vec(&many).unwrap(),
+        hessian_rs::to_vec(&hrs::moneys(&many)).unwrap(),
+    );
+    assert!(hrs::to_moneys(&hessian_rs::from_slice(&hr).unwrap()) == many, "hessian_rs round trip of W3");
+    g.bench_function("hessian_derived", |b| b.iter(|| hessian::from_slice::<Vec<Money>>(black_box(&d)).unwrap()));
+    g.bench_function("hessian_hand_written", |b| {
+        b.iter(|| hessian::from_slice::<Vec<MoneyCents>>(black_box(&hw)).unwrap())
+    });
+    g.bench_function("hessian_flat", |b| b.iter(|| hessian::from_slice::<Vec<i32>>(black_box(&fl)).unwrap()));
+    g.bench_function("bincode", |b| b.iter(|| bincode::deserialize::<Vec<Money>>(black_box(&bc)).unwrap()));
+    g.bench_function("rmp_serde", |b| b.iter(|| rmp_serde::from_slice::<Vec<Money>>(black_box(&mp)).unwrap()));
+    g.bench_function("serde_json", |b| b.iter(|| serde_json::from_slice::<Vec<Money>>(black_box(&js)).unwrap()));
+    g.bench_function("hessian_rs", |b| b.iter(|| hrs::to_moneys(&hessian_rs::from_slice(black_box(&hr)).unwrap())));
+    g.finish();
+}
+
+criterion_group!(benches, w1, w3);
+criterion_main!(benches);

@@ -1,0 +1,29 @@
+//! Runs one W1 (5000 items) serde encode or decode N times, for instruction counts that do not
+//! depend on machine load: `valgrind --tool=cachegrind --cache-sim=no` on
+//! `serde_probe enc-h|enc-b|enc-m|dec-h|dec-b|dec-m N` (hessian, bincode, rmp-serde), minus a run
+//! of `serde_probe none 1` (or `dec-none 1` for decodes), divided by N * 5000.
+
+use hessian_testkit::structs::{self, Item};
+fn main() {
+    let which = std::env::args().nth(1).unwrap();
+    let n: usize = std::env::args().nth(2).map(|s| s.parse().unwrap()).unwrap_or(200);
+    let items = structs::items(5000);
+    let dec = which.starts_with("dec");
+    let h = if dec { hessian::to_vec(&items).unwrap() } else { vec![] };
+    let bc = if dec { bincode::serialize(&items).unwrap() } else { vec![] };
+    let mp = if dec { rmp_serde::to_vec(&items).unwrap() } else { vec![] };
+    let mut total = 0usize;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        total += match which.as_str() {
+            "enc-h" => hessian::to_vec(&items).unwrap().len(),
+            "enc-b" => bincode::serialize(&items).unwrap().len(),
+            "enc-m" => rmp_serde::to_vec(&items).unwrap().len(),
+            "dec-h" => hessian::from_slice::<Vec<Item>>(&h).unwrap().len(),
+            "dec-b" => bincode::deserialize::<Vec<Item>>(&bc).unwrap().len(),
+            "dec-m" => rmp_serde::from_slice::<Vec<Item>>(&mp).unwrap().len(),
+            _ => 0,
+        };
+    }
+    eprintln!("{which}: {:?}/iter ({total})", t.elapsed() / n as u32);
+}

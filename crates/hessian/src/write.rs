@@ -1,0 +1,62 @@
+//! The buffered output shared by the Hessian 1 and Burlap encoders (the Hessian 2 encoder keeps
+//! its own, because it must flush exactly where Java's `Hessian2Output` does).
+
+use crate::error::{Error, ErrorKind, Result};
+use std::io::Write;
+
+/// How many bytes are gathered before they are handed to the writer.
+const FLUSH_AT: usize = 8192;
+
+/// A writer with an append buffer; encoders push bytes into `buf` and call
+/// [`maybe_flush`](Self::maybe_flush) at value boundaries.
+pub(crate) struct Output<W: Write> {
+    out: W,
+    /// Bytes not yet handed to the writer.
+    pub(crate) buf: Vec<u8>,
+    flushed: u64,
+}
+
+impl<W: Write> Output<W> {
+    pub(crate) fn new(out: W) -> Self {
+        Output { out, buf: Vec::with_capacity(FLUSH_AT), flushed: 0 }
+    }
+
+    /// Bytes produced so far (flushed or buffered).
+    #[inline]
+    pub(crate) fn position(&self) -> u64 {
+        self.flushed + self.buf.len() as u64
+    }
+
+    /// Hands the buffer to the writer.
+    pub(crate) fn flush_buffer(&mut self) -> Result<()> {
+        if !self.buf.is_empty() {
+            if let Err(e) = self.out.write_all(&self.buf) {
+                return Err(Error::new(ErrorKind::Io(e), self.position()));
+            }
+            self.flushed += self.buf.len() as u64;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// Flushes once the buffer holds [`FLUSH_AT`] bytes or more.
+    #[inline]
+    pub(crate) fn maybe_flush(&mut self) -> Result<()> {
+        if self.buf.len() >= FLUSH_AT {
+            self.flush_buffer()?;
+        }
+        Ok(())
+    }
+
+    /// Writes out the buffer and flushes the writer.
+    pub(crate) fn flush(&mut self) -> Result<()> {
+        self.flush_buffer()?;
+        self.out.flush().map_err(|e| Error::new(ErrorKind::Io(e), self.position()))
+    }
+
+    /// Flushes and returns the writer.
+    pub(crate) fn finish(mut self) -> Result<W> {
+        self.flush()?;
+        Ok(self.out)
+    }
+}
