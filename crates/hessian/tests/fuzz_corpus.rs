@@ -85,3 +85,15 @@ fn empty_type_name_decodes_but_does_not_encode() {
     let e = h2::to_vec(&v).expect_err("an empty type name is not encodable");
     assert!(matches!(e.kind(), ErrorKind::Unencodable(_)), "{e}");
 }
+
+/// Found by the property tests: the Hessian 2.0 encoder wrote a NaN's payload bits as they
+/// were, where Java's `Hessian2Output.writeDouble` writes `Double.doubleToLongBits(value)`, one
+/// canonical NaN. (Hessian 1.0.2 already did.)
+#[test]
+fn nan_payloads_are_written_as_java_canonical_nan() {
+    let odd_nan = f64::from_bits(0x7ff0_0000_0000_0001);
+    let canonical = [0x44, 0x7f, 0xf8, 0, 0, 0, 0, 0, 0];
+    assert_eq!(h2::to_vec(&Value::Double(odd_nan)).expect("encodes"), canonical);
+    assert_eq!(h2::to_vec(&Value::Double(f64::NAN)).expect("encodes"), canonical);
+    assert_eq!(hessian::serde::to_vec(&odd_nan).expect("encodes"), canonical);
+}

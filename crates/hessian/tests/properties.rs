@@ -1,9 +1,10 @@
 //! Property tests, run on stable Rust by the normal test command:
 //! - encoding a generated [`Value`] and decoding the bytes gives the value back, from a slice
 //!   and from a reader, and re-encoding the result gives the same bytes: the identity in
-//!   Hessian 2.0 (but `-0.0`, written as the zero code as Java does); in Hessian 1.0.2 and
-//!   Burlap, which have no objects, an object comes back as the map Java writes for it (typed
-//!   with the class name, keyed by field name), and Burlap dates are limited to years 1-9999;
+//!   Hessian 2.0 (but `-0.0`, written as the zero code, and NaN payloads, made canonical, as
+//!   Java writes them); in Hessian 1.0.2 and Burlap, which have no objects, an object comes
+//!   back as the map Java writes for it (typed with the class name, keyed by field name), NaN
+//!   is canonical, and Burlap dates are limited to years 1-9999;
 //! - typed JSON (`hessian::json`): `from_json(to_json(v))` is the identity (also through the
 //!   JSON text);
 //! - decoding arbitrary bytes, and mutations (byte changes, cuts, insertions) of valid
@@ -227,10 +228,12 @@ fn fix_refs(v: &mut Value, seen: &mut u32) {
 }
 
 /// What Hessian 2.0 gives back for `v`: the same value, except that `-0.0` is written as the
-/// zero code (as Java writes it) and so comes back as `0.0`.
+/// zero code (as Java writes it) and so comes back as `0.0`, and every NaN is written as Java's
+/// canonical NaN (`Double.doubleToLongBits`).
 fn h2_expected(v: &Value) -> Value {
     match v {
         Value::Double(d) if *d == 0.0 => Value::Double(0.0),
+        Value::Double(d) if d.is_nan() => Value::Double(f64::from_bits(0x7ff8_0000_0000_0000)),
         Value::List(l) => {
             Value::List(Box::new(List { items: l.items.iter().map(h2_expected).collect(), ..(**l).clone() }))
         }

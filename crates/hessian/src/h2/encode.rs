@@ -634,7 +634,10 @@ pub(crate) fn put_double(b: &mut Vec<u8>, v: f64) {
         b.extend_from_slice(&mills.to_be_bytes());
     } else {
         b.push(BC_DOUBLE);
-        b.extend_from_slice(&v.to_bits().to_be_bytes());
+        // Java writes Double.doubleToLongBits(value), which collapses every NaN to one bit
+        // pattern; a NaN with another payload must not reach the wire unchanged.
+        let bits = if v.is_nan() { 0x7ff8_0000_0000_0000 } else { v.to_bits() };
+        b.extend_from_slice(&bits.to_be_bytes());
     }
 }
 
