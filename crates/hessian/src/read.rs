@@ -358,6 +358,24 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         None
     }
 
+    fn read_str<'s>(&'s mut self, units: usize, scratch: &'s mut String) -> Result<Reference<'de, 's, str>> {
+        scratch.clear();
+        // Fast path: the whole string is ASCII and already buffered (one unit per byte).
+        if let Some(head) = self.buf[self.pos..self.len].get(..units) {
+            if head.is_ascii() {
+                if let Ok(s) = std::str::from_utf8(head) {
+                    scratch.push_str(s);
+                    self.pos += units;
+                    return Ok(Reference::Copied(scratch.as_str()));
+                }
+            }
+        }
+        let mut pending = None;
+        self.append_str(units, scratch, &mut pending)?;
+        finish_str(pending, self.offset())?;
+        Ok(Reference::Copied(scratch.as_str()))
+    }
+
     fn read_bytes<'s>(&'s mut self, n: usize, scratch: &'s mut Vec<u8>) -> Result<Reference<'de, 's, [u8]>> {
         scratch.clear();
         // Grow with the data actually received, never with the declared length alone.
