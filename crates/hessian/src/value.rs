@@ -86,6 +86,20 @@ pub struct Object {
 }
 
 impl Object {
+    /// Checks that there is one value per field of the class, as every encoder requires;
+    /// the error is the description of the mismatch.
+    pub fn check_arity(&self) -> Result<(), String> {
+        if self.fields.len() == self.class.fields.len() {
+            return Ok(());
+        }
+        Err(format!(
+            "object of {} has {} values for {} fields",
+            self.class.name,
+            self.fields.len(),
+            self.class.fields.len()
+        ))
+    }
+
     /// The value of the named field, if the class has it.
     pub fn get(&self, field: &str) -> Option<&Value> {
         let i = self.class.fields.iter().position(|f| f == field)?;

@@ -199,3 +199,18 @@ fn random_and_mutated_input_never_panics() {
         let _ = h2::from_slice(&m);
     }
 }
+
+/// An object with fewer values than its class has fields cannot be written in any format.
+#[test]
+fn objects_missing_field_values_are_unencodable() {
+    let class = hessian::ClassDef::new("A", ["x", "y"]);
+    let v = Value::list(vec![Value::object(class, vec![Value::Int(1)])]);
+    for e in
+        [h2::to_vec(&v).unwrap_err(), hessian::h1::to_vec(&v).unwrap_err(), hessian::burlap::to_vec(&v).unwrap_err()]
+    {
+        match e.kind() {
+            ErrorKind::Unencodable(what) => assert_eq!(what, "object of A has 1 values for 2 fields"),
+            k => panic!("{k}"),
+        }
+    }
+}

@@ -233,14 +233,7 @@ impl<W: Write> Encoder<W> {
 
     /// Writes an object as Java's serializers do in Hessian 1: a typed map of field names.
     fn write_object(&mut self, o: &Object) -> Result<()> {
-        if o.fields.len() != o.class.fields.len() {
-            return Err(self.unencodable(format!(
-                "object of {} has {} values for {} fields",
-                o.class.name,
-                o.fields.len(),
-                o.class.fields.len()
-            )));
-        }
+        o.check_arity().map_err(|what| self.unencodable(what))?;
         self.write_map_begin(Some(&o.class.name))?;
         for (name, v) in o.class.fields.iter().zip(&o.fields) {
             self.write_str(name)?;

@@ -574,16 +574,8 @@ impl<W: Write> Encoder<W> {
     }
 
     fn write_object(&mut self, o: &Object) -> Result<()> {
-        if o.fields.len() != o.class.fields.len() {
-            return Err(Error::new(
-                ErrorKind::Unencodable(format!(
-                    "object of {} has {} values for {} fields",
-                    o.class.name,
-                    o.fields.len(),
-                    o.class.fields.len()
-                )),
-                self.position(),
-            ));
+        if let Err(what) = o.check_arity() {
+            return Err(Error::new(ErrorKind::Unencodable(what), self.position()));
         }
         self.write_object_begin(&o.class)?;
         for f in &o.fields {
