@@ -146,9 +146,13 @@ fn class() -> impl Strategy<Value = Arc<ClassDef>> {
     ]
 }
 
+/// Remotes: the type and URL are length-prefixed names in Hessian 1 (at most 65535 UTF-16 units,
+/// as in Java), so they are drawn short rather than from `string()`, whose long strings can pass
+/// that bound.
 fn remote() -> impl Strategy<Value = Value> {
-    (prop::collection::vec(character(), 0..12), string())
-        .prop_map(|(t, url)| Value::Remote(Box::new(hessian::Remote { type_name: String::from_iter(t), url })))
+    (prop::collection::vec(character(), 0..12), prop::collection::vec(character(), 0..60)).prop_map(|(t, url)| {
+        Value::Remote(Box::new(hessian::Remote { type_name: String::from_iter(t), url: String::from_iter(url) }))
+    })
 }
 
 /// Scalars (and remotes when the format has them), and reference placeholders.
