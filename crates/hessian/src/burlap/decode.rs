@@ -624,13 +624,6 @@ fn tag_name(t: Tag) -> &'static str {
     }
 }
 
-fn check_size(data: &[u8], limits: &Limits) -> Result<()> {
-    if data.len() as u64 > limits.max_message_size {
-        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
-    }
-    Ok(())
-}
-
 /// Decodes exactly one value from a byte slice (no envelope); anything but whitespace or
 /// comments after it is an error.
 pub fn from_slice(data: &[u8]) -> Result<Value> {
@@ -639,7 +632,7 @@ pub fn from_slice(data: &[u8]) -> Result<Value> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
-    check_size(data, &limits)?;
+    limits.check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data).with_limits(limits);
     let v = d.read_value()?;
     d.end()?;
@@ -655,7 +648,7 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
 
 /// Decodes a complete call message.
 pub fn read_call(data: &[u8]) -> Result<Call> {
-    check_size(data, &Limits::default())?;
+    Limits::default().check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data);
     let c = d.read_call()?;
     d.end()?;
@@ -665,7 +658,7 @@ pub fn read_call(data: &[u8]) -> Result<Call> {
 /// Decodes a complete reply message, a fault as the entries of its map (see
 /// [`Decoder::read_reply_entries`]).
 pub fn read_reply_entries(data: &[u8]) -> Result<RawReply> {
-    check_size(data, &Limits::default())?;
+    Limits::default().check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data);
     let r = d.read_reply_entries()?;
     d.end()?;
@@ -674,7 +667,7 @@ pub fn read_reply_entries(data: &[u8]) -> Result<RawReply> {
 
 /// Decodes a complete reply message (a value or a fault).
 pub fn read_reply(data: &[u8]) -> Result<Reply> {
-    check_size(data, &Limits::default())?;
+    Limits::default().check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data);
     let r = d.read_reply()?;
     d.end()?;

@@ -356,11 +356,17 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     fn parse_map(&mut self) -> Result<Map> {
         let type_name = self.read_opt_type()?.filter(|t| !t.is_empty());
         self.add_ref()?;
-        let mut entries = Vec::with_capacity(if type_name.is_some() { 8 } else { 0 });
+        let entries = self.read_entries(if type_name.is_some() { 8 } else { 0 })?;
+        Ok(Map { type_name, entries })
+    }
+
+    /// Reads key/value pairs up to the closing `z` (map bodies and fault maps).
+    fn read_entries(&mut self, capacity: usize) -> Result<Vec<(Value, Value)>> {
+        let mut entries = Vec::with_capacity(capacity);
         loop {
             let c = self.read.next()?;
             if c == BC_END {
-                break;
+                return Ok(entries);
             }
             if entries.len() >= self.limits.max_collection_len {
                 return Err(self.limit("collection length", self.limits.max_collection_len));
@@ -369,7 +375,6 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             let v = self.read_value()?;
             entries.push((k, v));
         }
-        Ok(Map { type_name, entries })
     }
 
     fn expect(&mut self, want: u8, context: &'static str) -> Result<()> {
@@ -427,19 +432,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 }
                 BC_FAULT => {
                     self.enter()?;
-                    let mut entries = Vec::new();
-                    loop {
-                        let c = self.read.next()?;
-                        if c == BC_END {
-                            break;
-                        }
-                        if entries.len() >= self.limits.max_collection_len {
-                            return Err(self.limit("collection length", self.limits.max_collection_len));
-                        }
-                        let k = self.parse_value(c)?;
-                        let v = self.read_value()?;
-                        entries.push((k, v));
-                    }
+                    let entries = self.read_entries(0)?;
                     self.leave();
                     self.expect(BC_END, "end of reply")?;
                     return Ok(Err(Fault::from_entries(entries)));
@@ -454,13 +447,6 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 }
 
-fn check_size(data: &[u8], limits: &Limits) -> Result<()> {
-    if data.len() as u64 > limits.max_message_size {
-        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
-    }
-    Ok(())
-}
-
 /// Decodes exactly one value from a byte slice (no envelope); trailing bytes are an error.
 pub fn from_slice(data: &[u8]) -> Result<Value> {
     from_slice_with_limits(data, Limits::default())
@@ -468,7 +454,7 @@ pub fn from_slice(data: &[u8]) -> Result<Value> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
-    check_size(data, &limits)?;
+    limits.check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data).with_limits(limits);
     let v = d.read_value()?;
     d.end()?;
@@ -484,7 +470,7 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
 
 /// Decodes a complete call message; returns the call and its header's major version.
 pub fn read_call(data: &[u8]) -> Result<(Call, u8)> {
-    check_size(data, &Limits::default())?;
+    Limits::default().check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data);
     let c = d.read_call()?;
     d.end()?;
@@ -493,7 +479,7 @@ pub fn read_call(data: &[u8]) -> Result<(Call, u8)> {
 
 /// Decodes a complete reply message (a value or a fault).
 pub fn read_reply(data: &[u8]) -> Result<Reply> {
-    check_size(data, &Limits::default())?;
+    Limits::default().check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data);
     let r = d.read_reply()?;
     d.end()?;

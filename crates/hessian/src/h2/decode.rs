@@ -691,9 +691,7 @@ pub fn from_slice(data: &[u8]) -> Result<Value> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
-    if data.len() as u64 > limits.max_message_size {
-        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
-    }
+    limits.check_message_size(data.len())?;
     let mut d = Decoder::from_slice(data).with_limits(limits);
     let v = d.read_value()?;
     d.end()?;

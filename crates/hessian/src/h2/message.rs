@@ -173,7 +173,7 @@ fn read_fault_map<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<Fault>
 
 /// Decodes a complete call from a slice; trailing bytes are an error.
 pub fn call_from_slice(data: &[u8], limits: Limits) -> Result<Call> {
-    check_size(data, &limits)?;
+    limits.check_message_size(data.len())?;
     let mut dec = Decoder::from_slice(data).with_limits(limits);
     let call = read_call(&mut dec)?;
     dec.end()?;
@@ -182,18 +182,11 @@ pub fn call_from_slice(data: &[u8], limits: Limits) -> Result<Call> {
 
 /// Decodes a complete reply from a slice; trailing bytes are an error.
 pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
-    check_size(data, &limits)?;
+    limits.check_message_size(data.len())?;
     let mut dec = Decoder::from_slice(data).with_limits(limits);
     let reply = read_reply(&mut dec)?;
     dec.end()?;
     Ok(reply)
-}
-
-fn check_size(data: &[u8], limits: &Limits) -> Result<()> {
-    if data.len() as u64 > limits.max_message_size {
-        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

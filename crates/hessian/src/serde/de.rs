@@ -373,9 +373,7 @@ pub fn from_slice<'de, T: de::Deserialize<'de>>(data: &'de [u8]) -> Result<T> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(data: &'de [u8], limits: Limits) -> Result<T> {
-    if data.len() as u64 > limits.max_message_size {
-        return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size }, 0));
-    }
+    limits.check_message_size(data.len())?;
     let mut d = Deserializer::from_slice(data).with_limits(limits);
     let v = d.deserialize_value()?;
     d.end()?;
