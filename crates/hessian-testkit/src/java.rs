@@ -22,6 +22,20 @@ pub const JVM_OPTS: &[&str] = &[
     "-Xshare:auto",
 ];
 
+/// JVM options for timing Java (`Java::run_timing`): what the reference needs from [`JVM_OPTS`]
+/// (module access, no Nagle delay), without its test start-up settings: the full tiered JIT (C2;
+/// `JVM_OPTS` stops at C1) and the collector and heap the JVM picks itself (G1 on the project's
+/// 2-core machine, not `JVM_OPTS`' Serial GC), as a server started with defaults runs.
+pub const TIMING_JVM_OPTS: &[&str] = &[
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED",
+    "--add-opens=java.base/java.math=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.net=ALL-UNNAMED",
+    "--add-opens=java.base/java.time=ALL-UNNAMED",
+    "-Dsun.net.httpserver.nodelay=true",
+];
+
 /// The compiled Java programs, ready to run.
 #[derive(Debug, Clone)]
 pub struct Java {
@@ -117,9 +131,28 @@ impl Java {
 
     /// A `java` command for `main_class` with the class path and JVM options set.
     pub fn command(&self, main_class: &str) -> Command {
+        self.command_with(JVM_OPTS, main_class)
+    }
+
+    /// A `java` command for `main_class` with the class path and the JVM options `opts`.
+    pub fn command_with(&self, opts: &[&str], main_class: &str) -> Command {
         let mut c = Command::new("java");
-        c.args(JVM_OPTS).arg("-cp").arg(self.classpath()).arg(main_class);
+        c.args(opts).arg("-cp").arg(self.classpath()).arg(main_class);
         c
+    }
+
+    /// Runs `main_class args…` for timing, with [`TIMING_JVM_OPTS`] (full JIT) instead of the test
+    /// options, stdin empty and stderr passed through; returns stdout, panics on failure.
+    pub fn run_timing(&self, main_class: &str, args: &[&str]) -> Vec<u8> {
+        let out = self
+            .command_with(TIMING_JVM_OPTS, main_class)
+            .args(args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::inherit())
+            .output()
+            .expect("spawn java");
+        assert!(out.status.success(), "java {main_class} {args:?} failed ({})", out.status);
+        out.stdout
     }
 
     /// Runs `main_class args…` with `stdin`, returning its output; panics with stderr on failure.
