@@ -6,8 +6,16 @@
 //!
 //! Run: `cargo bench -p hessian-bench --bench serde -- --warm-up-time 1 --measurement-time 3`.
 //! The sizes of every encoding are printed first.
+//!
+//! After the criterion groups the same run measures the Java reference when Java is installed:
+//! `interop/java/src/SerdeTiming.java` (Caucho's `Hessian2Output`/`Hessian2Input`, and Hessian 1
+//! for W1) under the full JIT (`Java::run_timing`), 3 s warm-up and 3 s of samples per case, about
+//! 50 s in all; its lines are printed under "Java reference", each with this crate's criterion
+//! median of the same run beside it. It runs in benchmark mode only (not under `cargo test`), and
+//! with a criterion filter only when the filter is part of `serde_java_reference` (e.g. `java`).
+//! `SERDE_JAVA_ARGS="WARMUP_S MEASURE_S"` changes its durations.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, Criterion};
 use hessian_testkit::structs::{self, Item, Money, MoneyCents};
 use std::collections::HashMap;
 
@@ -233,5 +241,106 @@ fn w3(c: &mut Criterion) {
     g.finish();
 }
 
+/// Whether this run benchmarks (not `cargo test`'s single pass or a listing) and its criterion
+/// filter, if any, selects the pseudo-benchmark `serde_java_reference`.
+fn java_reference_selected() -> bool {
+    const WITH_VALUE: &[&str] = &[
+        "-c",
+        "--color",
+        "--colour",
+        "-s",
+        "--save-baseline",
+        "-b",
+        "--baseline",
+        "--baseline-lenient",
+        "--format",
+        "--profile-time",
+        "--load-baseline",
+        "--sample-size",
+        "--warm-up-time",
+        "--measurement-time",
+        "--nresamples",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+        "--plotting-backend",
+        "--output-format",
+    ];
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let has = |flag: &str| args.iter().any(|a| a == flag || a.starts_with(&format!("{flag}=")));
+    if !has("--bench") || has("--test") || has("--list") || has("--profile-time") {
+        return false;
+    }
+    let mut filter = None;
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        if WITH_VALUE.contains(&a.as_str()) {
+            rest.next();
+        } else if !a.starts_with('-') {
+            filter = Some(a.as_str());
+        }
+    }
+    filter.map_or(true, |f| "serde_java_reference".contains(f))
+}
+
+/// This crate's criterion median (ns) for `group/function`, if this process measured it.
+fn rust_median_ns(group: &str, function: &str, since: std::time::SystemTime) -> Option<f64> {
+    let dir = std::env::var_os("CRITERION_HOME").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::env::var_os("CARGO_TARGET_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| hessian_testkit::java::repo_root().join("target"))
+            .join("criterion")
+    });
+    let path = dir.join(group).join(function).join("new/estimates.json");
+    if std::fs::metadata(&path).ok()?.modified().ok()? < since {
+        return None; // left by an earlier run
+    }
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+/// The Java reference, JIT-warmed, on this machine: runs `SerdeTiming` and prints its lines, each
+/// followed by this crate's median from the criterion groups above (Hessian 2, same data).
+fn java_reference(started: std::time::SystemTime) {
+    if !java_reference_selected() {
+        return;
+    }
+    let Some(java) = hessian_testkit::java::java() else { return };
+    let args = std::env::var("SERDE_JAVA_ARGS").unwrap_or_default();
+    let args: Vec<&str> = args.split_whitespace().collect();
+    println!(
+        "\nJava reference (serde_java_reference): Caucho hessian 4.0.38, full JIT, running SerdeTiming {args:?} …"
+    );
+    let out = java.run_timing("SerdeTiming", &args);
+    let ours: &[(&str, &str, &str)] = &[
+        ("java w1-5000 h2 encode ", "serde_w1_encode_5000", "hessian"),
+        ("java w1-5000 h2 decode ", "serde_w1_decode_5000", "hessian"),
+        ("java w3-1 h2 encode ", "serde_w3_encode_1", "hessian_derived"),
+        ("java w3-1 h2 decode ", "serde_w3_decode_1", "hessian_derived"),
+        ("java w3-10000 h2 encode ", "serde_w3_encode_10000", "hessian_derived"),
+        ("java w3-10000 h2 decode ", "serde_w3_decode_10000", "hessian_derived"),
+    ];
+    for line in String::from_utf8_lossy(&out).lines() {
+        println!("{line}");
+        let Some(&(_, group, function)) = ours.iter().find(|(p, _, _)| line.starts_with(p)) else { continue };
+        let java_us =
+            line.split_whitespace().find_map(|f| f.strip_prefix("median_us=")).and_then(|x| x.parse::<f64>().ok());
+        if let (Some(java_us), Some(rust_ns)) = (java_us, rust_median_ns(group, function, started)) {
+            let rust_us = rust_ns / 1000.0;
+            println!(
+                "  vs this crate {group}/{function}: median_us={rust_us:.3}, Java/this crate = {:.2}x",
+                java_us / rust_us
+            );
+        }
+    }
+}
+
 criterion_group!(benches, w1, w3);
-criterion_main!(benches);
+
+// criterion_main!, plus the Java reference after the groups.
+fn main() {
+    let started = std::time::SystemTime::now();
+    benches();
+    java_reference(started);
+    Criterion::default().configure_from_args().final_summary();
+}
