@@ -280,7 +280,10 @@ fn java_reference_selected() -> bool {
             filter = Some(a.as_str());
         }
     }
-    filter.map_or(true, |f| "serde_java_reference".contains(f))
+    match filter {
+        None => true,
+        Some(f) => "serde_java_reference".contains(f),
+    }
 }
 
 /// This crate's criterion median (ns) for `group/function`, if this process measured it.
