@@ -66,6 +66,13 @@ pub trait Read<'de> {
         Ok(Reference::Copied(scratch.as_str()))
     }
 
+    /// Reads a string of `units` UTF-16 code units into a new, exactly-sized `String` (for
+    /// owned strings: one allocation and one copy). `scratch` serves the general path.
+    #[inline]
+    fn read_string(&mut self, units: usize, scratch: &mut String) -> Result<String> {
+        Ok(self.read_str(units, scratch)?.to_owned())
+    }
+
     /// Appends a string piece of `units` UTF-16 code units to `out`. A high surrogate at the end
     /// of the piece is left in `pending` so that a pair split across chunks joins up; call
     /// [`finish_str`] after the last piece.
@@ -151,6 +158,14 @@ pub fn finish_str(pending: Option<u16>, offset: u64) -> Result<()> {
     }
 }
 
+/// Copies bytes known to be ASCII into a new, exactly-sized `String`.
+#[inline(never)]
+fn ascii_to_string(ascii: &[u8]) -> String {
+    debug_assert!(ascii.is_ascii());
+    // SAFETY: the caller checked that every byte is ASCII, and ASCII is valid UTF-8.
+    unsafe { String::from_utf8_unchecked(ascii.to_vec()) }
+}
+
 /// A borrowing reader over a byte slice.
 #[derive(Debug, Clone)]
 pub struct SliceRead<'de> {
@@ -171,6 +186,13 @@ impl<'de> SliceRead<'de> {
 
     fn eof(&self) -> Error {
         Error::new(ErrorKind::UnexpectedEof, self.data.len() as u64)
+    }
+
+    /// [`Read::read_string`] beyond the ASCII fast path (kept out of line so that the fast path
+    /// stays small where it is inlined).
+    #[inline(never)]
+    fn read_string_general(&mut self, units: usize, scratch: &mut String) -> Result<String> {
+        Ok(self.read_str(units, scratch)?.to_owned())
     }
 
     fn past_end(&self, n: usize) -> Error {
@@ -229,6 +251,18 @@ impl<'de> Read<'de> for SliceRead<'de> {
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
         Ok(Reference::Borrowed(s))
+    }
+
+    #[inline]
+    fn read_string(&mut self, units: usize, scratch: &mut String) -> Result<String> {
+        // Fast path: an all-ASCII run of `units` bytes, copied once into its own allocation.
+        if let Some(head) = self.data[self.pos..].get(..units) {
+            if head.is_ascii() {
+                self.pos += units;
+                return Ok(ascii_to_string(head));
+            }
+        }
+        self.read_string_general(units, scratch)
     }
 
     #[inline]

@@ -377,10 +377,25 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         Ok(Reference::Copied(self.scratch.as_str()))
     }
 
+    /// Parses a string whose code has been read into an owned, exactly-sized `String` (one
+    /// allocation, one copy for the compact and short forms).
+    #[inline]
+    pub fn parse_string(&mut self, code: u8) -> Result<String> {
+        let len = match code {
+            0x00..=0x1f => usize::from(code),
+            0x30..=0x33 => (usize::from(code - BC_STRING_SHORT) << 8) | usize::from(self.read.next()?),
+            _ => return Ok(self.parse_chunked_str(code)?.to_owned()),
+        };
+        if len > self.limits.max_string_len {
+            return Err(self.limit("string length", self.limits.max_string_len));
+        }
+        self.read.read_string(len, &mut self.scratch)
+    }
+
     /// Reads a string (its code included).
     pub fn read_string(&mut self) -> Result<String> {
         let code = self.read.next()?;
-        Ok(self.parse_str(code)?.to_owned())
+        self.parse_string(code)
     }
 
     #[inline]
@@ -426,7 +441,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     pub fn read_type(&mut self) -> Result<String> {
         let code = self.read.next()?;
         if code_kind(code) == CodeKind::String {
-            let name = self.parse_str(code)?.to_owned();
+            let name = self.parse_string(code)?;
             if self.tables.types().len() >= self.limits.max_class_defs {
                 return Err(self.limit("type names", self.limits.max_class_defs));
             }
@@ -613,7 +628,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 Value::Double(self.parse_double(code)?)
             }
             BC_DATE | BC_DATE_MINUTE => Value::Date(self.parse_date(code)?),
-            0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Value::String(self.parse_str(code)?.to_owned()),
+            0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Value::String(self.parse_string(code)?),
             0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => Value::Binary(self.parse_bytes(code)?.to_vec()),
             0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => {
                 self.enter()?;

@@ -508,7 +508,12 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
+        // The type wants ownership: hand it a `String` built with one allocation and one copy.
+        let code = self.next_code()?;
+        if code_kind(code) != CodeKind::String {
+            return Err(self.invalid(code, "a string"));
+        }
+        visitor.visit_string(self.dec.parse_string(code)?)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
