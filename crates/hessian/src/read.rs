@@ -49,6 +49,21 @@ pub trait Read<'de> {
         Ok(b)
     }
 
+    /// The input bytes available without reading further (the rest of a slice, the filled part
+    /// of a stream's buffer; possibly empty). With [`consume`](Self::consume) this lets a decoder
+    /// read a whole small value straight from memory in its common case, and take the general
+    /// path, with its error reporting, only when the value is not entirely there.
+    #[inline]
+    fn buffered(&self) -> &[u8] {
+        &[]
+    }
+
+    /// Consumes `n` bytes of [`buffered`](Self::buffered) (`n` must not exceed its length).
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        debug_assert_eq!(n, 0, "consume beyond the buffered bytes");
+    }
+
     /// How many bytes are certainly left, when known (slices know; streams do not). Decoders use
     /// it to refuse declared lengths the input cannot hold before allocating anything.
     fn remaining(&self) -> Option<u64>;
@@ -225,7 +240,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
         Ok(self.data.get(self.pos).copied())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
         match self.data.get(self.pos..self.pos + N) {
             Some(b) => {
@@ -241,6 +256,18 @@ impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn remaining(&self) -> Option<u64> {
         Some((self.data.len() - self.pos) as u64)
+    }
+
+    #[inline(always)]
+    fn buffered(&self) -> &[u8] {
+        // `pos` never exceeds the length; `get` keeps this free of a panic path all the same
+        self.data.get(self.pos..).unwrap_or_default()
+    }
+
+    #[inline(always)]
+    fn consume(&mut self, n: usize) {
+        debug_assert!(n <= self.data.len() - self.pos);
+        self.pos += n;
     }
 
     #[inline]
@@ -390,6 +417,17 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
 
     fn remaining(&self) -> Option<u64> {
         None
+    }
+
+    #[inline]
+    fn buffered(&self) -> &[u8] {
+        self.buf.get(self.pos..self.len).unwrap_or_default()
+    }
+
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        debug_assert!(n <= self.len - self.pos);
+        self.pos += n;
     }
 
     fn read_str<'s>(&'s mut self, units: usize, scratch: &'s mut String) -> Result<Reference<'de, 's, str>> {

@@ -95,6 +95,54 @@ pub fn code_kind(code: u8) -> CodeKind {
     }
 }
 
+// The values of the fixed-size forms, shared by the `parse_*` and `buffered_*` readers.
+
+/// The `N` bytes that follow the code byte at the start of `b`, if present.
+#[inline(always)]
+fn array<const N: usize>(b: &[u8]) -> Option<[u8; N]> {
+    b.get(1..N + 1)?.try_into().ok()
+}
+
+#[inline(always)]
+fn int_direct(code: u8) -> i32 {
+    i32::from(code) - i32::from(BC_INT_ZERO)
+}
+
+#[inline(always)]
+fn int_byte(code: u8, b0: u8) -> i32 {
+    ((i32::from(code) - i32::from(BC_INT_BYTE_ZERO)) << 8) | i32::from(b0)
+}
+
+#[inline(always)]
+fn int_short(code: u8, [b1, b0]: [u8; 2]) -> i32 {
+    ((i32::from(code) - i32::from(BC_INT_SHORT_ZERO)) << 16) | (i32::from(b1) << 8) | i32::from(b0)
+}
+
+#[inline(always)]
+fn long_direct(code: u8) -> i64 {
+    i64::from(code) - i64::from(BC_LONG_ZERO)
+}
+
+#[inline(always)]
+fn long_byte(code: u8, b0: u8) -> i64 {
+    ((i64::from(code) - i64::from(BC_LONG_BYTE_ZERO)) << 8) | i64::from(b0)
+}
+
+#[inline(always)]
+fn long_short(code: u8, [b1, b0]: [u8; 2]) -> i64 {
+    ((i64::from(code) - i64::from(BC_LONG_SHORT_ZERO)) << 16) | (i64::from(b1) << 8) | i64::from(b0)
+}
+
+#[inline(always)]
+fn double_mill(b: [u8; 4]) -> f64 {
+    0.001 * f64::from(i32::from_be_bytes(b))
+}
+
+#[inline(always)]
+fn date_minute(b: [u8; 4]) -> i64 {
+    i64::from(i32::from_be_bytes(b)) * 60000
+}
+
 /// Header of a list: its type name (resolved), its declared length (`None` = variable, ended
 /// by `Z`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -249,15 +297,12 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Parses an int whose code has been read.
-    #[inline]
+    #[inline(always)]
     pub fn parse_int(&mut self, code: u8) -> Result<i32> {
         Ok(match code {
-            0x80..=0xbf => i32::from(code) - i32::from(BC_INT_ZERO),
-            0xc0..=0xcf => ((i32::from(code) - i32::from(BC_INT_BYTE_ZERO)) << 8) | i32::from(self.read.next()?),
-            0xd0..=0xd7 => {
-                let [b1, b0] = self.be::<2>()?;
-                ((i32::from(code) - i32::from(BC_INT_SHORT_ZERO)) << 16) | (i32::from(b1) << 8) | i32::from(b0)
-            }
+            0x80..=0xbf => int_direct(code),
+            0xc0..=0xcf => int_byte(code, self.read.next()?),
+            0xd0..=0xd7 => int_short(code, self.be::<2>()?),
             BC_INT => i32::from_be_bytes(self.be::<4>()?),
             _ => return Err(self.unexpected(code, "int")),
         })
@@ -270,15 +315,12 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Parses a long whose code has been read.
-    #[inline]
+    #[inline(always)]
     pub fn parse_long(&mut self, code: u8) -> Result<i64> {
         Ok(match code {
-            0xd8..=0xef => i64::from(code) - i64::from(BC_LONG_ZERO),
-            0xf0..=0xff => ((i64::from(code) - i64::from(BC_LONG_BYTE_ZERO)) << 8) | i64::from(self.read.next()?),
-            0x38..=0x3f => {
-                let [b1, b0] = self.be::<2>()?;
-                ((i64::from(code) - i64::from(BC_LONG_SHORT_ZERO)) << 16) | (i64::from(b1) << 8) | i64::from(b0)
-            }
+            0xd8..=0xef => long_direct(code),
+            0xf0..=0xff => long_byte(code, self.read.next()?),
+            0x38..=0x3f => long_short(code, self.be::<2>()?),
             BC_LONG_INT => i64::from(i32::from_be_bytes(self.be::<4>()?)),
             BC_LONG => i64::from_be_bytes(self.be::<8>()?),
             _ => return Err(self.unexpected(code, "long")),
@@ -286,27 +328,87 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Parses a double whose code has been read (the compact forms widen exactly as Java's).
-    #[inline]
+    #[inline(always)]
     pub fn parse_double(&mut self, code: u8) -> Result<f64> {
         Ok(match code {
             BC_DOUBLE_ZERO => 0.0,
             BC_DOUBLE_ONE => 1.0,
             BC_DOUBLE_BYTE => f64::from(self.read.next()? as i8),
             BC_DOUBLE_SHORT => f64::from(i16::from_be_bytes(self.be::<2>()?)),
-            BC_DOUBLE_MILL => 0.001 * f64::from(i32::from_be_bytes(self.be::<4>()?)),
+            BC_DOUBLE_MILL => double_mill(self.be::<4>()?),
             BC_DOUBLE => f64::from_bits(u64::from_be_bytes(self.be::<8>()?)),
             _ => return Err(self.unexpected(code, "double")),
         })
     }
 
     /// Parses a date whose code has been read, in milliseconds since the epoch.
-    #[inline]
+    #[inline(always)]
     pub fn parse_date(&mut self, code: u8) -> Result<i64> {
         Ok(match code {
             BC_DATE => i64::from_be_bytes(self.be::<8>()?),
-            BC_DATE_MINUTE => i64::from(i32::from_be_bytes(self.be::<4>()?)) * 60000,
+            BC_DATE_MINUTE => date_minute(self.be::<4>()?),
             _ => return Err(self.unexpected(code, "date")),
         })
+    }
+
+    // The `buffered_*` readers decode a value of the common forms straight from the buffered
+    // input when it lies there complete, and return `None` (consuming nothing) otherwise: the
+    // caller then takes the general path (class definitions in front of the value, other forms,
+    // the end of the input, errors). They have no error paths, so they stay small enough to be
+    // inlined into derived visitors.
+
+    /// An int in one of its compact forms (1 to 3 bytes).
+    #[inline(always)]
+    pub(crate) fn buffered_int(&mut self) -> Option<i32> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            c @ 0x80..=0xbf => (int_direct(c), 1),
+            c @ 0xc0..=0xcf => (int_byte(c, *b.get(1)?), 2),
+            c @ 0xd0..=0xd7 => (int_short(c, array(b)?), 3),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
+    }
+
+    /// A long in its 8-byte form or its 1- and 2-byte compact forms.
+    #[inline(always)]
+    pub(crate) fn buffered_long(&mut self) -> Option<i64> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            BC_LONG => (i64::from_be_bytes(array(b)?), 9),
+            c @ 0xd8..=0xef => (long_direct(c), 1),
+            c @ 0xf0..=0xff => (long_byte(c, *b.get(1)?), 2),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
+    }
+
+    /// A double in its 8-byte form or its "mills" form.
+    #[inline(always)]
+    pub(crate) fn buffered_double(&mut self) -> Option<f64> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            BC_DOUBLE => (f64::from_bits(u64::from_be_bytes(array(b)?)), 9),
+            BC_DOUBLE_MILL => (double_mill(array(b)?), 5),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
+    }
+
+    /// A date in either form.
+    #[inline(always)]
+    pub(crate) fn buffered_date(&mut self) -> Option<i64> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            BC_DATE => (i64::from_be_bytes(array(b)?), 9),
+            BC_DATE_MINUTE => (date_minute(array(b)?), 5),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
     }
 
     /// Reads the length of one string chunk given its code; `Some(final)`.
