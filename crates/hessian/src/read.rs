@@ -173,12 +173,14 @@ pub fn finish_str(pending: Option<u16>, offset: u64) -> Result<()> {
     }
 }
 
-/// Copies bytes known to be ASCII into a new, exactly-sized `String`.
+/// The bytes as a new, exactly-sized `String` if they are all ASCII (one copy); `None` if not.
 #[inline(never)]
-fn ascii_to_string(ascii: &[u8]) -> String {
-    debug_assert!(ascii.is_ascii());
-    // SAFETY: the caller checked that every byte is ASCII, and ASCII is valid UTF-8.
-    unsafe { String::from_utf8_unchecked(ascii.to_vec()) }
+pub(crate) fn ascii_string(bytes: &[u8]) -> Option<String> {
+    if !bytes.is_ascii() {
+        return None;
+    }
+    // SAFETY: every byte is ASCII (checked just above), and ASCII is valid UTF-8.
+    Some(unsafe { String::from_utf8_unchecked(bytes.to_vec()) })
 }
 
 /// A borrowing reader over a byte slice.
@@ -283,11 +285,9 @@ impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn read_string(&mut self, units: usize, scratch: &mut String) -> Result<String> {
         // Fast path: an all-ASCII run of `units` bytes, copied once into its own allocation.
-        if let Some(head) = self.data[self.pos..].get(..units) {
-            if head.is_ascii() {
-                self.pos += units;
-                return Ok(ascii_to_string(head));
-            }
+        if let Some(s) = self.data[self.pos..].get(..units).and_then(ascii_string) {
+            self.pos += units;
+            return Ok(s);
         }
         self.read_string_general(units, scratch)
     }

@@ -6,7 +6,7 @@
 
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Limits, Result};
-use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
+use crate::read::{ascii_string, finish_str, IoRead, Read, Reference, SliceRead};
 use crate::tables::Tables;
 use crate::value::{ClassDef, List, Map, Object, Value};
 use std::marker::PhantomData;
@@ -396,6 +396,23 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         };
         self.read.consume(n);
         Some(v)
+    }
+
+    /// An owned string in a compact or short form (at most 1023 units) that is all ASCII.
+    #[inline(always)]
+    pub(crate) fn buffered_ascii_string(&mut self) -> Option<String> {
+        let b = self.read.buffered();
+        let (len, at) = match *b.first()? {
+            c @ 0x00..=0x1f => (usize::from(c), 1),
+            c @ 0x30..=0x33 => ((usize::from(c - BC_STRING_SHORT) << 8) | usize::from(*b.get(1)?), 2),
+            _ => return None,
+        };
+        if len > self.limits.max_string_len {
+            return None;
+        }
+        let s = ascii_string(b.get(at..at + len)?)?;
+        self.read.consume(at + len);
+        Some(s)
     }
 
     /// A date in either form.

@@ -204,6 +204,16 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         }
     }
 
+    /// [`deserialize_string`](de::Deserializer::deserialize_string) in general.
+    #[inline(never)]
+    fn string_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        if code_kind(code) != CodeKind::String {
+            return Err(self.invalid(code, "a string"));
+        }
+        visitor.visit_string(self.dec.parse_string(code)?)
+    }
+
     /// Skips one value whose code has been read, without building it.
     fn skip(&mut self, code: u8) -> Result<()> {
         match code_kind(code) {
@@ -567,11 +577,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // The type wants ownership: hand it a `String` built with one allocation and one copy.
-        let code = self.next_code()?;
-        if code_kind(code) != CodeKind::String {
-            return Err(self.invalid(code, "a string"));
+        if let Some(s) = self.dec.buffered_ascii_string() {
+            return visitor.visit_string(s);
         }
-        visitor.visit_string(self.dec.parse_string(code)?)
+        self.string_slow(visitor)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
