@@ -357,7 +357,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     // the end of the input, errors). They have no error paths, so they stay small enough to be
     // inlined into derived visitors.
 
-    /// An int in one of its compact forms (1 to 3 bytes).
+    /// An int in any of its forms.
     #[inline(always)]
     pub(crate) fn buffered_int(&mut self) -> Option<i32> {
         let b = self.read.buffered();
@@ -365,13 +365,14 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             c @ 0x80..=0xbf => (int_direct(c), 1),
             c @ 0xc0..=0xcf => (int_byte(c, *b.get(1)?), 2),
             c @ 0xd0..=0xd7 => (int_short(c, array(b)?), 3),
+            BC_INT => (i32::from_be_bytes(array(b)?), 5),
             _ => return None,
         };
         self.read.consume(n);
         Some(v)
     }
 
-    /// A long in its 8-byte form or its 1- and 2-byte compact forms.
+    /// A long in any of its forms.
     #[inline(always)]
     pub(crate) fn buffered_long(&mut self) -> Option<i64> {
         let b = self.read.buffered();
@@ -379,19 +380,22 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             BC_LONG => (i64::from_be_bytes(array(b)?), 9),
             c @ 0xd8..=0xef => (long_direct(c), 1),
             c @ 0xf0..=0xff => (long_byte(c, *b.get(1)?), 2),
+            c @ 0x38..=0x3f => (long_short(c, array(b)?), 3),
+            BC_LONG_INT => (i64::from(i32::from_be_bytes(array(b)?)), 5),
             _ => return None,
         };
         self.read.consume(n);
         Some(v)
     }
 
-    /// A double in its 8-byte form or its "mills" form.
+    /// A double in its 8-byte, "mills" or 1-byte form.
     #[inline(always)]
     pub(crate) fn buffered_double(&mut self) -> Option<f64> {
         let b = self.read.buffered();
         let (v, n) = match *b.first()? {
             BC_DOUBLE => (f64::from_bits(u64::from_be_bytes(array(b)?)), 9),
             BC_DOUBLE_MILL => (double_mill(array(b)?), 5),
+            BC_DOUBLE_BYTE => (f64::from(*b.get(1)? as i8), 2),
             _ => return None,
         };
         self.read.consume(n);
