@@ -8,6 +8,13 @@
 //! declared in Java's wire order), the values are handed to the derived visitor as a sequence
 //! instead of a keyed map: decided once per class definition and type, then no field-name work
 //! at all.
+//!
+//! Scalars (ints, longs, the common double forms, dates) and owned short ASCII strings are first
+//! tried straight from the buffered input (`Decoder::buffered_*`): when the whole value lies
+//! there in a common form it is decoded without error paths, small enough to inline into a
+//! derived visitor; anything else (class definitions in front of the value, other forms, the end
+//! of the input, errors) takes the general path, out of line, with the same results and errors.
+//! The error paths of object fields are marked cold so that LLVM keeps the field reads inline.
 
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
