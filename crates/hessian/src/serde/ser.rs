@@ -104,21 +104,29 @@ impl<W: Write> Serializer<W> {
     }
 
     /// Serializes a value, running it a second time if a probe pass defined a class.
+    ///
+    /// A probe pass ends in an error (so that the fast path checks nothing but the `Result` it
+    /// already has) with `restart` set; the entry whose value it was serializes that value again.
     #[inline]
     fn entry<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
-        if let Err(e) = v.serialize(&mut *self) {
-            return self.retry(e, v);
+        match v.serialize(&mut *self) {
+            Ok(()) => Ok(()),
+            Err(e) => self.after_error(e, v),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn after_error<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
         if self.restart {
             self.restart = false;
-            v.serialize(&mut *self)?;
+            return self.entry(v);
         }
-        Ok(())
+        self.retry(e, v)
     }
 
     /// After an error: if a struct met a definition of its name with other fields and nothing it
     /// wrote has left the buffer or defined classes, redo it with a probe pass.
-    #[cold]
     fn retry<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
         let Some(snap) = self.mismatch.take() else {
             return Err(e.at_offset(self.enc.position()));
@@ -595,7 +603,20 @@ impl<W: Write> StructSer<'_, W> {
         )))
     }
 
+    /// Whether `key` is the next field of the class definition, by the address of the derive's
+    /// literal (the common case: one comparison).
     #[inline(always)]
+    fn is_next(&self, key: &'static str) -> bool {
+        match &self.fields {
+            Some(fields) => fields.get(self.next).is_some_and(|f| std::ptr::eq(*f, key)),
+            None => false,
+        }
+    }
+
+    /// Everything but the common case: a probe pass, a field name equal to the definition's but
+    /// at another address, or a mismatch. Returns whether the value is to be written.
+    #[cold]
+    #[inline(never)]
     fn probe_or_check(&mut self, key: &'static str) -> Result<bool> {
         let Some(fields) = &self.fields else {
             if let Some(p) = self.ser.probe.as_mut() {
@@ -604,7 +625,7 @@ impl<W: Write> StructSer<'_, W> {
             return Ok(false);
         };
         match fields.get(self.next) {
-            Some(f) if std::ptr::eq(*f, key) || *f == key => {
+            Some(f) if *f == key => {
                 self.next += 1;
                 Ok(true)
             }
@@ -622,6 +643,10 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
+        if self.is_next(key) {
+            self.next += 1;
+            return self.ser.entry(value);
+        }
         if self.probe_or_check(key)? {
             self.ser.entry(value)?;
         }
@@ -631,6 +656,10 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
     /// A field skipped by `skip_serializing_if` is written as `null`, so that every instance of
     /// a struct shares one class definition (Java leaves the field at its default).
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        if self.is_next(key) {
+            self.next += 1;
+            return self.ser.enc.write_null();
+        }
         if self.probe_or_check(key)? {
             self.ser.enc.write_null()?;
         }
@@ -638,18 +667,28 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
     }
 
     #[inline]
-    fn end(mut self) -> Result<()> {
+    fn end(self) -> Result<()> {
+        match &self.fields {
+            Some(fields) if self.next == fields.len() => Ok(()),
+            _ => self.end_slow(),
+        }
+    }
+}
+
+impl<W: Write> StructSer<'_, W> {
+    /// The end of a probe pass (defines the class and asks for the value again) or of a struct
+    /// that wrote too few fields.
+    #[cold]
+    #[inline(never)]
+    fn end_slow(mut self) -> Result<()> {
         let Some(fields) = &self.fields else {
             let fields = self.ser.probe.take().unwrap_or_default();
             self.ser.define_class(self.name, fields)?;
             self.ser.restart = true;
-            return Ok(());
+            return Err(self.ser.pos_err(ErrorKind::Unencodable("class defined: serialize again".into())));
         };
-        if self.next != fields.len() {
-            let what = format!("wrote {} of the {} fields of its class definition", self.next, fields.len());
-            return Err(self.mismatch(what));
-        }
-        Ok(())
+        let what = format!("wrote {} of the {} fields of its class definition", self.next, fields.len());
+        Err(self.mismatch(what))
     }
 }
 
