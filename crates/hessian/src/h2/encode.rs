@@ -323,7 +323,7 @@ impl<W: Write> Encoder<W> {
 
     /// Writes a string: compact, short or chunked forms with lengths in UTF-16 code units;
     /// characters outside the BMP become two 3-byte surrogate sequences, as Java writes them.
-    #[inline]
+    #[inline(always)]
     pub fn write_str(&mut self, s: &str) -> Result<()> {
         let bytes = s.as_bytes();
         let len = bytes.len();
@@ -745,47 +745,105 @@ fn double_word(v: f64) -> Option<(u64, usize)> {
 /// Appends `src` to `buf` if it is all ASCII, checking while copying; returns whether it was.
 /// On `false`, `buf` is left as it was.
 ///
-/// The caller has made room for `src.len()` bytes (see `Encoder::room`).
+/// Short strings (the common case) are copied with two to four overlapping 8- or 16-byte loads
+/// and stores, without a loop.
 #[inline(always)]
 fn copy_ascii(buf: &mut Vec<u8>, src: &[u8]) -> bool {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const HIGH8: u64 = 0x8080_8080_8080_8080;
     let len = src.len();
     let start = buf.len();
     assert!(buf.capacity() - start >= len, "encoder wrote past the room it made");
-    let mut acc = 0u64;
-    // SAFETY: the assertion shows `len` bytes of spare capacity after `start`; every read is
-    // inside `src` and every write inside those `len` bytes, and all of them are written
-    // before `set_len` makes them part of the vector.
+    // SAFETY: the assertion shows `len` bytes of spare capacity after `start`. Every read below
+    // is inside `src` (offsets `< len`, wide reads only when `len` covers them) and every write
+    // inside those `len` spare bytes; together the writes cover all `len` bytes before
+    // `set_len` makes them part of the vector.
     unsafe {
         let s = src.as_ptr();
         let d = buf.as_mut_ptr().add(start);
-        if len >= 8 {
-            let mut i = 0;
-            while i + 8 <= len {
-                let w = std::ptr::read_unaligned(s.add(i) as *const u64);
-                std::ptr::write_unaligned(d.add(i) as *mut u64, w);
-                acc |= w;
-                i += 8;
-            }
-            if i < len {
-                // The last 8 bytes, overlapping what was copied already.
-                let w = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
-                std::ptr::write_unaligned(d.add(len - 8) as *mut u64, w);
-                acc |= w;
-            }
+        let ascii = if len >= 16 {
+            copy16_ascii(s, d, len)
+        } else if len >= 8 {
+            let a = std::ptr::read_unaligned(s as *const u64);
+            let b = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
+            std::ptr::write_unaligned(d as *mut u64, a);
+            std::ptr::write_unaligned(d.add(len - 8) as *mut u64, b);
+            (a | b) & HIGH8 == 0
         } else {
+            let mut acc = 0u8;
             for i in 0..len {
                 let c = *s.add(i);
                 *d.add(i) = c;
-                acc |= u64::from(c);
+                acc |= c;
             }
-        }
-        if acc & HIGH != 0 {
+            acc < 0x80
+        };
+        if !ascii {
             return false;
         }
         buf.set_len(start + len);
     }
     true
+}
+
+/// Copies `len >= 16` bytes from `s` to `d` in 16-byte blocks (the last one overlapping) and
+/// returns whether they were all ASCII.
+///
+/// # Safety
+/// `s` must be readable and `d` writable for `len` bytes, and `len >= 16`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_storeu_si128};
+    // SAFETY (all blocks): offsets stay within `0..len` and `len >= 16`, per the contract. SSE2
+    // is part of the x86_64 baseline.
+    let r = |o: usize| _mm_loadu_si128(s.add(o) as *const __m128i);
+    let w = |o: usize, v: __m128i| _mm_storeu_si128(d.add(o) as *mut __m128i, v);
+    let acc = if len <= 32 {
+        let (a, b) = (r(0), r(len - 16));
+        w(0, a);
+        w(len - 16, b);
+        _mm_or_si128(a, b)
+    } else if len <= 64 {
+        let (a, b, c, e) = (r(0), r(16), r(len - 32), r(len - 16));
+        w(0, a);
+        w(16, b);
+        w(len - 32, c);
+        w(len - 16, e);
+        _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e))
+    } else {
+        let mut acc = r(len - 16);
+        w(len - 16, acc);
+        let mut i = 0;
+        while i + 16 <= len {
+            let v = r(i);
+            w(i, v);
+            acc = _mm_or_si128(acc, v);
+            i += 16;
+        }
+        acc
+    };
+    _mm_movemask_epi8(acc) == 0
+}
+
+/// Portable version of the 16-byte block copy: 8-byte words, the last one overlapping.
+///
+/// # Safety
+/// `s` must be readable and `d` writable for `len` bytes, and `len >= 16`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
+    let mut acc = 0u64;
+    let mut i = 0;
+    while i + 8 <= len {
+        let v = std::ptr::read_unaligned(s.add(i) as *const u64);
+        std::ptr::write_unaligned(d.add(i) as *mut u64, v);
+        acc |= v;
+        i += 8;
+    }
+    let v = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
+    std::ptr::write_unaligned(d.add(len - 8) as *mut u64, v);
+    acc |= v;
+    acc & 0x8080_8080_8080_8080 == 0
 }
 
 /// Encodes one value as a complete Hessian 2.0 byte string (no envelope).

@@ -28,6 +28,27 @@ struct ClassEntry {
     ambiguous: bool,
     /// When the entry was last chosen among ambiguous ones.
     used: u64,
+    /// [`field_sig`] over the addresses of the field names that defined the entry.
+    sig: u64,
+    /// Whether instances found by the address of their struct name may be checked by
+    /// signature only (cleared when the same names turned up at other addresses, e.g. from
+    /// another monomorphization of a generic struct).
+    fast: bool,
+}
+
+/// Folds one field name into a struct's field signature: its address and length, so that the
+/// fast path checks a derived struct's field sequence with a few instructions per field and one
+/// comparison at the end.
+#[inline(always)]
+fn field_sig(sig: u64, key: &'static str) -> u64 {
+    ((sig ^ key.as_ptr() as u64).wrapping_add(key.len() as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The signature of a struct with no fields yet.
+const SIG_SEED: u64 = 0x243f_6a88_85a3_08d3;
+
+fn fields_sig(fields: &[&'static str]) -> u64 {
+    fields.iter().fold(SIG_SEED, |s, f| field_sig(s, f))
 }
 
 /// Serializes Rust values as Hessian 2.0 into a `std::io::Write`.
@@ -50,6 +71,8 @@ pub struct Serializer<W: Write> {
     mismatch: Option<Snapshot>,
     /// Makes the next `serialize_struct` probe even if its name has a definition.
     force_probe: bool,
+    /// The class entry a probe pass chose: the struct serialized again after it uses that one.
+    pinned: Option<usize>,
     tick: u64,
 }
 
@@ -71,6 +94,7 @@ impl<W: Write> Serializer<W> {
             shared: HashMap::new(),
             mismatch: None,
             force_probe: false,
+            pinned: None,
             tick: 0,
         }
     }
@@ -96,6 +120,11 @@ impl<W: Write> Serializer<W> {
         self.refs = 0;
         self.shared.clear();
         self.enc.tables_mut().reset();
+        self.probe = None;
+        self.restart = false;
+        self.mismatch = None;
+        self.force_probe = false;
+        self.pinned = None;
     }
 
     #[inline]
@@ -152,11 +181,23 @@ impl<W: Write> Serializer<W> {
         }
     }
 
+    /// The class entry for a struct name, and whether it may take the signature-checked fast
+    /// path (found by the address of the name, not ambiguous).
     #[inline]
-    fn find_class(&mut self, name: &'static str, len: usize) -> Option<usize> {
+    fn find_class(&mut self, name: &'static str, len: usize) -> Option<(usize, bool)> {
         // Pointer identity first (the derive's literal), then content.
-        let by_ptr = self.classes.iter().position(|c| std::ptr::eq(c.name, name));
-        let first = by_ptr.or_else(|| self.classes.iter().position(|c| c.name == name))?;
+        if let Some(i) = self.classes.iter().position(|c| std::ptr::eq(c.name, name)) {
+            let c = &self.classes[i];
+            if !c.ambiguous {
+                return Some((i, c.fast));
+            }
+        }
+        self.find_class_slow(name, len).map(|i| (i, false))
+    }
+
+    #[cold]
+    fn find_class_slow(&mut self, name: &'static str, len: usize) -> Option<usize> {
+        let first = self.classes.iter().position(|c| c.name == name)?;
         if !self.classes[first].ambiguous {
             return Some(first);
         }
@@ -177,9 +218,15 @@ impl<W: Write> Serializer<W> {
     }
 
     fn define_class(&mut self, name: &'static str, fields: Vec<&'static str>) -> Result<usize> {
+        let sig = fields_sig(&fields);
         if let Some(i) = self.classes.iter().position(|c| c.name == name && *c.fields == *fields) {
             self.tick += 1;
-            self.classes[i].used = self.tick;
+            let c = &mut self.classes[i];
+            c.used = self.tick;
+            if c.sig != sig {
+                // The same names at other addresses: check this class name by name from now on.
+                c.fast = false;
+            }
             return Ok(i);
         }
         let def =
@@ -191,7 +238,7 @@ impl<W: Write> Serializer<W> {
             ambiguous = true;
         }
         self.tick += 1;
-        self.classes.push(ClassEntry { name, fields: fields.into(), id, ambiguous, used: self.tick });
+        self.classes.push(ClassEntry { name, fields: fields.into(), id, ambiguous, used: self.tick, sig, fast: true });
         Ok(self.classes.len() - 1)
     }
 
@@ -205,7 +252,7 @@ impl<W: Write> Serializer<W> {
     fn unit_variant(&mut self, name: &'static str, variant: &'static str) -> Result<()> {
         // A Java enum: an object of the enum's class with the single field `name`.
         let class = match self.find_class(name, 1) {
-            Some(c) if *self.classes[c].fields == ["name"] => c,
+            Some((c, _)) if *self.classes[c].fields == ["name"] => c,
             _ => self.define_class(name, vec!["name"])?,
         };
         self.object_header(class)?;
@@ -423,22 +470,37 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         let found = if self.force_probe {
             self.force_probe = false;
             None
+        } else if let Some(class) = self.pinned.take() {
+            Some((class, false))
         } else {
             self.find_class(name, len)
         };
         let start = self.snapshot();
         match found {
-            Some(class) => {
-                let fields = self.classes[class].fields.clone();
+            Some((class, true)) => {
                 self.object_header(class)?;
-                Ok(StructSer { ser: self, name, fields: Some(fields), next: 0, start })
+                Ok(StructSer { ser: self, name, class, mode: Mode::Fast, sig: SIG_SEED, fields: None, next: 0, start })
+            }
+            Some((class, false)) => {
+                let fields = Some(self.classes[class].fields.clone());
+                self.object_header(class)?;
+                Ok(StructSer { ser: self, name, class, mode: Mode::Checked, sig: SIG_SEED, fields, next: 0, start })
             }
             None => {
                 if self.probe.is_some() {
                     return Err(self.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
                 }
                 self.probe = Some(Vec::with_capacity(len));
-                Ok(StructSer { ser: self, name, fields: None, next: 0, start })
+                Ok(StructSer {
+                    ser: self,
+                    name,
+                    class: 0,
+                    mode: Mode::Probe,
+                    sig: SIG_SEED,
+                    fields: None,
+                    next: 0,
+                    start,
+                })
             }
         }
     }
@@ -581,13 +643,30 @@ struct Snapshot {
     tables: usize,
 }
 
+/// How a [`StructSer`] checks the fields it is given against its class definition.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// By signature over the field names' addresses, compared once at the end.
+    Fast,
+    /// Name by name (by address, then by content).
+    Checked,
+    /// No class definition yet: collect the field names (nothing is written).
+    Probe,
+}
+
 /// Serializer of a struct's fields as a Hessian object (or, in a probe pass, collector of its
 /// field names).
 pub struct StructSer<'a, W: Write> {
     ser: &'a mut Serializer<W>,
     name: &'static str,
-    /// The field names of the class definition; `None` in a probe pass.
+    /// The class entry (not used in a probe pass).
+    class: usize,
+    mode: Mode,
+    /// In [`Mode::Fast`]: the signature of the fields given so far.
+    sig: u64,
+    /// In [`Mode::Checked`]: the field names of the class definition.
     fields: Option<Rc<[&'static str]>>,
+    /// In [`Mode::Checked`]: the index of the next field.
     next: usize,
     start: Snapshot,
 }
@@ -603,21 +682,11 @@ impl<W: Write> StructSer<'_, W> {
         )))
     }
 
-    /// Whether `key` is the next field of the class definition, by the address of the derive's
-    /// literal (the common case: one comparison).
-    #[inline(always)]
-    fn is_next(&self, key: &'static str) -> bool {
-        match &self.fields {
-            Some(fields) => fields.get(self.next).is_some_and(|f| std::ptr::eq(*f, key)),
-            None => false,
-        }
-    }
-
-    /// Everything but the common case: a probe pass, a field name equal to the definition's but
-    /// at another address, or a mismatch. Returns whether the value is to be written.
+    /// A field in [`Mode::Checked`] or [`Mode::Probe`]; returns whether its value is to be
+    /// written.
     #[cold]
     #[inline(never)]
-    fn probe_or_check(&mut self, key: &'static str) -> Result<bool> {
+    fn check_field(&mut self, key: &'static str) -> Result<bool> {
         let Some(fields) = &self.fields else {
             if let Some(p) = self.ser.probe.as_mut() {
                 p.push(key);
@@ -625,7 +694,7 @@ impl<W: Write> StructSer<'_, W> {
             return Ok(false);
         };
         match fields.get(self.next) {
-            Some(f) if *f == key => {
+            Some(f) if std::ptr::eq(*f, key) || *f == key => {
                 self.next += 1;
                 Ok(true)
             }
@@ -633,6 +702,31 @@ impl<W: Write> StructSer<'_, W> {
                 let what = format!("wrote field `{key}` where its class definition has {other:?}");
                 Err(self.mismatch(what))
             }
+        }
+    }
+
+    /// The end of a probe pass (defines the class and asks for the value again), of a checked
+    /// struct, or of a fast one whose signature differed from its class definition's.
+    #[cold]
+    #[inline(never)]
+    fn end_slow(mut self) -> Result<()> {
+        match self.mode {
+            Mode::Probe => {
+                let fields = self.ser.probe.take().unwrap_or_default();
+                let class = self.ser.define_class(self.name, fields)?;
+                self.ser.pinned = Some(class);
+                self.ser.restart = true;
+                Err(self.ser.pos_err(ErrorKind::Unencodable("class defined: serialize again".into())))
+            }
+            Mode::Checked => {
+                let expected = self.fields.as_ref().map_or(0, |f| f.len());
+                if self.next == expected {
+                    return Ok(());
+                }
+                let what = format!("wrote {} of the {} fields of its class definition", self.next, expected);
+                Err(self.mismatch(what))
+            }
+            Mode::Fast => Err(self.mismatch("wrote other fields than its class definition has".into())),
         }
     }
 }
@@ -643,11 +737,11 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        if self.is_next(key) {
-            self.next += 1;
+        if self.mode == Mode::Fast {
+            self.sig = field_sig(self.sig, key);
             return self.ser.entry(value);
         }
-        if self.probe_or_check(key)? {
+        if self.check_field(key)? {
             self.ser.entry(value)?;
         }
         Ok(())
@@ -656,11 +750,11 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
     /// A field skipped by `skip_serializing_if` is written as `null`, so that every instance of
     /// a struct shares one class definition (Java leaves the field at its default).
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        if self.is_next(key) {
-            self.next += 1;
+        if self.mode == Mode::Fast {
+            self.sig = field_sig(self.sig, key);
             return self.ser.enc.write_null();
         }
-        if self.probe_or_check(key)? {
+        if self.check_field(key)? {
             self.ser.enc.write_null()?;
         }
         Ok(())
@@ -668,27 +762,10 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline]
     fn end(self) -> Result<()> {
-        match &self.fields {
-            Some(fields) if self.next == fields.len() => Ok(()),
-            _ => self.end_slow(),
+        if self.mode == Mode::Fast && self.ser.classes.get(self.class).is_some_and(|c| c.sig == self.sig) {
+            return Ok(());
         }
-    }
-}
-
-impl<W: Write> StructSer<'_, W> {
-    /// The end of a probe pass (defines the class and asks for the value again) or of a struct
-    /// that wrote too few fields.
-    #[cold]
-    #[inline(never)]
-    fn end_slow(mut self) -> Result<()> {
-        let Some(fields) = &self.fields else {
-            let fields = self.ser.probe.take().unwrap_or_default();
-            self.ser.define_class(self.name, fields)?;
-            self.ser.restart = true;
-            return Err(self.ser.pos_err(ErrorKind::Unencodable("class defined: serialize again".into())));
-        };
-        let what = format!("wrote {} of the {} fields of its class definition", self.next, fields.len());
-        Err(self.mismatch(what))
+        self.end_slow()
     }
 }
 
