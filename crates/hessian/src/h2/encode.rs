@@ -27,6 +27,9 @@ pub struct Encoder<W: Write> {
     /// vector: `min(base + FAST_FILL, capacity - SMALL)`. Recomputed after every slow path; a
     /// stale value is only ever too low (the capacity never shrinks and `base` never goes back
     /// while writing), so it can cost a slow path but never skip a flush.
+    ///
+    /// The unchecked stores (`put_word`, `put_code_u64`, `copy_ascii`) rely on it: only
+    /// `update_limit` sets it, from the current capacity, and nothing shrinks `buf`.
     limit: usize,
 }
 
@@ -228,26 +231,31 @@ impl<W: Write> Encoder<W> {
     /// Appends the first `n` (at most 8) bytes of `word` in little-endian order, i.e. its low byte
     /// first (all 8 are stored, which lets the variable-length forms share one store).
     ///
-    /// Only after [`room`](Self::room) in the same write, which left [`SMALL`] bytes of spare
-    /// capacity.
+    /// # Safety
+    /// At least 8 bytes of spare capacity: call only after [`room`](Self::room) in the same
+    /// write, which leaves [`SMALL`] of them (plus the payload it was told about), and count
+    /// every byte a write appends against that.
     #[inline(always)]
-    fn put_word(&mut self, word: u64, n: usize) {
+    unsafe fn put_word(&mut self, word: u64, n: usize) {
         let len = self.buf.len();
-        assert!(self.buf.capacity() - len >= 8, "encoder wrote past the room it made");
-        // SAFETY: the assertion (a cheap check that keeps this sound even if a caller miscounted)
-        // shows 8 bytes of spare capacity; all 8 are written, and the length grows by at most 8.
+        debug_assert!(self.buf.capacity() - len >= 8, "encoder wrote past the room it made");
+        // SAFETY: 8 bytes of spare capacity per the contract; all 8 are written, and the length
+        // grows by at most 8.
         unsafe {
             std::ptr::write_unaligned(self.buf.as_mut_ptr().add(len) as *mut [u8; 8], word.to_le_bytes());
             self.buf.set_len(len + n.min(8));
         }
     }
 
-    /// Appends a byte code and a big-endian 64-bit payload (9 bytes), after [`room`](Self::room).
+    /// Appends a byte code and a big-endian 64-bit payload (9 bytes).
+    ///
+    /// # Safety
+    /// At least 9 bytes of spare capacity (see [`put_word`](Self::put_word)).
     #[inline(always)]
-    fn put_code_u64(&mut self, code: u8, payload: u64) {
+    unsafe fn put_code_u64(&mut self, code: u8, payload: u64) {
         let len = self.buf.len();
-        assert!(self.buf.capacity() - len >= 9, "encoder wrote past the room it made");
-        // SAFETY: as in `put_word`, for 9 bytes.
+        debug_assert!(self.buf.capacity() - len >= 9, "encoder wrote past the room it made");
+        // SAFETY: 9 bytes of spare capacity per the contract, all written.
         unsafe {
             let p = self.buf.as_mut_ptr().add(len);
             *p = code;
@@ -260,7 +268,8 @@ impl<W: Write> Encoder<W> {
     #[inline]
     pub fn write_null(&mut self) -> Result<()> {
         self.reserve16_le()?;
-        self.put_word(u64::from(BC_NULL), 1);
+        // SAFETY: `room` above left SMALL bytes of spare capacity.
+        unsafe { self.put_word(u64::from(BC_NULL), 1) };
         Ok(())
     }
 
@@ -268,7 +277,8 @@ impl<W: Write> Encoder<W> {
     #[inline]
     pub fn write_bool(&mut self, v: bool) -> Result<()> {
         self.reserve16_lt()?;
-        self.put_word(u64::from(if v { BC_TRUE } else { BC_FALSE }), 1);
+        // SAFETY: `room` above left SMALL bytes of spare capacity.
+        unsafe { self.put_word(u64::from(if v { BC_TRUE } else { BC_FALSE }), 1) };
         Ok(())
     }
 
@@ -277,7 +287,8 @@ impl<W: Write> Encoder<W> {
     pub fn write_int(&mut self, v: i32) -> Result<()> {
         self.reserve16_le()?;
         let (word, n) = int_word(v);
-        self.put_word(word, n);
+        // SAFETY: `room` above left SMALL bytes of spare capacity.
+        unsafe { self.put_word(word, n) };
         Ok(())
     }
 
@@ -287,9 +298,11 @@ impl<W: Write> Encoder<W> {
         self.reserve16_le()?;
         if let Ok(i) = i32::try_from(v) {
             let (word, n) = long_word(i);
-            self.put_word(word, n);
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_word(word, n) };
         } else {
-            self.put_code_u64(BC_LONG, v as u64);
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_code_u64(BC_LONG, v as u64) };
         }
         Ok(())
     }
@@ -300,10 +313,13 @@ impl<W: Write> Encoder<W> {
     pub fn write_double(&mut self, v: f64) -> Result<()> {
         self.reserve16_le()?;
         match double_word(v) {
-            Some((word, n)) => self.put_word(word, n),
+            // SAFETY (both): `room` above left SMALL bytes of spare capacity.
+            Some((word, n)) => unsafe { self.put_word(word, n) },
             // Java writes Double.doubleToLongBits(value), which collapses every NaN to one bit
             // pattern; a NaN with another payload must not reach the wire unchanged.
-            None => self.put_code_u64(BC_DOUBLE, if v.is_nan() { 0x7ff8_0000_0000_0000 } else { v.to_bits() }),
+            None => unsafe {
+                self.put_code_u64(BC_DOUBLE, if v.is_nan() { 0x7ff8_0000_0000_0000 } else { v.to_bits() })
+            },
         }
         Ok(())
     }
@@ -314,9 +330,11 @@ impl<W: Write> Encoder<W> {
         self.reserve32()?;
         let minutes = millis / 60000;
         if minutes * 60000 == millis && (minutes >> 31 == 0 || minutes >> 31 == -1) {
-            self.put_word(code_be32(BC_DATE_MINUTE, minutes as u32), 5);
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_word(code_be32(BC_DATE_MINUTE, minutes as u32), 5) };
         } else {
-            self.put_code_u64(BC_DATE, millis as u64);
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_code_u64(BC_DATE, millis as u64) };
         }
         Ok(())
     }
@@ -331,12 +349,16 @@ impl<W: Write> Encoder<W> {
         // checks that it is ASCII (one byte per UTF-16 unit) on the way.
         if len <= STRING_SHORT_MAX && self.buf.len() + len <= self.limit {
             let start = self.buf.len();
-            if len <= STRING_DIRECT_MAX {
-                self.put_word(u64::from(BC_STRING_DIRECT + len as u8), 1);
+            let header = if len <= STRING_DIRECT_MAX {
+                (u64::from(BC_STRING_DIRECT + len as u8), 1)
             } else {
-                self.put_word(u64::from(BC_STRING_SHORT + (len >> 8) as u8) | (len as u64 & 0xff) << 8, 2);
-            }
-            if copy_ascii(&mut self.buf, bytes) {
+                (u64::from(BC_STRING_SHORT + (len >> 8) as u8) | (len as u64 & 0xff) << 8, 2)
+            };
+            // SAFETY: `len + limit` check above: `len` + SMALL bytes of spare capacity.
+            unsafe { self.put_word(header.0, header.1) };
+            // SAFETY: the limit check above left `len` + SMALL bytes of spare capacity, and the
+            // header took at most 2 of them.
+            if unsafe { copy_ascii(&mut self.buf, bytes) } {
                 return Ok(());
             }
             self.buf.truncate(start);
@@ -747,13 +769,16 @@ fn double_word(v: f64) -> Option<(u64, usize)> {
 ///
 /// Short strings (the common case) are copied with two to four overlapping 8- or 16-byte loads
 /// and stores, without a loop.
+///
+/// # Safety
+/// `buf` must have `src.len()` bytes of spare capacity.
 #[inline(always)]
-fn copy_ascii(buf: &mut Vec<u8>, src: &[u8]) -> bool {
+unsafe fn copy_ascii(buf: &mut Vec<u8>, src: &[u8]) -> bool {
     const HIGH8: u64 = 0x8080_8080_8080_8080;
     let len = src.len();
     let start = buf.len();
-    assert!(buf.capacity() - start >= len, "encoder wrote past the room it made");
-    // SAFETY: the assertion shows `len` bytes of spare capacity after `start`. Every read below
+    debug_assert!(buf.capacity() - start >= len, "encoder wrote past the room it made");
+    // SAFETY: the contract gives `len` bytes of spare capacity after `start`. Every read below
     // is inside `src` (offsets `< len`, wide reads only when `len` covers them) and every write
     // inside those `len` spare bytes; together the writes cover all `len` bytes before
     // `set_len` makes them part of the vector.
