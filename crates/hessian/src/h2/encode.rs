@@ -613,7 +613,8 @@ impl<W: Write> Encoder<W> {
     pub fn write_object_header(&mut self, id: u32) -> Result<()> {
         self.reserve32()?;
         if (id as usize) <= OBJECT_DIRECT_MAX {
-            self.buf.push(BC_OBJECT_DIRECT + id as u8);
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_word(u64::from(BC_OBJECT_DIRECT + id as u8), 1) };
             Ok(())
         } else {
             self.buf.push(BC_OBJECT);
