@@ -58,8 +58,8 @@ fn fields_sig(fields: &[&'static str]) -> u64 {
 pub struct Serializer<W: Write> {
     enc: Encoder<W>,
     classes: Vec<ClassEntry>,
-    /// Field names being collected by a probe pass (see the module docs).
-    probe: Option<Vec<&'static str>>,
+    /// The struct name and field names being collected by a probe pass (see the module docs).
+    probe: Option<(&'static str, Vec<&'static str>)>,
     /// Set when a probe pass has written a class definition: the value must be serialized again.
     restart: bool,
     /// Lists, maps and objects written so far (the reference numbering of the message).
@@ -160,10 +160,7 @@ impl<W: Write> Serializer<W> {
         let Some(snap) = self.mismatch.take() else {
             return Err(e.at_offset(self.enc.position()));
         };
-        if snap.classes != self.classes.len()
-            || snap.tables != self.enc.tables().classes().len()
-            || !self.enc.rewind(snap.pos)
-        {
+        if snap.defs != self.defs() || !self.enc.rewind(snap.pos) {
             return Err(e);
         }
         self.refs = snap.refs;
@@ -171,14 +168,11 @@ impl<W: Write> Serializer<W> {
         self.entry(v)
     }
 
+    /// Class definitions made so far (by this serializer or in the encoder's tables): a struct
+    /// that made any cannot be redone.
     #[inline]
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            pos: self.enc.position(),
-            refs: self.refs,
-            classes: self.classes.len(),
-            tables: self.enc.tables().classes().len(),
-        }
+    fn defs(&self) -> u32 {
+        (self.classes.len() + self.enc.tables().classes().len()) as u32
     }
 
     /// The class entry for a struct name, and whether it may take the signature-checked fast
@@ -475,34 +469,21 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         } else {
             self.find_class(name, len)
         };
-        let start = self.snapshot();
-        match found {
-            Some((class, true)) => {
+        let (pos, refs, defs) = (self.enc.position(), self.refs, self.defs());
+        let (class, mode) = match found {
+            Some((class, fast)) => {
                 self.object_header(class)?;
-                Ok(StructSer { ser: self, name, class, mode: Mode::Fast, sig: SIG_SEED, fields: None, next: 0, start })
-            }
-            Some((class, false)) => {
-                let fields = Some(self.classes[class].fields.clone());
-                self.object_header(class)?;
-                Ok(StructSer { ser: self, name, class, mode: Mode::Checked, sig: SIG_SEED, fields, next: 0, start })
+                (class as u32, if fast { Mode::Fast } else { Mode::Checked })
             }
             None => {
                 if self.probe.is_some() {
                     return Err(self.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
                 }
-                self.probe = Some(Vec::with_capacity(len));
-                Ok(StructSer {
-                    ser: self,
-                    name,
-                    class: 0,
-                    mode: Mode::Probe,
-                    sig: SIG_SEED,
-                    fields: None,
-                    next: 0,
-                    start,
-                })
+                self.probe = Some((name, Vec::with_capacity(len)));
+                (0, Mode::Probe)
             }
-        }
+        };
+        Ok(StructSer { ser: self, sig: SIG_SEED, pos, class, refs, defs, next: 0, mode })
     }
     fn serialize_struct_variant(
         self,
@@ -639,8 +620,8 @@ impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
 struct Snapshot {
     pos: u64,
     refs: u32,
-    classes: usize,
-    tables: usize,
+    /// [`Serializer::defs`].
+    defs: u32,
 }
 
 /// How a [`StructSer`] checks the fields it is given against its class definition.
@@ -655,52 +636,67 @@ enum Mode {
 }
 
 /// Serializer of a struct's fields as a Hessian object (or, in a probe pass, collector of its
-/// field names).
+/// field names). Kept small: derived code moves it by value into `end`.
 pub struct StructSer<'a, W: Write> {
     ser: &'a mut Serializer<W>,
-    name: &'static str,
-    /// The class entry (not used in a probe pass).
-    class: usize,
-    mode: Mode,
     /// In [`Mode::Fast`]: the signature of the fields given so far.
     sig: u64,
-    /// In [`Mode::Checked`]: the field names of the class definition.
-    fields: Option<Rc<[&'static str]>>,
+    /// Where the struct started, to redo it from: position, references, definitions.
+    pos: u64,
+    /// The class entry (not used in a probe pass).
+    class: u32,
+    refs: u32,
+    defs: u32,
     /// In [`Mode::Checked`]: the index of the next field.
-    next: usize,
-    start: Snapshot,
+    next: u32,
+    mode: Mode,
 }
 
 impl<W: Write> StructSer<'_, W> {
+    #[inline(always)]
+    fn snapshot(&self) -> Snapshot {
+        Snapshot { pos: self.pos, refs: self.refs, defs: self.defs }
+    }
+}
+
+// The slow paths of `StructSer` take its fields by value, so that the struct itself never has
+// its address taken and stays in registers on the fast path.
+impl<W: Write> Serializer<W> {
+    /// The name of the struct being serialized (from its class entry, or the probe pass).
+    fn struct_name(&self, mode: Mode, class: u32) -> &'static str {
+        match (&self.probe, mode) {
+            (Some((name, _)), Mode::Probe) => name,
+            _ => self.classes.get(class as usize).map_or("?", |c| c.name),
+        }
+    }
+
     #[cold]
-    fn mismatch(&mut self, what: String) -> Error {
-        self.ser.mismatch = Some(self.start);
-        let name = self.name;
-        self.ser.pos_err(ErrorKind::Unencodable(format!(
+    fn struct_mismatch(&mut self, mode: Mode, class: u32, start: Snapshot, what: String) -> Error {
+        self.mismatch = Some(start);
+        let name = self.struct_name(mode, class);
+        self.pos_err(ErrorKind::Unencodable(format!(
             "struct `{name}` {what}; the value could not be redone with a new class definition \
              (it was partly flushed or defined classes)"
         )))
     }
 
     /// A field in [`Mode::Checked`] or [`Mode::Probe`]; returns whether its value is to be
-    /// written.
+    /// written (the caller then counts it).
     #[cold]
     #[inline(never)]
-    fn check_field(&mut self, key: &'static str) -> Result<bool> {
-        let Some(fields) = &self.fields else {
-            if let Some(p) = self.ser.probe.as_mut() {
-                p.push(key);
+    fn check_field(&mut self, mode: Mode, class: u32, next: u32, start: Snapshot, key: &'static str) -> Result<bool> {
+        if mode == Mode::Probe {
+            if let Some((_, fields)) = self.probe.as_mut() {
+                fields.push(key);
             }
             return Ok(false);
-        };
-        match fields.get(self.next) {
-            Some(f) if std::ptr::eq(*f, key) || *f == key => {
-                self.next += 1;
-                Ok(true)
-            }
+        }
+        let expected = self.classes.get(class as usize).and_then(|c| c.fields.get(next as usize));
+        match expected {
+            Some(f) if std::ptr::eq(*f, key) || *f == key => Ok(true),
             other => {
                 let what = format!("wrote field `{key}` where its class definition has {other:?}");
-                Err(self.mismatch(what))
+                Err(self.struct_mismatch(mode, class, start, what))
             }
         }
     }
@@ -709,24 +705,26 @@ impl<W: Write> StructSer<'_, W> {
     /// struct, or of a fast one whose signature differed from its class definition's.
     #[cold]
     #[inline(never)]
-    fn end_slow(mut self) -> Result<()> {
-        match self.mode {
+    fn end_struct_slow(&mut self, mode: Mode, class: u32, next: u32, start: Snapshot) -> Result<()> {
+        match mode {
             Mode::Probe => {
-                let fields = self.ser.probe.take().unwrap_or_default();
-                let class = self.ser.define_class(self.name, fields)?;
-                self.ser.pinned = Some(class);
-                self.ser.restart = true;
-                Err(self.ser.pos_err(ErrorKind::Unencodable("class defined: serialize again".into())))
+                let (name, fields) = self.probe.take().unwrap_or_default();
+                let class = self.define_class(name, fields)?;
+                self.pinned = Some(class);
+                self.restart = true;
+                Err(self.pos_err(ErrorKind::Unencodable("class defined: serialize again".into())))
             }
             Mode::Checked => {
-                let expected = self.fields.as_ref().map_or(0, |f| f.len());
-                if self.next == expected {
+                let expected = self.classes.get(class as usize).map_or(0, |c| c.fields.len());
+                if next as usize == expected {
                     return Ok(());
                 }
-                let what = format!("wrote {} of the {} fields of its class definition", self.next, expected);
-                Err(self.mismatch(what))
+                let what = format!("wrote {next} of the {expected} fields of its class definition");
+                Err(self.struct_mismatch(mode, class, start, what))
             }
-            Mode::Fast => Err(self.mismatch("wrote other fields than its class definition has".into())),
+            Mode::Fast => {
+                Err(self.struct_mismatch(mode, class, start, "wrote other fields than its class definition has".into()))
+            }
         }
     }
 }
@@ -741,7 +739,9 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
             self.sig = field_sig(self.sig, key);
             return self.ser.entry(value);
         }
-        if self.check_field(key)? {
+        let start = self.snapshot();
+        if self.ser.check_field(self.mode, self.class, self.next, start, key)? {
+            self.next += 1;
             self.ser.entry(value)?;
         }
         Ok(())
@@ -754,7 +754,9 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
             self.sig = field_sig(self.sig, key);
             return self.ser.enc.write_null();
         }
-        if self.check_field(key)? {
+        let start = self.snapshot();
+        if self.ser.check_field(self.mode, self.class, self.next, start, key)? {
+            self.next += 1;
             self.ser.enc.write_null()?;
         }
         Ok(())
@@ -762,10 +764,11 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline]
     fn end(self) -> Result<()> {
-        if self.mode == Mode::Fast && self.ser.classes.get(self.class).is_some_and(|c| c.sig == self.sig) {
+        if self.mode == Mode::Fast && self.ser.classes.get(self.class as usize).is_some_and(|c| c.sig == self.sig) {
             return Ok(());
         }
-        self.end_slow()
+        let start = self.snapshot();
+        self.ser.end_struct_slow(self.mode, self.class, self.next, start)
     }
 }
 
