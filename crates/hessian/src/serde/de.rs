@@ -332,15 +332,15 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     ) -> Result<V::Value> {
         self.dec.enter()?;
         let idx = self.dec.parse_object_index(code)?;
-        let n = self.class_len(idx);
-        let fast = fields.is_some_and(|f| self.is_fast(idx, f));
-        let (v, left) = if fast {
+        let fast = fields.filter(|f| self.is_fast(idx, f));
+        let (v, left) = if let Some(fields) = fast {
             // The class definition lists exactly the Rust type's fields, in order: hand the
             // values over as a sequence, without keys.
-            let mut seq = ObjectSeq { de: self, left: n };
+            let mut seq = ObjectSeq { de: self, left: fields.len() };
             let v = visitor.visit_seq(&mut seq)?;
             (v, seq.left)
         } else {
+            let n = self.class_len(idx);
             let mut acc = ObjectAccess { de: self, idx, keys: 0, values: 0, n };
             let v = visitor.visit_map(&mut acc)?;
             (v, n - acc.values)
