@@ -343,26 +343,33 @@ impl<W: Write> Encoder<W> {
     /// characters outside the BMP become two 3-byte surrogate sequences, as Java writes them.
     #[inline(always)]
     pub fn write_str(&mut self, s: &str) -> Result<()> {
+        // Common case, kept small so that it inlines: an ASCII string of at most SHORT_ASCII
+        // bytes that fits without any flush; the copy checks that it is ASCII on the way.
+        let len = s.len();
+        if len <= SHORT_ASCII && self.buf.len() + len <= self.limit {
+            // SAFETY: the limit check leaves `len` + SMALL bytes of spare capacity.
+            if unsafe { put_short_ascii(&mut self.buf, s.as_bytes()) } {
+                return Ok(());
+            }
+        }
+        self.write_str_slow(s)
+    }
+
+    /// Every string the inlined fast path of [`write_str`](Self::write_str) does not take.
+    #[inline(never)]
+    fn write_str_slow(&mut self, s: &str) -> Result<()> {
         let bytes = s.as_bytes();
         let len = bytes.len();
-        // Common case: a compact or short ASCII string that fits without any flush; the copy
-        // checks that it is ASCII (one byte per UTF-16 unit) on the way.
-        if len <= STRING_SHORT_MAX && self.buf.len() + len <= self.limit {
-            let start = self.buf.len();
+        if len <= STRING_SHORT_MAX && self.buf.len() + len <= self.limit && s.is_ascii() {
             let header = if len <= STRING_DIRECT_MAX {
                 (u64::from(BC_STRING_DIRECT + len as u8), 1)
             } else {
                 (u64::from(BC_STRING_SHORT + (len >> 8) as u8) | (len as u64 & 0xff) << 8, 2)
             };
-            // SAFETY: `len + limit` check above: `len` + SMALL bytes of spare capacity.
+            // SAFETY: the limit check leaves `len` + SMALL bytes of spare capacity.
             unsafe { self.put_word(header.0, header.1) };
-            // SAFETY: the limit check above left `len` + SMALL bytes of spare capacity, and the
-            // header took at most 2 of them.
-            if unsafe { copy_ascii(&mut self.buf, bytes) } {
-                return Ok(());
-            }
-            self.buf.truncate(start);
-            return self.write_utf16_str(s);
+            self.buf.extend_from_slice(bytes);
+            return Ok(());
         }
         if s.is_ascii() {
             return self.write_long_ascii_str(bytes);
@@ -765,110 +772,119 @@ fn double_word(v: f64) -> Option<(u64, usize)> {
     None
 }
 
-/// Appends `src` to `buf` if it is all ASCII, checking while copying; returns whether it was.
-/// On `false`, `buf` is left as it was.
+/// The longest string [`Encoder::write_str`] handles inline.
+const SHORT_ASCII: usize = 64;
+
+/// Appends the string header and `src` (at most [`SHORT_ASCII`] bytes) to `buf` if `src` is all
+/// ASCII, checking while copying; returns whether it was. On `false`, `buf` is left as it was.
 ///
-/// Short strings (the common case) are copied with two to four overlapping 8- or 16-byte loads
-/// and stores, without a loop.
+/// From 16 bytes on, the copy is four 16-byte loads and stores at offsets chosen so that they
+/// cover the string (overlapping as needed), without branches on the length.
 ///
 /// # Safety
-/// `buf` must have `src.len()` bytes of spare capacity.
+/// `buf` must have `src.len()` + 8 bytes of spare capacity, and `src.len() <= SHORT_ASCII`.
 #[inline(always)]
-unsafe fn copy_ascii(buf: &mut Vec<u8>, src: &[u8]) -> bool {
-    const HIGH8: u64 = 0x8080_8080_8080_8080;
+unsafe fn put_short_ascii(buf: &mut Vec<u8>, src: &[u8]) -> bool {
     let len = src.len();
     let start = buf.len();
-    debug_assert!(buf.capacity() - start >= len, "encoder wrote past the room it made");
-    // SAFETY: the contract gives `len` bytes of spare capacity after `start`. Every read below
-    // is inside `src` (offsets `< len`, wide reads only when `len` covers them) and every write
-    // inside those `len` spare bytes; together the writes cover all `len` bytes before
-    // `set_len` makes them part of the vector.
+    debug_assert!(len <= SHORT_ASCII && buf.capacity() - start >= len + 8);
+    let (header, skip) = if len <= STRING_DIRECT_MAX {
+        (u64::from(BC_STRING_DIRECT + len as u8), 1)
+    } else {
+        (u64::from(BC_STRING_SHORT) | (len as u64) << 8, 2)
+    };
+    // SAFETY: per the contract there are `len + 8` spare bytes after `start`: the header store
+    // writes 8 of them, and the copy writes `skip + len <= len + 2` of them. Reads stay inside
+    // `src` (16-byte blocks only when `len >= 16`, at offsets `<= len - 16`). Every byte below
+    // `start + skip + len` is written before `set_len`.
     unsafe {
-        let s = src.as_ptr();
         let d = buf.as_mut_ptr().add(start);
-        let ascii = if len >= 16 {
-            copy16_ascii(s, d, len)
-        } else if len >= 8 {
-            let a = std::ptr::read_unaligned(s as *const u64);
-            let b = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
-            std::ptr::write_unaligned(d as *mut u64, a);
-            std::ptr::write_unaligned(d.add(len - 8) as *mut u64, b);
-            (a | b) & HIGH8 == 0
-        } else {
-            let mut acc = 0u8;
-            for i in 0..len {
-                let c = *s.add(i);
-                *d.add(i) = c;
-                acc |= c;
-            }
-            acc < 0x80
-        };
+        std::ptr::write_unaligned(d as *mut [u8; 8], header.to_le_bytes());
+        let d = d.add(skip);
+        let s = src.as_ptr();
+        let ascii = if len >= 16 { copy16_ascii(s, d, len) } else { copy_small_ascii(s, d, len) };
         if !ascii {
             return false;
         }
-        buf.set_len(start + len);
+        buf.set_len(start + skip + len);
     }
     true
 }
 
-/// Copies `len >= 16` bytes from `s` to `d` in 16-byte blocks (the last one overlapping) and
-/// returns whether they were all ASCII.
+/// Copies `len < 16` bytes and returns whether they were all ASCII.
 ///
 /// # Safety
-/// `s` must be readable and `d` writable for `len` bytes, and `len >= 16`.
+/// `s` must be readable and `d` writable for `len` bytes.
+#[inline(always)]
+unsafe fn copy_small_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
+    // SAFETY: offsets stay within `0..len`, per the contract.
+    unsafe {
+        if len >= 8 {
+            let a = std::ptr::read_unaligned(s as *const u64);
+            let b = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
+            std::ptr::write_unaligned(d as *mut u64, a);
+            std::ptr::write_unaligned(d.add(len - 8) as *mut u64, b);
+            return (a | b) & 0x8080_8080_8080_8080 == 0;
+        }
+        let mut acc = 0u8;
+        for i in 0..len {
+            let c = *s.add(i);
+            *d.add(i) = c;
+            acc |= c;
+        }
+        acc < 0x80
+    }
+}
+
+/// Copies `16 <= len <= 64` bytes from `s` to `d` as four 16-byte blocks (at 0, up to 16, from
+/// `len - 32` and `len - 16`, overlapping when the string is shorter than 64) and returns whether
+/// they were all ASCII.
+///
+/// # Safety
+/// `s` must be readable and `d` writable for `len` bytes, and `16 <= len <= 64`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
     use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_storeu_si128};
-    // SAFETY (all blocks): offsets stay within `0..len` and `len >= 16`, per the contract. SSE2
+    let (o1, o2, o3) = (16.min(len - 16), len.saturating_sub(32), len - 16);
+    // SAFETY: every block lies within `0..len` (offsets `<= len - 16`), per the contract; SSE2
     // is part of the x86_64 baseline.
-    let r = |o: usize| _mm_loadu_si128(s.add(o) as *const __m128i);
-    let w = |o: usize, v: __m128i| _mm_storeu_si128(d.add(o) as *mut __m128i, v);
-    let acc = if len <= 32 {
-        let (a, b) = (r(0), r(len - 16));
-        w(0, a);
-        w(len - 16, b);
-        _mm_or_si128(a, b)
-    } else if len <= 64 {
-        let (a, b, c, e) = (r(0), r(16), r(len - 32), r(len - 16));
-        w(0, a);
-        w(16, b);
-        w(len - 32, c);
-        w(len - 16, e);
-        _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e))
-    } else {
-        let mut acc = r(len - 16);
-        w(len - 16, acc);
-        let mut i = 0;
-        while i + 16 <= len {
-            let v = r(i);
-            w(i, v);
-            acc = _mm_or_si128(acc, v);
-            i += 16;
-        }
-        acc
-    };
-    _mm_movemask_epi8(acc) == 0
+    unsafe {
+        let (a, b, c, e) = (
+            _mm_loadu_si128(s as *const __m128i),
+            _mm_loadu_si128(s.add(o1) as *const __m128i),
+            _mm_loadu_si128(s.add(o2) as *const __m128i),
+            _mm_loadu_si128(s.add(o3) as *const __m128i),
+        );
+        _mm_storeu_si128(d as *mut __m128i, a);
+        _mm_storeu_si128(d.add(o1) as *mut __m128i, b);
+        _mm_storeu_si128(d.add(o2) as *mut __m128i, c);
+        _mm_storeu_si128(d.add(o3) as *mut __m128i, e);
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e))) == 0
+    }
 }
 
-/// Portable version of the 16-byte block copy: 8-byte words, the last one overlapping.
+/// Portable version of the block copy: 8-byte words, the last one overlapping.
 ///
 /// # Safety
-/// `s` must be readable and `d` writable for `len` bytes, and `len >= 16`.
+/// `s` must be readable and `d` writable for `len` bytes, and `16 <= len <= 64`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
     let mut acc = 0u64;
     let mut i = 0;
-    while i + 8 <= len {
-        let v = std::ptr::read_unaligned(s.add(i) as *const u64);
-        std::ptr::write_unaligned(d.add(i) as *mut u64, v);
+    // SAFETY: offsets stay within `0..len`, per the contract.
+    unsafe {
+        while i + 8 <= len {
+            let v = std::ptr::read_unaligned(s.add(i) as *const u64);
+            std::ptr::write_unaligned(d.add(i) as *mut u64, v);
+            acc |= v;
+            i += 8;
+        }
+        let v = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
+        std::ptr::write_unaligned(d.add(len - 8) as *mut u64, v);
         acc |= v;
-        i += 8;
     }
-    let v = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
-    std::ptr::write_unaligned(d.add(len - 8) as *mut u64, v);
-    acc |= v;
     acc & 0x8080_8080_8080_8080 == 0
 }
 

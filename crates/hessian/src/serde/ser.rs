@@ -14,15 +14,15 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::h2::Encoder;
 use crate::value::ClassDef;
 use serde::ser::{self, Serialize};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::Write;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// A class definition written in this message for a struct (or Java enum) name.
 struct ClassEntry {
     name: &'static str,
-    fields: Rc<[&'static str]>,
+    fields: Vec<&'static str>,
     id: u32,
     /// Whether other entries have the same name (different Rust types, one remote name).
     ambiguous: bool,
@@ -42,6 +42,32 @@ struct ClassEntry {
 #[inline(always)]
 fn field_sig(sig: u64, key: &'static str) -> u64 {
     ((sig ^ key.as_ptr() as u64).wrapping_add(key.len() as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The [`ClassDef`] of a struct, shared across messages on this thread: a message of one small
+/// struct would otherwise spend most of its time building (and dropping) the definition's
+/// strings.
+fn class_def(name: &'static str, fields: &[&'static str], sig: u64) -> Arc<ClassDef> {
+    /// How many definitions each thread keeps (the oldest goes first).
+    const KEEP: usize = 64;
+    thread_local! {
+        static DEFS: RefCell<Vec<(u64, Arc<ClassDef>)>> = const { RefCell::new(Vec::new()) };
+    }
+    DEFS.with(|defs| {
+        let mut defs = defs.borrow_mut();
+        let same = |d: &ClassDef| {
+            d.name == name && d.fields.len() == fields.len() && d.fields.iter().zip(fields).all(|(a, b)| a == b)
+        };
+        if let Some((_, d)) = defs.iter().find(|(s, d)| *s == sig && same(d)) {
+            return d.clone();
+        }
+        let d = Arc::new(ClassDef { name: name.to_owned(), fields: fields.iter().map(|f| (*f).to_owned()).collect() });
+        if defs.len() == KEEP {
+            defs.remove(0);
+        }
+        defs.push((sig, d.clone()));
+        d
+    })
 }
 
 /// The signature of a struct with no fields yet.
@@ -223,8 +249,7 @@ impl<W: Write> Serializer<W> {
             }
             return Ok(i);
         }
-        let def =
-            Arc::new(ClassDef { name: name.to_owned(), fields: fields.iter().map(|f| (*f).to_owned()).collect() });
+        let def = class_def(name, &fields, sig);
         let id = self.enc.write_class_def(&def)?;
         let mut ambiguous = false;
         for c in self.classes.iter_mut().filter(|c| c.name == name) {
@@ -232,7 +257,7 @@ impl<W: Write> Serializer<W> {
             ambiguous = true;
         }
         self.tick += 1;
-        self.classes.push(ClassEntry { name, fields: fields.into(), id, ambiguous, used: self.tick, sig, fast: true });
+        self.classes.push(ClassEntry { name, fields, id, ambiguous, used: self.tick, sig, fast: true });
         Ok(self.classes.len() - 1)
     }
 
@@ -712,7 +737,9 @@ impl<W: Write> Serializer<W> {
                 let class = self.define_class(name, fields)?;
                 self.pinned = Some(class);
                 self.restart = true;
-                Err(self.pos_err(ErrorKind::Unencodable("class defined: serialize again".into())))
+                // Caught by the entry that serializes the value again (see `entry`); never seen by
+                // the caller, so it carries no message to build.
+                Err(self.pos_err(ErrorKind::Unencodable(String::new())))
             }
             Mode::Checked => {
                 let expected = self.classes.get(class as usize).map_or(0, |c| c.fields.len());
