@@ -62,10 +62,16 @@ impl Error {
     /// Sets the offset if it is still [`UNKNOWN_OFFSET`](Self::UNKNOWN_OFFSET).
     #[inline]
     pub(crate) fn at_offset(mut self, offset: u64) -> Self {
+        self.locate(offset);
+        self
+    }
+
+    /// In place: sets the offset if it is still [`UNKNOWN_OFFSET`](Self::UNKNOWN_OFFSET).
+    #[inline]
+    pub(crate) fn locate(&mut self, offset: u64) {
         if self.inner.offset == Self::UNKNOWN_OFFSET {
             self.inner.offset = offset;
         }
-        self
     }
 }
 

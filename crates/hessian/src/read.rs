@@ -49,6 +49,21 @@ pub trait Read<'de> {
         Ok(b)
     }
 
+    /// The input bytes available without reading further (the rest of a slice, the filled part
+    /// of a stream's buffer; possibly empty). With [`consume`](Self::consume) this lets a decoder
+    /// read a whole small value straight from memory in its common case, and take the general
+    /// path, with its error reporting, only when the value is not entirely there.
+    #[inline]
+    fn buffered(&self) -> &[u8] {
+        &[]
+    }
+
+    /// Consumes `n` bytes of [`buffered`](Self::buffered) (`n` must not exceed its length).
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        debug_assert_eq!(n, 0, "consume beyond the buffered bytes");
+    }
+
     /// How many bytes are certainly left, when known (slices know; streams do not). Decoders use
     /// it to refuse declared lengths the input cannot hold before allocating anything.
     fn remaining(&self) -> Option<u64>;
@@ -64,6 +79,13 @@ pub trait Read<'de> {
         self.append_str(units, scratch, &mut pending)?;
         finish_str(pending, self.offset())?;
         Ok(Reference::Copied(scratch.as_str()))
+    }
+
+    /// Reads a string of `units` UTF-16 code units into a new, exactly-sized `String` (for
+    /// owned strings: one allocation and one copy). `scratch` serves the general path.
+    #[inline]
+    fn read_string(&mut self, units: usize, scratch: &mut String) -> Result<String> {
+        Ok(self.read_str(units, scratch)?.to_owned())
     }
 
     /// Appends a string piece of `units` UTF-16 code units to `out`. A high surrogate at the end
@@ -151,6 +173,16 @@ pub fn finish_str(pending: Option<u16>, offset: u64) -> Result<()> {
     }
 }
 
+/// The bytes as a new, exactly-sized `String` if they are all ASCII (one copy); `None` if not.
+#[inline(never)]
+pub(crate) fn ascii_string(bytes: &[u8]) -> Option<String> {
+    if !bytes.is_ascii() {
+        return None;
+    }
+    // SAFETY: every byte is ASCII (checked just above), and ASCII is valid UTF-8.
+    Some(unsafe { String::from_utf8_unchecked(bytes.to_vec()) })
+}
+
 /// A borrowing reader over a byte slice.
 #[derive(Debug, Clone)]
 pub struct SliceRead<'de> {
@@ -171,6 +203,13 @@ impl<'de> SliceRead<'de> {
 
     fn eof(&self) -> Error {
         Error::new(ErrorKind::UnexpectedEof, self.data.len() as u64)
+    }
+
+    /// [`Read::read_string`] beyond the ASCII fast path (kept out of line so that the fast path
+    /// stays small where it is inlined).
+    #[inline(never)]
+    fn read_string_general(&mut self, units: usize, scratch: &mut String) -> Result<String> {
+        Ok(self.read_str(units, scratch)?.to_owned())
     }
 
     fn past_end(&self, n: usize) -> Error {
@@ -203,7 +242,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
         Ok(self.data.get(self.pos).copied())
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
         match self.data.get(self.pos..self.pos + N) {
             Some(b) => {
@@ -221,6 +260,18 @@ impl<'de> Read<'de> for SliceRead<'de> {
         Some((self.data.len() - self.pos) as u64)
     }
 
+    #[inline(always)]
+    fn buffered(&self) -> &[u8] {
+        // `pos` never exceeds the length; `get` keeps this free of a panic path all the same
+        self.data.get(self.pos..).unwrap_or_default()
+    }
+
+    #[inline(always)]
+    fn consume(&mut self, n: usize) {
+        debug_assert!(n <= self.data.len() - self.pos);
+        self.pos += n;
+    }
+
     #[inline]
     fn read_bytes<'s>(&'s mut self, n: usize, _scratch: &'s mut Vec<u8>) -> Result<Reference<'de, 's, [u8]>> {
         if self.data.len() - self.pos < n {
@@ -229,6 +280,16 @@ impl<'de> Read<'de> for SliceRead<'de> {
         let s = &self.data[self.pos..self.pos + n];
         self.pos += n;
         Ok(Reference::Borrowed(s))
+    }
+
+    #[inline]
+    fn read_string(&mut self, units: usize, scratch: &mut String) -> Result<String> {
+        // Fast path: an all-ASCII run of `units` bytes, copied once into its own allocation.
+        if let Some(s) = self.data[self.pos..].get(..units).and_then(ascii_string) {
+            self.pos += units;
+            return Ok(s);
+        }
+        self.read_string_general(units, scratch)
     }
 
     #[inline]
@@ -356,6 +417,17 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
 
     fn remaining(&self) -> Option<u64> {
         None
+    }
+
+    #[inline]
+    fn buffered(&self) -> &[u8] {
+        self.buf.get(self.pos..self.len).unwrap_or_default()
+    }
+
+    #[inline]
+    fn consume(&mut self, n: usize) {
+        debug_assert!(n <= self.len - self.pos);
+        self.pos += n;
     }
 
     fn read_str<'s>(&'s mut self, units: usize, scratch: &'s mut String) -> Result<Reference<'de, 's, str>> {

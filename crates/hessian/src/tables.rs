@@ -9,15 +9,23 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Class definitions and type names known to one side of a conversation.
+///
+/// Lookups scan the lists while they are short (most messages define a handful of classes) and
+/// go through hash indexes, built on first need, once a list holds [`INDEX_FROM`] entries.
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
     classes: Vec<Arc<ClassDef>>,
+    /// Empty until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins.
     class_index: HashMap<Arc<ClassDef>, u32>,
     types: Vec<String>,
+    /// Empty until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
     type_index: HashMap<String, u32>,
     seeded_classes: usize,
     seeded_types: usize,
 }
+
+/// The list length from which [`Tables`] keeps hash indexes.
+const INDEX_FROM: usize = 16;
 
 impl Tables {
     /// Empty tables (plain Hessian: every message starts from nothing).
@@ -40,29 +48,28 @@ impl Tables {
         t
     }
 
-    /// Forgets entries added since seeding (called between messages).
+    /// Forgets everything added since the seed (the start of a new plain-Hessian message).
     pub fn reset(&mut self) {
-        for c in self.classes.drain(self.seeded_classes..) {
-            self.class_index.remove(&c);
-        }
-        for t in self.types.drain(self.seeded_types..) {
-            self.type_index.remove(&t);
-        }
+        self.classes.truncate(self.seeded_classes);
+        self.types.truncate(self.seeded_types);
+        // Rebuilt from the remaining entries when next needed.
+        self.class_index.clear();
+        self.type_index.clear();
     }
 
-    /// Makes everything currently in the tables part of the seed, so that it survives
-    /// [`reset`](Self::reset).
+    /// Makes everything added so far part of the seed, so that [`reset`](Self::reset) keeps it
+    /// (how the type-negotiation extension grows the shared tables).
     pub fn keep_all(&mut self) {
         self.seeded_classes = self.classes.len();
         self.seeded_types = self.types.len();
     }
 
-    /// The class definitions, by index.
+    /// All class definitions, by index.
     pub fn classes(&self) -> &[Arc<ClassDef>] {
         &self.classes
     }
 
-    /// The type names, by index.
+    /// All type names, by index.
     pub fn types(&self) -> &[String] {
         &self.types
     }
@@ -73,33 +80,41 @@ impl Tables {
         self.classes.get(i)
     }
 
-    /// The index of `class`, if defined. Checks pointer identity first (cheap for the common case
-    /// of many objects sharing one definition), then content.
+    /// The index of a class definition equal to `class`, if any (the same `Arc` is found
+    /// without comparing contents).
     #[inline]
     pub fn class_id(&self, class: &Arc<ClassDef>) -> Option<u32> {
-        if let Some(i) = self.classes.iter().take(16).position(|c| Arc::ptr_eq(c, class)) {
+        if let Some(i) = self.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
             return Some(i as u32);
+        }
+        if self.class_index.is_empty() {
+            return self.classes.iter().position(|c| **c == **class).map(|i| i as u32);
         }
         self.class_index.get(class).copied()
     }
 
-    /// Adds a class definition, returning its index (the existing index if already present).
+    /// Adds a class definition (if an equal one is not there yet) and returns its index.
     pub fn add_class(&mut self, class: Arc<ClassDef>) -> u32 {
-        if let Some(i) = self.class_index.get(&class) {
-            return *i;
+        if let Some(i) = self.class_id(&class) {
+            return i;
         }
-        let i = self.classes.len() as u32;
-        self.class_index.insert(class.clone(), i);
-        self.classes.push(class);
-        i
+        self.push_class(class)
     }
 
-    /// Appends a class definition read from a stream, even if an equal one exists (a stream may
-    /// legally define the same class twice; indices must follow the stream).
+    /// Appends a class definition read from a stream (indices follow the stream, even when a
+    /// definition repeats).
     pub fn push_class(&mut self, class: Arc<ClassDef>) -> u32 {
         let i = self.classes.len() as u32;
-        self.class_index.entry(class.clone()).or_insert(i);
         self.classes.push(class);
+        if self.classes.len() >= INDEX_FROM {
+            if self.class_index.is_empty() {
+                for (j, c) in self.classes.iter().enumerate() {
+                    self.class_index.entry(c.clone()).or_insert(j as u32);
+                }
+            } else if let Some(c) = self.classes.last() {
+                self.class_index.entry(c.clone()).or_insert(i);
+            }
+        }
         i
     }
 
@@ -109,28 +124,36 @@ impl Tables {
         self.types.get(i).map(String::as_str)
     }
 
-    /// The index of a type name, if known.
+    /// The index of a type name, if any.
     #[inline]
     pub fn type_id(&self, name: &str) -> Option<u32> {
+        if self.type_index.is_empty() {
+            return self.types.iter().position(|t| t == name).map(|i| i as u32);
+        }
         self.type_index.get(name).copied()
     }
 
-    /// Adds a type name, returning its index (the existing index if already present).
+    /// Adds a type name (if not there yet) and returns its index.
     pub fn add_type(&mut self, name: String) -> u32 {
-        if let Some(i) = self.type_index.get(&name) {
-            return *i;
+        if let Some(i) = self.type_id(&name) {
+            return i;
         }
-        let i = self.types.len() as u32;
-        self.type_index.insert(name.clone(), i);
-        self.types.push(name);
-        i
+        self.push_type(name)
     }
 
     /// Appends a type name read from a stream (indices follow the stream).
     pub fn push_type(&mut self, name: String) -> u32 {
         let i = self.types.len() as u32;
-        self.type_index.entry(name.clone()).or_insert(i);
         self.types.push(name);
+        if self.types.len() >= INDEX_FROM {
+            if self.type_index.is_empty() {
+                for (j, t) in self.types.iter().enumerate() {
+                    self.type_index.entry(t.clone()).or_insert(j as u32);
+                }
+            } else if let Some(t) = self.types.last() {
+                self.type_index.entry(t.clone()).or_insert(i);
+            }
+        }
         i
     }
 }
@@ -151,5 +174,31 @@ mod tests {
         assert_eq!(t.class_id(&item), None);
         assert_eq!(t.type_id("[int"), Some(0));
         assert_eq!(t.type_id("[string"), None);
+    }
+
+    #[test]
+    fn lookups_agree_before_and_after_the_index() {
+        // Past INDEX_FROM entries the hash index takes over; repeated entries keep their first
+        // index, both before and after it is built, and after a reset.
+        let mut t = Tables::seeded([ClassDef::new("Seed", ["a"])], ["[seed".to_string()]);
+        for round in 0..2 {
+            for i in 0..40 {
+                let c = ClassDef::new(format!("C{}", i % 30), ["x"]);
+                let id = t.add_class(c.clone());
+                assert_eq!(id as usize, 1 + i % 30, "round {round} class {i}");
+                assert_eq!(t.class_id(&ClassDef::new(format!("C{}", i % 30), ["x"])), Some(id));
+                let ty = format!("T{}", i % 30);
+                assert_eq!(t.add_type(ty.clone()) as usize, 1 + i % 30);
+                assert_eq!(t.type_id(&ty), Some(1 + (i % 30) as u32));
+            }
+            assert_eq!(t.push_class(ClassDef::new("C3", ["x"])), 31, "a repeat read from a stream");
+            assert_eq!(t.class_id(&ClassDef::new("C3", ["x"])), Some(4), "first index wins");
+            t.reset();
+            assert_eq!(t.classes().len(), 1);
+            assert_eq!(t.class_id(&ClassDef::new("Seed", ["a"])), Some(0));
+            assert_eq!(t.class_id(&ClassDef::new("C3", ["x"])), None);
+            assert_eq!(t.type_id("[seed"), Some(0));
+            assert_eq!(t.type_id("T3"), None);
+        }
     }
 }

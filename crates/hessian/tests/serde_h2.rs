@@ -403,3 +403,53 @@ fn two_types_with_one_class_name_alternate_in_one_message() {
     let Value::Object(o) = &l.items[3] else { panic!("object") };
     assert_eq!(o.class.fields, ["cents", "text"]);
 }
+
+#[test]
+fn generic_struct_monomorphizations_share_one_class_definition() {
+    // `Page<A>` and `Page<B>` are different Rust functions with (possibly) different copies of
+    // the field-name literals; they still describe one Java class.
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "Page")]
+    struct Page<T> {
+        items: Vec<T>,
+        total: i32,
+    }
+    let v = (
+        Page { items: vec![1i32, 2], total: 2 },
+        Page { items: vec!["a".to_owned()], total: 1 },
+        Page { items: vec![3i32], total: 1 },
+        Page { items: vec!["b".to_owned(), "c".to_owned()], total: 2 },
+    );
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes.iter().filter(|&&b| b == b'C').count(), 1, "one class definition");
+    let back: (Page<i32>, Page<String>, Page<i32>, Page<String>) = from_slice(&bytes).unwrap();
+    assert_eq!(back, v);
+}
+
+#[test]
+fn a_struct_whose_fields_vary_gets_a_definition_per_field_list() {
+    // A hand-written `Serialize` that leaves a field out now and then: each field list is a class
+    // definition of its own, and every instance decodes with its own fields.
+    struct Sometimes(i32);
+    impl Serialize for Sometimes {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("Sometimes", 2)?;
+            st.serialize_field("a", &self.0)?;
+            if self.0 % 2 == 0 {
+                st.serialize_field("b", "even")?;
+            }
+            st.end()
+        }
+    }
+    let v: Vec<Sometimes> = (0..6).map(Sometimes).collect();
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(bytes.iter().filter(|&&b| b == b'C').count(), 2, "two class definitions");
+    let Value::List(l) = h2::from_slice(&bytes).unwrap() else { panic!("list") };
+    for (i, item) in l.items.iter().enumerate() {
+        let Value::Object(o) = item else { panic!("object") };
+        let expected: &[&str] = if i % 2 == 0 { &["a", "b"] } else { &["a"] };
+        assert_eq!(o.class.fields, expected, "item {i}");
+        assert_eq!(o.fields[0], Value::Int(i as i32));
+    }
+}

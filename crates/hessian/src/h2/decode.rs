@@ -6,7 +6,7 @@
 
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Limits, Result};
-use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
+use crate::read::{ascii_string, finish_str, IoRead, Read, Reference, SliceRead};
 use crate::tables::Tables;
 use crate::value::{ClassDef, List, Map, Object, Value};
 use std::marker::PhantomData;
@@ -93,6 +93,54 @@ pub fn code_kind(code: u8) -> CodeKind {
         BC_REF => CodeKind::Ref,
         _ => CodeKind::Invalid,
     }
+}
+
+// The values of the fixed-size forms, shared by the `parse_*` and `buffered_*` readers.
+
+/// The `N` bytes that follow the code byte at the start of `b`, if present.
+#[inline(always)]
+fn array<const N: usize>(b: &[u8]) -> Option<[u8; N]> {
+    b.get(1..N + 1)?.try_into().ok()
+}
+
+#[inline(always)]
+fn int_direct(code: u8) -> i32 {
+    i32::from(code) - i32::from(BC_INT_ZERO)
+}
+
+#[inline(always)]
+fn int_byte(code: u8, b0: u8) -> i32 {
+    ((i32::from(code) - i32::from(BC_INT_BYTE_ZERO)) << 8) | i32::from(b0)
+}
+
+#[inline(always)]
+fn int_short(code: u8, [b1, b0]: [u8; 2]) -> i32 {
+    ((i32::from(code) - i32::from(BC_INT_SHORT_ZERO)) << 16) | (i32::from(b1) << 8) | i32::from(b0)
+}
+
+#[inline(always)]
+fn long_direct(code: u8) -> i64 {
+    i64::from(code) - i64::from(BC_LONG_ZERO)
+}
+
+#[inline(always)]
+fn long_byte(code: u8, b0: u8) -> i64 {
+    ((i64::from(code) - i64::from(BC_LONG_BYTE_ZERO)) << 8) | i64::from(b0)
+}
+
+#[inline(always)]
+fn long_short(code: u8, [b1, b0]: [u8; 2]) -> i64 {
+    ((i64::from(code) - i64::from(BC_LONG_SHORT_ZERO)) << 16) | (i64::from(b1) << 8) | i64::from(b0)
+}
+
+#[inline(always)]
+fn double_mill(b: [u8; 4]) -> f64 {
+    0.001 * f64::from(i32::from_be_bytes(b))
+}
+
+#[inline(always)]
+fn date_minute(b: [u8; 4]) -> i64 {
+    i64::from(i32::from_be_bytes(b)) * 60000
 }
 
 /// Header of a list: its type name (resolved), its declared length (`None` = variable, ended
@@ -249,15 +297,12 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Parses an int whose code has been read.
-    #[inline]
+    #[inline(always)]
     pub fn parse_int(&mut self, code: u8) -> Result<i32> {
         Ok(match code {
-            0x80..=0xbf => i32::from(code) - i32::from(BC_INT_ZERO),
-            0xc0..=0xcf => ((i32::from(code) - i32::from(BC_INT_BYTE_ZERO)) << 8) | i32::from(self.read.next()?),
-            0xd0..=0xd7 => {
-                let [b1, b0] = self.be::<2>()?;
-                ((i32::from(code) - i32::from(BC_INT_SHORT_ZERO)) << 16) | (i32::from(b1) << 8) | i32::from(b0)
-            }
+            0x80..=0xbf => int_direct(code),
+            0xc0..=0xcf => int_byte(code, self.read.next()?),
+            0xd0..=0xd7 => int_short(code, self.be::<2>()?),
             BC_INT => i32::from_be_bytes(self.be::<4>()?),
             _ => return Err(self.unexpected(code, "int")),
         })
@@ -270,15 +315,12 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Parses a long whose code has been read.
-    #[inline]
+    #[inline(always)]
     pub fn parse_long(&mut self, code: u8) -> Result<i64> {
         Ok(match code {
-            0xd8..=0xef => i64::from(code) - i64::from(BC_LONG_ZERO),
-            0xf0..=0xff => ((i64::from(code) - i64::from(BC_LONG_BYTE_ZERO)) << 8) | i64::from(self.read.next()?),
-            0x38..=0x3f => {
-                let [b1, b0] = self.be::<2>()?;
-                ((i64::from(code) - i64::from(BC_LONG_SHORT_ZERO)) << 16) | (i64::from(b1) << 8) | i64::from(b0)
-            }
+            0xd8..=0xef => long_direct(code),
+            0xf0..=0xff => long_byte(code, self.read.next()?),
+            0x38..=0x3f => long_short(code, self.be::<2>()?),
             BC_LONG_INT => i64::from(i32::from_be_bytes(self.be::<4>()?)),
             BC_LONG => i64::from_be_bytes(self.be::<8>()?),
             _ => return Err(self.unexpected(code, "long")),
@@ -286,27 +328,108 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Parses a double whose code has been read (the compact forms widen exactly as Java's).
-    #[inline]
+    #[inline(always)]
     pub fn parse_double(&mut self, code: u8) -> Result<f64> {
         Ok(match code {
             BC_DOUBLE_ZERO => 0.0,
             BC_DOUBLE_ONE => 1.0,
             BC_DOUBLE_BYTE => f64::from(self.read.next()? as i8),
             BC_DOUBLE_SHORT => f64::from(i16::from_be_bytes(self.be::<2>()?)),
-            BC_DOUBLE_MILL => 0.001 * f64::from(i32::from_be_bytes(self.be::<4>()?)),
+            BC_DOUBLE_MILL => double_mill(self.be::<4>()?),
             BC_DOUBLE => f64::from_bits(u64::from_be_bytes(self.be::<8>()?)),
             _ => return Err(self.unexpected(code, "double")),
         })
     }
 
     /// Parses a date whose code has been read, in milliseconds since the epoch.
-    #[inline]
+    #[inline(always)]
     pub fn parse_date(&mut self, code: u8) -> Result<i64> {
         Ok(match code {
             BC_DATE => i64::from_be_bytes(self.be::<8>()?),
-            BC_DATE_MINUTE => i64::from(i32::from_be_bytes(self.be::<4>()?)) * 60000,
+            BC_DATE_MINUTE => date_minute(self.be::<4>()?),
             _ => return Err(self.unexpected(code, "date")),
         })
+    }
+
+    // The `buffered_*` readers decode a value of the common forms straight from the buffered
+    // input when it lies there complete, and return `None` (consuming nothing) otherwise: the
+    // caller then takes the general path (class definitions in front of the value, other forms,
+    // the end of the input, errors). They have no error paths, so they stay small enough to be
+    // inlined into derived visitors.
+
+    /// An int in any of its forms.
+    #[inline(always)]
+    pub(crate) fn buffered_int(&mut self) -> Option<i32> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            c @ 0x80..=0xbf => (int_direct(c), 1),
+            c @ 0xc0..=0xcf => (int_byte(c, *b.get(1)?), 2),
+            c @ 0xd0..=0xd7 => (int_short(c, array(b)?), 3),
+            BC_INT => (i32::from_be_bytes(array(b)?), 5),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
+    }
+
+    /// A long in any of its forms.
+    #[inline(always)]
+    pub(crate) fn buffered_long(&mut self) -> Option<i64> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            BC_LONG => (i64::from_be_bytes(array(b)?), 9),
+            c @ 0xd8..=0xef => (long_direct(c), 1),
+            c @ 0xf0..=0xff => (long_byte(c, *b.get(1)?), 2),
+            c @ 0x38..=0x3f => (long_short(c, array(b)?), 3),
+            BC_LONG_INT => (i64::from(i32::from_be_bytes(array(b)?)), 5),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
+    }
+
+    /// A double in its 8-byte, "mills" or 1-byte form.
+    #[inline(always)]
+    pub(crate) fn buffered_double(&mut self) -> Option<f64> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            BC_DOUBLE => (f64::from_bits(u64::from_be_bytes(array(b)?)), 9),
+            BC_DOUBLE_MILL => (double_mill(array(b)?), 5),
+            BC_DOUBLE_BYTE => (f64::from(*b.get(1)? as i8), 2),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
+    }
+
+    /// An owned string in a compact or short form (at most 1023 units) that is all ASCII.
+    #[inline(always)]
+    pub(crate) fn buffered_ascii_string(&mut self) -> Option<String> {
+        let b = self.read.buffered();
+        let (len, at) = match *b.first()? {
+            c @ 0x00..=0x1f => (usize::from(c), 1),
+            c @ 0x30..=0x33 => ((usize::from(c - BC_STRING_SHORT) << 8) | usize::from(*b.get(1)?), 2),
+            _ => return None,
+        };
+        if len > self.limits.max_string_len {
+            return None;
+        }
+        let s = ascii_string(b.get(at..at + len)?)?;
+        self.read.consume(at + len);
+        Some(s)
+    }
+
+    /// A date in either form.
+    #[inline(always)]
+    pub(crate) fn buffered_date(&mut self) -> Option<i64> {
+        let b = self.read.buffered();
+        let (v, n) = match *b.first()? {
+            BC_DATE => (i64::from_be_bytes(array(b)?), 9),
+            BC_DATE_MINUTE => (date_minute(array(b)?), 5),
+            _ => return None,
+        };
+        self.read.consume(n);
+        Some(v)
     }
 
     /// Reads the length of one string chunk given its code; `Some(final)`.
@@ -377,10 +500,25 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         Ok(Reference::Copied(self.scratch.as_str()))
     }
 
+    /// Parses a string whose code has been read into an owned, exactly-sized `String` (one
+    /// allocation, one copy for the compact and short forms).
+    #[inline]
+    pub fn parse_string(&mut self, code: u8) -> Result<String> {
+        let len = match code {
+            0x00..=0x1f => usize::from(code),
+            0x30..=0x33 => (usize::from(code - BC_STRING_SHORT) << 8) | usize::from(self.read.next()?),
+            _ => return Ok(self.parse_chunked_str(code)?.to_owned()),
+        };
+        if len > self.limits.max_string_len {
+            return Err(self.limit("string length", self.limits.max_string_len));
+        }
+        self.read.read_string(len, &mut self.scratch)
+    }
+
     /// Reads a string (its code included).
     pub fn read_string(&mut self) -> Result<String> {
         let code = self.read.next()?;
-        Ok(self.parse_str(code)?.to_owned())
+        self.parse_string(code)
     }
 
     #[inline]
@@ -426,7 +564,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     pub fn read_type(&mut self) -> Result<String> {
         let code = self.read.next()?;
         if code_kind(code) == CodeKind::String {
-            let name = self.parse_str(code)?.to_owned();
+            let name = self.parse_string(code)?;
             if self.tables.types().len() >= self.limits.max_class_defs {
                 return Err(self.limit("type names", self.limits.max_class_defs));
             }
@@ -613,7 +751,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 Value::Double(self.parse_double(code)?)
             }
             BC_DATE | BC_DATE_MINUTE => Value::Date(self.parse_date(code)?),
-            0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Value::String(self.parse_str(code)?.to_owned()),
+            0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Value::String(self.parse_string(code)?),
             0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => Value::Binary(self.parse_bytes(code)?.to_vec()),
             0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => {
                 self.enter()?;

@@ -22,7 +22,25 @@ pub struct Encoder<W: Write> {
     /// whole output and a flush only moves the window; otherwise it is always 0.
     base: usize,
     direct: bool,
+    /// `buf.len()` at or below which a write of at most [`SMALL`] code bytes plus `n` payload
+    /// bytes (checked as `len + n <= limit`) needs neither a flush of Java's buffer nor a bigger
+    /// vector: `min(base + FAST_FILL, capacity - SMALL)`. Recomputed after every slow path; a
+    /// stale value is only ever too low (the capacity never shrinks and `base` never goes back
+    /// while writing), so it can cost a slow path but never skip a flush.
+    ///
+    /// The unchecked stores (`put_word`, `put_code_u64`, `copy_ascii`) rely on it: only
+    /// `update_limit` sets it, from the current capacity, and nothing shrinks `buf`.
+    limit: usize,
 }
+
+/// The most code bytes (type codes, lengths, fixed-size payloads) a fast-path write adds besides
+/// its variable payload.
+const SMALL: usize = 16;
+
+/// The fill of Java's buffer below which none of `Hessian2Output`'s flush checks fires for a
+/// fast-path write (the strictest is the string form's `offset + len + 18 <= SIZE`, which holds
+/// for `fill + len <= SIZE - 18`; 48 leaves a margin).
+const FAST_FILL: usize = JAVA_BUFFER_SIZE - 48;
 
 impl Encoder<Vec<u8>> {
     /// An encoder that builds its output in one vector, without copying it out of a separate
@@ -36,6 +54,7 @@ impl Encoder<Vec<u8>> {
             tables: Tables::new(),
             base: 0,
             direct: true,
+            limit: 0,
         }
     }
 
@@ -58,7 +77,17 @@ impl<W: Write> Encoder<W> {
     /// An encoder whose class and type tables start from `tables` (e.g. pre-seeded by the
     /// type-negotiation extension): classes already present are referenced, not redefined.
     pub fn with_tables(out: W, tables: Tables) -> Self {
-        Encoder { out, buf: Vec::with_capacity(JAVA_BUFFER_SIZE), flushed: 0, tables, base: 0, direct: false }
+        let mut e = Encoder {
+            out,
+            buf: Vec::with_capacity(JAVA_BUFFER_SIZE),
+            flushed: 0,
+            tables,
+            base: 0,
+            direct: false,
+            limit: 0,
+        };
+        e.update_limit();
+        e
     }
 
     /// The class and type tables as they stand.
@@ -113,6 +142,7 @@ impl<W: Write> Encoder<W> {
     pub(crate) fn reserve_hint(&mut self, additional: usize) {
         if self.direct {
             self.buf.reserve(additional.min(64 << 20));
+            self.update_limit();
         }
     }
 
@@ -126,6 +156,7 @@ impl<W: Write> Encoder<W> {
     fn flush_buffer(&mut self) -> Result<()> {
         if self.direct {
             self.base = self.buf.len();
+            self.update_limit();
             return Ok(());
         }
         if !self.buf.is_empty() {
@@ -138,31 +169,56 @@ impl<W: Write> Encoder<W> {
         Ok(())
     }
 
+    /// Recomputes [`limit`](Self::limit) after the capacity or Java's window moved.
+    #[inline]
+    fn update_limit(&mut self) {
+        self.limit = (self.base + FAST_FILL).min(self.buf.capacity().saturating_sub(SMALL));
+    }
+
+    /// Prepares a write of at most [`SMALL`] code bytes plus `n` payload bytes whose Java
+    /// counterpart checks the buffer with `rule`: one comparison when nothing is to be done.
+    #[inline(always)]
+    fn room(&mut self, n: usize, rule: Flush) -> Result<()> {
+        if self.buf.len() + n <= self.limit {
+            Ok(())
+        } else {
+            self.room_slow(n, rule)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn room_slow(&mut self, n: usize, rule: Flush) -> Result<()> {
+        let fill = self.fill();
+        let flush = match rule {
+            Flush::Le16 => JAVA_BUFFER_SIZE <= fill + 16,
+            Flush::Lt16 => JAVA_BUFFER_SIZE < fill + 16,
+            Flush::Lt32 => JAVA_BUFFER_SIZE < fill + 32,
+        };
+        if flush {
+            self.flush_buffer()?;
+        }
+        self.buf.reserve(n + SMALL);
+        self.update_limit();
+        Ok(())
+    }
+
     /// Flush when `SIZE <= offset + 16` (writeInt, writeLong, writeDouble, writeNull, writeString).
     #[inline]
     fn reserve16_le(&mut self) -> Result<()> {
-        if JAVA_BUFFER_SIZE <= self.fill() + 16 {
-            self.flush_buffer()?;
-        }
-        Ok(())
+        self.room(0, Flush::Le16)
     }
 
     /// Flush when `SIZE < offset + 16` (writeBoolean, writeRef, writeBytes).
     #[inline]
     fn reserve16_lt(&mut self) -> Result<()> {
-        if JAVA_BUFFER_SIZE < self.fill() + 16 {
-            self.flush_buffer()?;
-        }
-        Ok(())
+        self.room(0, Flush::Lt16)
     }
 
     /// Flush when `SIZE < offset + 32` (flushIfFull, maps, objects, dates).
     #[inline]
     fn reserve32(&mut self) -> Result<()> {
-        if JAVA_BUFFER_SIZE < self.fill() + 32 {
-            self.flush_buffer()?;
-        }
-        Ok(())
+        self.room(0, Flush::Lt32)
     }
 
     /// Writes raw bytes, e.g. an envelope code, as `flushIfFull` then the bytes.
@@ -172,11 +228,48 @@ impl<W: Write> Encoder<W> {
         Ok(())
     }
 
+    /// Appends the first `n` (at most 8) bytes of `word` in little-endian order, i.e. its low byte
+    /// first (all 8 are stored, which lets the variable-length forms share one store).
+    ///
+    /// # Safety
+    /// At least 8 bytes of spare capacity: call only after [`room`](Self::room) in the same
+    /// write, which leaves [`SMALL`] of them (plus the payload it was told about), and count
+    /// every byte a write appends against that.
+    #[inline(always)]
+    unsafe fn put_word(&mut self, word: u64, n: usize) {
+        let len = self.buf.len();
+        debug_assert!(self.buf.capacity() - len >= 8, "encoder wrote past the room it made");
+        // SAFETY: 8 bytes of spare capacity per the contract; all 8 are written, and the length
+        // grows by at most 8.
+        unsafe {
+            std::ptr::write_unaligned(self.buf.as_mut_ptr().add(len) as *mut [u8; 8], word.to_le_bytes());
+            self.buf.set_len(len + n.min(8));
+        }
+    }
+
+    /// Appends a byte code and a big-endian 64-bit payload (9 bytes).
+    ///
+    /// # Safety
+    /// At least 9 bytes of spare capacity (see [`put_word`](Self::put_word)).
+    #[inline(always)]
+    unsafe fn put_code_u64(&mut self, code: u8, payload: u64) {
+        let len = self.buf.len();
+        debug_assert!(self.buf.capacity() - len >= 9, "encoder wrote past the room it made");
+        // SAFETY: 9 bytes of spare capacity per the contract, all written.
+        unsafe {
+            let p = self.buf.as_mut_ptr().add(len);
+            *p = code;
+            std::ptr::write_unaligned(p.add(1) as *mut [u8; 8], payload.to_be_bytes());
+            self.buf.set_len(len + 9);
+        }
+    }
+
     /// Writes `null`.
     #[inline]
     pub fn write_null(&mut self) -> Result<()> {
         self.reserve16_le()?;
-        self.buf.push(BC_NULL);
+        // SAFETY: `room` above left SMALL bytes of spare capacity.
+        unsafe { self.put_word(u64::from(BC_NULL), 1) };
         Ok(())
     }
 
@@ -184,7 +277,8 @@ impl<W: Write> Encoder<W> {
     #[inline]
     pub fn write_bool(&mut self, v: bool) -> Result<()> {
         self.reserve16_lt()?;
-        self.buf.push(if v { BC_TRUE } else { BC_FALSE });
+        // SAFETY: `room` above left SMALL bytes of spare capacity.
+        unsafe { self.put_word(u64::from(if v { BC_TRUE } else { BC_FALSE }), 1) };
         Ok(())
     }
 
@@ -192,7 +286,9 @@ impl<W: Write> Encoder<W> {
     #[inline]
     pub fn write_int(&mut self, v: i32) -> Result<()> {
         self.reserve16_le()?;
-        put_int(&mut self.buf, v);
+        let (word, n) = int_word(v);
+        // SAFETY: `room` above left SMALL bytes of spare capacity.
+        unsafe { self.put_word(word, n) };
         Ok(())
     }
 
@@ -200,19 +296,13 @@ impl<W: Write> Encoder<W> {
     #[inline]
     pub fn write_long(&mut self, v: i64) -> Result<()> {
         self.reserve16_le()?;
-        let b = &mut self.buf;
-        if (LONG_DIRECT_MIN..=LONG_DIRECT_MAX).contains(&v) {
-            b.push((v + i64::from(BC_LONG_ZERO)) as u8);
-        } else if (LONG_BYTE_MIN..=LONG_BYTE_MAX).contains(&v) {
-            b.extend_from_slice(&[(i64::from(BC_LONG_BYTE_ZERO) + (v >> 8)) as u8, v as u8]);
-        } else if (LONG_SHORT_MIN..=LONG_SHORT_MAX).contains(&v) {
-            b.extend_from_slice(&[(i64::from(BC_LONG_SHORT_ZERO) + (v >> 16)) as u8, (v >> 8) as u8, v as u8]);
-        } else if i64::from(i32::MIN) <= v && v <= i64::from(i32::MAX) {
-            b.push(BC_LONG_INT);
-            b.extend_from_slice(&(v as i32).to_be_bytes());
+        if let Ok(i) = i32::try_from(v) {
+            let (word, n) = long_word(i);
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_word(word, n) };
         } else {
-            b.push(BC_LONG);
-            b.extend_from_slice(&v.to_be_bytes());
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_code_u64(BC_LONG, v as u64) };
         }
         Ok(())
     }
@@ -222,7 +312,15 @@ impl<W: Write> Encoder<W> {
     #[inline]
     pub fn write_double(&mut self, v: f64) -> Result<()> {
         self.reserve16_le()?;
-        put_double(&mut self.buf, v);
+        match double_word(v) {
+            // SAFETY (both): `room` above left SMALL bytes of spare capacity.
+            Some((word, n)) => unsafe { self.put_word(word, n) },
+            // Java writes Double.doubleToLongBits(value), which collapses every NaN to one bit
+            // pattern; a NaN with another payload must not reach the wire unchanged.
+            None => unsafe {
+                self.put_code_u64(BC_DOUBLE, if v.is_nan() { 0x7ff8_0000_0000_0000 } else { v.to_bits() })
+            },
+        }
         Ok(())
     }
 
@@ -230,26 +328,51 @@ impl<W: Write> Encoder<W> {
     #[inline]
     pub fn write_date(&mut self, millis: i64) -> Result<()> {
         self.reserve32()?;
-        let b = &mut self.buf;
-        if millis % 60000 == 0 {
-            let minutes = millis / 60000;
-            if (minutes >> 31) == 0 || (minutes >> 31) == -1 {
-                b.push(BC_DATE_MINUTE);
-                b.extend_from_slice(&(minutes as i32).to_be_bytes());
-                return Ok(());
-            }
+        let minutes = millis / 60000;
+        if minutes * 60000 == millis && (minutes >> 31 == 0 || minutes >> 31 == -1) {
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_word(code_be32(BC_DATE_MINUTE, minutes as u32), 5) };
+        } else {
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_code_u64(BC_DATE, millis as u64) };
         }
-        b.push(BC_DATE);
-        b.extend_from_slice(&millis.to_be_bytes());
         Ok(())
     }
 
     /// Writes a string: compact, short or chunked forms with lengths in UTF-16 code units;
     /// characters outside the BMP become two 3-byte surrogate sequences, as Java writes them.
-    #[inline]
+    #[inline(always)]
     pub fn write_str(&mut self, s: &str) -> Result<()> {
+        // Common case, kept small so that it inlines: an ASCII string of at most SHORT_ASCII
+        // bytes that fits without any flush; the copy checks that it is ASCII on the way.
+        let len = s.len();
+        if len <= SHORT_ASCII && self.buf.len() + len <= self.limit {
+            // SAFETY: the limit check leaves `len` + SMALL bytes of spare capacity.
+            if unsafe { put_short_ascii(&mut self.buf, s.as_bytes()) } {
+                return Ok(());
+            }
+        }
+        self.write_str_slow(s)
+    }
+
+    /// Every string the inlined fast path of [`write_str`](Self::write_str) does not take.
+    #[inline(never)]
+    fn write_str_slow(&mut self, s: &str) -> Result<()> {
+        let bytes = s.as_bytes();
+        let len = bytes.len();
+        if len <= STRING_SHORT_MAX && self.buf.len() + len <= self.limit && s.is_ascii() {
+            let header = if len <= STRING_DIRECT_MAX {
+                (u64::from(BC_STRING_DIRECT + len as u8), 1)
+            } else {
+                (u64::from(BC_STRING_SHORT + (len >> 8) as u8) | (len as u64 & 0xff) << 8, 2)
+            };
+            // SAFETY: the limit check leaves `len` + SMALL bytes of spare capacity.
+            unsafe { self.put_word(header.0, header.1) };
+            self.buf.extend_from_slice(bytes);
+            return Ok(());
+        }
         if s.is_ascii() {
-            return self.write_ascii_str(s.as_bytes());
+            return self.write_long_ascii_str(bytes);
         }
         self.write_utf16_str(s)
     }
@@ -288,23 +411,9 @@ impl<W: Write> Encoder<W> {
         }
     }
 
-    /// ASCII strings: one byte per UTF-16 unit, so chunks are byte ranges.
-    #[inline]
-    fn write_ascii_str(&mut self, bytes: &[u8]) -> Result<()> {
-        // Common case: a short string that fits the buffer without any flush.
-        if bytes.len() <= STRING_DIRECT_MAX && self.fill() + bytes.len() + 17 <= JAVA_BUFFER_SIZE {
-            self.buf.push(BC_STRING_DIRECT + bytes.len() as u8);
-            self.buf.extend_from_slice(bytes);
-            return Ok(());
-        }
-        if bytes.len() <= STRING_SHORT_MAX && self.fill() + bytes.len() + 18 <= JAVA_BUFFER_SIZE {
-            self.buf.extend_from_slice(&[BC_STRING_SHORT + (bytes.len() >> 8) as u8, bytes.len() as u8]);
-            self.buf.extend_from_slice(bytes);
-            return Ok(());
-        }
-        self.write_long_ascii_str(bytes)
-    }
-
+    /// ASCII strings that need chunks or a flush: one byte per UTF-16 unit, so chunks are byte
+    /// ranges.
+    #[cold]
     fn write_long_ascii_str(&mut self, bytes: &[u8]) -> Result<()> {
         let mut rest = bytes;
         while rest.len() > STRING_CHUNK_MAX {
@@ -511,7 +620,8 @@ impl<W: Write> Encoder<W> {
     pub fn write_object_header(&mut self, id: u32) -> Result<()> {
         self.reserve32()?;
         if (id as usize) <= OBJECT_DIRECT_MAX {
-            self.buf.push(BC_OBJECT_DIRECT + id as u8);
+            // SAFETY: `room` above left SMALL bytes of spare capacity.
+            unsafe { self.put_word(u64::from(BC_OBJECT_DIRECT + id as u8), 1) };
             Ok(())
         } else {
             self.buf.push(BC_OBJECT);
@@ -585,52 +695,197 @@ impl<W: Write> Encoder<W> {
     }
 }
 
-/// Appends the compact encoding of an int (no buffer bookkeeping).
-#[inline]
-pub(crate) fn put_int(b: &mut Vec<u8>, v: i32) {
+/// The buffer checks of `Hessian2Output`'s write methods.
+#[derive(Clone, Copy)]
+enum Flush {
+    /// Flush when `SIZE <= offset + 16` (writeInt, writeLong, writeDouble, writeNull, writeString).
+    Le16,
+    /// Flush when `SIZE < offset + 16` (writeBoolean, writeRef, writeBytes).
+    Lt16,
+    /// Flush when `SIZE < offset + 32` (flushIfFull, maps, objects, dates).
+    Lt32,
+}
+
+/// A byte code followed by a big-endian 32-bit payload, as the first 5 bytes of a word (see
+/// `Encoder::put_word`).
+#[inline(always)]
+fn code_be32(code: u8, payload: u32) -> u64 {
+    u64::from(code) | u64::from(payload.swap_bytes()) << 8
+}
+
+/// The compact encoding of an int: a word (see `Encoder::put_word`) and how many of its bytes
+/// are used.
+#[inline(always)]
+fn int_word(v: i32) -> (u64, usize) {
+    let b1 = u64::from(v as u8);
+    let b2 = u64::from((v >> 8) as u8);
     if (INT_DIRECT_MIN..=INT_DIRECT_MAX).contains(&v) {
-        b.push((v + i32::from(BC_INT_ZERO)) as u8);
+        (u64::from((v + i32::from(BC_INT_ZERO)) as u8), 1)
     } else if (INT_BYTE_MIN..=INT_BYTE_MAX).contains(&v) {
-        b.extend_from_slice(&[(i32::from(BC_INT_BYTE_ZERO) + (v >> 8)) as u8, v as u8]);
+        (u64::from((i32::from(BC_INT_BYTE_ZERO) + (v >> 8)) as u8) | b1 << 8, 2)
     } else if (INT_SHORT_MIN..=INT_SHORT_MAX).contains(&v) {
-        b.extend_from_slice(&[(i32::from(BC_INT_SHORT_ZERO) + (v >> 16)) as u8, (v >> 8) as u8, v as u8]);
+        (u64::from((i32::from(BC_INT_SHORT_ZERO) + (v >> 16)) as u8) | b2 << 8 | b1 << 16, 3)
     } else {
-        b.push(BC_INT);
-        b.extend_from_slice(&v.to_be_bytes());
+        (code_be32(BC_INT, v as u32), 5)
     }
 }
 
-/// Appends the encoding of a double, choosing compact forms exactly as `Hessian2Output` does.
-#[inline]
-pub(crate) fn put_double(b: &mut Vec<u8>, v: f64) {
+/// The compact encoding of a long that fits an int (longer ones take 9 bytes): a word and how
+/// many of its bytes are used.
+#[inline(always)]
+fn long_word(v: i32) -> (u64, usize) {
+    let v64 = i64::from(v);
+    let b1 = u64::from(v as u8);
+    let b2 = u64::from((v >> 8) as u8);
+    if (LONG_DIRECT_MIN..=LONG_DIRECT_MAX).contains(&v64) {
+        (u64::from((v64 + i64::from(BC_LONG_ZERO)) as u8), 1)
+    } else if (LONG_BYTE_MIN..=LONG_BYTE_MAX).contains(&v64) {
+        (u64::from((i64::from(BC_LONG_BYTE_ZERO) + (v64 >> 8)) as u8) | b1 << 8, 2)
+    } else if (LONG_SHORT_MIN..=LONG_SHORT_MAX).contains(&v64) {
+        (u64::from((i64::from(BC_LONG_SHORT_ZERO) + (v64 >> 16)) as u8) | b2 << 8 | b1 << 16, 3)
+    } else {
+        (code_be32(BC_LONG_INT, v as u32), 5)
+    }
+}
+
+/// The compact encoding of a double as `Hessian2Output` chooses it (a word and how many of its
+/// bytes are used), or `None` for the full 9-byte form.
+#[inline(always)]
+fn double_word(v: f64) -> Option<(u64, usize)> {
     // Java's (int) cast saturates and maps NaN to 0, as Rust's `as` does.
     let iv = v as i32;
     if f64::from(iv) == v {
         if iv == 0 {
-            b.push(BC_DOUBLE_ZERO);
-            return;
+            return Some((u64::from(BC_DOUBLE_ZERO), 1));
         } else if iv == 1 {
-            b.push(BC_DOUBLE_ONE);
-            return;
+            return Some((u64::from(BC_DOUBLE_ONE), 1));
         } else if (-0x80..0x80).contains(&iv) {
-            b.extend_from_slice(&[BC_DOUBLE_BYTE, iv as u8]);
-            return;
+            return Some((u64::from(BC_DOUBLE_BYTE) | u64::from(iv as u8) << 8, 2));
         } else if (-0x8000..0x8000).contains(&iv) {
-            b.extend_from_slice(&[BC_DOUBLE_SHORT, (iv >> 8) as u8, iv as u8]);
-            return;
+            return Some((u64::from(BC_DOUBLE_SHORT) | u64::from((iv >> 8) as u8) << 8 | u64::from(iv as u8) << 16, 3));
         }
     }
     let mills = (v * 1000.0) as i32;
     if 0.001 * f64::from(mills) == v {
-        b.push(BC_DOUBLE_MILL);
-        b.extend_from_slice(&mills.to_be_bytes());
-    } else {
-        b.push(BC_DOUBLE);
-        // Java writes Double.doubleToLongBits(value), which collapses every NaN to one bit
-        // pattern; a NaN with another payload must not reach the wire unchanged.
-        let bits = if v.is_nan() { 0x7ff8_0000_0000_0000 } else { v.to_bits() };
-        b.extend_from_slice(&bits.to_be_bytes());
+        return Some((code_be32(BC_DOUBLE_MILL, mills as u32), 5));
     }
+    None
+}
+
+/// The longest string [`Encoder::write_str`] handles inline.
+const SHORT_ASCII: usize = 64;
+
+/// Appends the string header and `src` (at most [`SHORT_ASCII`] bytes) to `buf` if `src` is all
+/// ASCII, checking while copying; returns whether it was. On `false`, `buf` is left as it was.
+///
+/// From 16 bytes on, the copy is four 16-byte loads and stores at offsets chosen so that they
+/// cover the string (overlapping as needed), without branches on the length.
+///
+/// # Safety
+/// `buf` must have `src.len()` + 8 bytes of spare capacity, and `src.len() <= SHORT_ASCII`.
+#[inline(always)]
+unsafe fn put_short_ascii(buf: &mut Vec<u8>, src: &[u8]) -> bool {
+    let len = src.len();
+    let start = buf.len();
+    debug_assert!(len <= SHORT_ASCII && buf.capacity() - start >= len + 8);
+    let (header, skip) = if len <= STRING_DIRECT_MAX {
+        (u64::from(BC_STRING_DIRECT + len as u8), 1)
+    } else {
+        (u64::from(BC_STRING_SHORT) | (len as u64) << 8, 2)
+    };
+    // SAFETY: per the contract there are `len + 8` spare bytes after `start`: the header store
+    // writes 8 of them, and the copy writes `skip + len <= len + 2` of them. Reads stay inside
+    // `src` (16-byte blocks only when `len >= 16`, at offsets `<= len - 16`). Every byte below
+    // `start + skip + len` is written before `set_len`.
+    unsafe {
+        let d = buf.as_mut_ptr().add(start);
+        std::ptr::write_unaligned(d as *mut [u8; 8], header.to_le_bytes());
+        let d = d.add(skip);
+        let s = src.as_ptr();
+        let ascii = if len >= 16 { copy16_ascii(s, d, len) } else { copy_small_ascii(s, d, len) };
+        if !ascii {
+            return false;
+        }
+        buf.set_len(start + skip + len);
+    }
+    true
+}
+
+/// Copies `len < 16` bytes and returns whether they were all ASCII.
+///
+/// # Safety
+/// `s` must be readable and `d` writable for `len` bytes.
+#[inline(always)]
+unsafe fn copy_small_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
+    // SAFETY: offsets stay within `0..len`, per the contract.
+    unsafe {
+        if len >= 8 {
+            let a = std::ptr::read_unaligned(s as *const u64);
+            let b = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
+            std::ptr::write_unaligned(d as *mut u64, a);
+            std::ptr::write_unaligned(d.add(len - 8) as *mut u64, b);
+            return (a | b) & 0x8080_8080_8080_8080 == 0;
+        }
+        let mut acc = 0u8;
+        for i in 0..len {
+            let c = *s.add(i);
+            *d.add(i) = c;
+            acc |= c;
+        }
+        acc < 0x80
+    }
+}
+
+/// Copies `16 <= len <= 64` bytes from `s` to `d` as four 16-byte blocks (at 0, up to 16, from
+/// `len - 32` and `len - 16`, overlapping when the string is shorter than 64) and returns whether
+/// they were all ASCII.
+///
+/// # Safety
+/// `s` must be readable and `d` writable for `len` bytes, and `16 <= len <= 64`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_storeu_si128};
+    let (o1, o2, o3) = (16.min(len - 16), len.saturating_sub(32), len - 16);
+    // SAFETY: every block lies within `0..len` (offsets `<= len - 16`), per the contract; SSE2
+    // is part of the x86_64 baseline.
+    unsafe {
+        let (a, b, c, e) = (
+            _mm_loadu_si128(s as *const __m128i),
+            _mm_loadu_si128(s.add(o1) as *const __m128i),
+            _mm_loadu_si128(s.add(o2) as *const __m128i),
+            _mm_loadu_si128(s.add(o3) as *const __m128i),
+        );
+        _mm_storeu_si128(d as *mut __m128i, a);
+        _mm_storeu_si128(d.add(o1) as *mut __m128i, b);
+        _mm_storeu_si128(d.add(o2) as *mut __m128i, c);
+        _mm_storeu_si128(d.add(o3) as *mut __m128i, e);
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e))) == 0
+    }
+}
+
+/// Portable version of the block copy: 8-byte words, the last one overlapping.
+///
+/// # Safety
+/// `s` must be readable and `d` writable for `len` bytes, and `16 <= len <= 64`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
+    let mut acc = 0u64;
+    let mut i = 0;
+    // SAFETY: offsets stay within `0..len`, per the contract.
+    unsafe {
+        while i + 8 <= len {
+            let v = std::ptr::read_unaligned(s.add(i) as *const u64);
+            std::ptr::write_unaligned(d.add(i) as *mut u64, v);
+            acc |= v;
+            i += 8;
+        }
+        let v = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
+        std::ptr::write_unaligned(d.add(len - 8) as *mut u64, v);
+        acc |= v;
+    }
+    acc & 0x8080_8080_8080_8080 == 0
 }
 
 /// Encodes one value as a complete Hessian 2.0 byte string (no envelope).

@@ -8,6 +8,13 @@
 //! declared in Java's wire order), the values are handed to the derived visitor as a sequence
 //! instead of a keyed map: decided once per class definition and type, then no field-name work
 //! at all.
+//!
+//! Scalars (ints, longs, the common double forms, dates) and owned short ASCII strings are first
+//! tried straight from the buffered input (`Decoder::buffered_*`): when the whole value lies
+//! there in a common form it is decoded without error paths, small enough to inline into a
+//! derived visitor; anything else (class definitions in front of the value, other forms, the end
+//! of the input, errors) takes the general path, out of line, with the same results and errors.
+//! The error paths of object fields are marked cold so that LLVM keeps the field reads inline.
 
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
@@ -86,7 +93,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     }
 
     /// Reads the next value code, reading any class definitions in front of it.
-    #[inline]
+    #[inline(always)]
     fn next_code(&mut self) -> Result<u8> {
         loop {
             let c = self.dec.read_code()?;
@@ -131,9 +138,27 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         Error::new(ErrorKind::OutOfRange { value, target }, self.dec.offset())
     }
 
-    /// Reads an int or a long as `i64`.
-    #[inline]
+    /// Reads an int or a long as `i64` (ints first: the small integer types).
+    #[inline(always)]
     fn integer(&mut self, expected: &str) -> Result<i64> {
+        match self.dec.buffered_int() {
+            Some(v) => Ok(v.into()),
+            None => self.integer_slow(expected),
+        }
+    }
+
+    /// Reads a long or an int as `i64` (longs first: `i64` and the like).
+    #[inline(always)]
+    fn long(&mut self, expected: &str) -> Result<i64> {
+        match self.dec.buffered_long() {
+            Some(v) => Ok(v),
+            None => self.integer_slow(expected),
+        }
+    }
+
+    /// [`integer`](Self::integer) and [`long`](Self::long) in general.
+    #[inline(never)]
+    fn integer_slow(&mut self, expected: &str) -> Result<i64> {
         let code = self.next_code()?;
         match code {
             0x80..=0xd7 | BC_INT => self.dec.parse_int(code).map(i64::from),
@@ -143,8 +168,17 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     }
 
     /// Reads a double, int or long as `f64`.
-    #[inline]
+    #[inline(always)]
     fn float(&mut self) -> Result<f64> {
+        match self.dec.buffered_double() {
+            Some(v) => Ok(v),
+            None => self.float_slow(),
+        }
+    }
+
+    /// [`float`](Self::float) in general.
+    #[inline(never)]
+    fn float_slow(&mut self) -> Result<f64> {
         let code = self.next_code()?;
         match code {
             BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
@@ -154,6 +188,37 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
             0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => self.dec.parse_long(code).map(|v| v as f64),
             _ => Err(self.invalid(code, "a number")),
         }
+    }
+
+    /// Reads a date, long or int as milliseconds.
+    #[inline(always)]
+    fn date(&mut self) -> Result<i64> {
+        match self.dec.buffered_date() {
+            Some(v) => Ok(v),
+            None => self.date_slow(),
+        }
+    }
+
+    /// [`date`](Self::date) in general.
+    #[inline(never)]
+    fn date_slow(&mut self) -> Result<i64> {
+        let code = self.next_code()?;
+        match code_kind(code) {
+            CodeKind::Date => self.dec.parse_date(code),
+            CodeKind::Long => self.dec.parse_long(code),
+            CodeKind::Int => self.dec.parse_int(code).map(i64::from),
+            _ => Err(self.invalid(code, "a date")),
+        }
+    }
+
+    /// [`deserialize_string`](de::Deserializer::deserialize_string) in general.
+    #[inline(never)]
+    fn string_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let code = self.next_code()?;
+        if code_kind(code) != CodeKind::String {
+            return Err(self.invalid(code, "a string"));
+        }
+        visitor.visit_string(self.dec.parse_string(code)?)
     }
 
     /// Skips one value whose code has been read, without building it.
@@ -267,25 +332,42 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     ) -> Result<V::Value> {
         self.dec.enter()?;
         let idx = self.dec.parse_object_index(code)?;
-        let n = self.class_len(idx);
-        let fast = fields.is_some_and(|f| self.is_fast(idx, f));
-        let (v, left) = if fast {
+        let fast = fields.filter(|f| self.is_fast(idx, f));
+        let (v, left) = if let Some(fields) = fast {
             // The class definition lists exactly the Rust type's fields, in order: hand the
             // values over as a sequence, without keys.
-            let mut seq = ObjectSeq { de: self, left: n };
+            let mut seq = ObjectSeq { de: self, left: fields.len() };
             let v = visitor.visit_seq(&mut seq)?;
             (v, seq.left)
         } else {
+            let n = self.class_len(idx);
             let mut acc = ObjectAccess { de: self, idx, keys: 0, values: 0, n };
             let v = visitor.visit_map(&mut acc)?;
             (v, n - acc.values)
         };
-        for _ in 0..left {
+        self.skip_values(left)?;
+        self.dec.leave();
+        Ok(v)
+    }
+
+    /// [`deserialize_struct`] of anything but an object: a map by field names, or a list of the
+    /// fields in order.
+    #[inline(never)]
+    fn visit_struct_other<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+        match code_kind(code) {
+            CodeKind::Map => self.visit_map_code(code, visitor),
+            CodeKind::List => self.visit_list(code, visitor),
+            _ => Err(self.invalid(code, "an object")),
+        }
+    }
+
+    /// Skips `n` values.
+    fn skip_values(&mut self, n: usize) -> Result<()> {
+        for _ in 0..n {
             let c = self.next_code()?;
             self.skip(c)?;
         }
-        self.dec.leave();
-        Ok(v)
+        Ok(())
     }
 
     fn visit_map_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
@@ -388,10 +470,10 @@ pub fn from_reader<R: std::io::Read, T: de::DeserializeOwned>(r: R) -> Result<T>
 }
 
 macro_rules! int_method {
-    ($method:ident, $visit:ident, $t:ty) => {
+    ($method:ident, $visit:ident, $t:ty, $read:ident) => {
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let v = self.integer(stringify!($t))?;
+            let v = self.$read(stringify!($t))?;
             match <$t>::try_from(v) {
                 Ok(x) => visitor.$visit(x),
                 Err(_) => Err(self.out_of_range(v, stringify!($t))),
@@ -431,40 +513,33 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
         }
     }
 
-    int_method!(deserialize_i8, visit_i8, i8);
-    int_method!(deserialize_i16, visit_i16, i16);
-    int_method!(deserialize_u8, visit_u8, u8);
-    int_method!(deserialize_u16, visit_u16, u16);
-    int_method!(deserialize_u32, visit_u32, u32);
-    int_method!(deserialize_u64, visit_u64, u64);
+    int_method!(deserialize_i8, visit_i8, i8, integer);
+    int_method!(deserialize_i16, visit_i16, i16, integer);
+    int_method!(deserialize_u8, visit_u8, u8, integer);
+    int_method!(deserialize_u16, visit_u16, u16, integer);
+    int_method!(deserialize_u32, visit_u32, u32, long);
+    int_method!(deserialize_u64, visit_u64, u64, long);
 
     #[inline]
     fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        match code {
-            0x80..=0xd7 | BC_INT => visitor.visit_i32(self.dec.parse_int(code)?),
-            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => {
-                let v = self.dec.parse_long(code)?;
-                match i32::try_from(v) {
-                    Ok(x) => visitor.visit_i32(x),
-                    Err(_) => Err(self.out_of_range(v, "i32")),
-                }
-            }
-            _ => Err(self.invalid(code, "i32")),
+        let v = self.integer("i32")?;
+        match i32::try_from(v) {
+            Ok(x) => visitor.visit_i32(x),
+            Err(_) => Err(self.out_of_range(v, "i32")),
         }
     }
 
     #[inline]
     fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i64(self.integer("i64")?)
+        visitor.visit_i64(self.long("i64")?)
     }
 
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i128(self.integer("i128")?.into())
+        visitor.visit_i128(self.long("i128")?.into())
     }
 
     fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let v = self.integer("u128")?;
+        let v = self.long("u128")?;
         match u128::try_from(v) {
             Ok(x) => visitor.visit_u128(x),
             Err(_) => Err(self.out_of_range(v, "u128")),
@@ -508,7 +583,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_str(visitor)
+        // The type wants ownership: hand it a `String` built with one allocation and one copy.
+        if let Some(s) = self.dec.buffered_ascii_string() {
+            return visitor.visit_string(s);
+        }
+        self.string_slow(visitor)
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -552,13 +631,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     #[inline]
     fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value> {
         if std::ptr::eq(name, DATE_TOKEN) || name == DATE_TOKEN {
-            let code = self.next_code()?;
-            return match code_kind(code) {
-                CodeKind::Date => visitor.visit_i64(self.dec.parse_date(code)?),
-                CodeKind::Long => visitor.visit_i64(self.dec.parse_long(code)?),
-                CodeKind::Int => visitor.visit_i64(self.dec.parse_int(code)?.into()),
-                _ => Err(self.invalid(code, "a date")),
-            };
+            let millis = self.date()?;
+            return visitor.visit_i64(millis);
         }
         if name == VALUE_TOKEN {
             let v = self.dec.read_value()?;
@@ -637,13 +711,15 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     ) -> Result<V::Value> {
         let start = self.dec.offset();
         let code = self.next_code()?;
-        let r = match code_kind(code) {
-            CodeKind::Object => self.visit_object(code, Some(fields), visitor),
-            CodeKind::Map => self.visit_map_code(code, visitor),
-            CodeKind::List => self.visit_list(code, visitor),
-            _ => Err(self.invalid(code, "an object")),
+        let mut r = match code {
+            0x60..=0x6f | BC_OBJECT => self.visit_object(code, Some(fields), visitor),
+            _ => self.visit_struct_other(code, visitor),
         };
-        r.map_err(|e| e.at_offset(start))
+        // In place, so that a large struct is not moved through another `Result`.
+        if let Err(e) = &mut r {
+            e.locate(start);
+        }
+        r
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -703,6 +779,20 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     }
 }
 
+/// Marks the path that calls it as unlikely. Without it LLVM weighs each error check of a
+/// derived visitor 50/50, finds the later fields of a struct "cold" and keeps their decoding out
+/// of line (a call, a result through memory) instead of inlining it.
+#[cold]
+#[inline(never)]
+fn cold_path() {}
+
+/// Gives an error raised without a position the offset `start` (on the cold error path).
+#[cold]
+#[inline(never)]
+fn located(e: Error, start: u64) -> Error {
+    e.at_offset(start)
+}
+
 /// The field values of an object whose class definition matches the Rust type exactly.
 struct ObjectSeq<'a, 'de, R: Read<'de>> {
     de: &'a mut Deserializer<'de, R>,
@@ -712,16 +802,18 @@ struct ObjectSeq<'a, 'de, R: Read<'de>> {
 impl<'de, R: Read<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, R> {
     type Error = Error;
 
-    #[inline]
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
+            // A derived visitor reads exactly the fields there are.
+            cold_path();
             return Ok(None);
         }
         self.left -= 1;
         let start = self.de.dec.offset();
         match seed.deserialize(&mut *self.de) {
             Ok(v) => Ok(Some(v)),
-            Err(e) => Err(e.at_offset(start)),
+            Err(e) => Err(located(e, start)),
         }
     }
 

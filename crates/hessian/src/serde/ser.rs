@@ -14,20 +14,67 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::h2::Encoder;
 use crate::value::ClassDef;
 use serde::ser::{self, Serialize};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::Write;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// A class definition written in this message for a struct (or Java enum) name.
 struct ClassEntry {
     name: &'static str,
-    fields: Rc<[&'static str]>,
+    fields: Vec<&'static str>,
     id: u32,
     /// Whether other entries have the same name (different Rust types, one remote name).
     ambiguous: bool,
     /// When the entry was last chosen among ambiguous ones.
     used: u64,
+    /// [`field_sig`] over the addresses of the field names that defined the entry.
+    sig: u64,
+    /// Whether instances found by the address of their struct name may be checked by
+    /// signature only (cleared when the same names turned up at other addresses, e.g. from
+    /// another monomorphization of a generic struct).
+    fast: bool,
+}
+
+/// Folds one field name into a struct's field signature: its address and length, so that the
+/// fast path checks a derived struct's field sequence with a few instructions per field and one
+/// comparison at the end.
+#[inline(always)]
+fn field_sig(sig: u64, key: &'static str) -> u64 {
+    ((sig ^ key.as_ptr() as u64).wrapping_add(key.len() as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The [`ClassDef`] of a struct, shared across messages on this thread: a message of one small
+/// struct would otherwise spend most of its time building (and dropping) the definition's
+/// strings.
+fn class_def(name: &'static str, fields: &[&'static str], sig: u64) -> Arc<ClassDef> {
+    /// How many definitions each thread keeps (the oldest goes first).
+    const KEEP: usize = 64;
+    thread_local! {
+        static DEFS: RefCell<Vec<(u64, Arc<ClassDef>)>> = const { RefCell::new(Vec::new()) };
+    }
+    DEFS.with(|defs| {
+        let mut defs = defs.borrow_mut();
+        let same = |d: &ClassDef| {
+            d.name == name && d.fields.len() == fields.len() && d.fields.iter().zip(fields).all(|(a, b)| a == b)
+        };
+        if let Some((_, d)) = defs.iter().find(|(s, d)| *s == sig && same(d)) {
+            return d.clone();
+        }
+        let d = Arc::new(ClassDef { name: name.to_owned(), fields: fields.iter().map(|f| (*f).to_owned()).collect() });
+        if defs.len() == KEEP {
+            defs.remove(0);
+        }
+        defs.push((sig, d.clone()));
+        d
+    })
+}
+
+/// The signature of a struct with no fields yet.
+const SIG_SEED: u64 = 0x243f_6a88_85a3_08d3;
+
+fn fields_sig(fields: &[&'static str]) -> u64 {
+    fields.iter().fold(SIG_SEED, |s, f| field_sig(s, f))
 }
 
 /// Serializes Rust values as Hessian 2.0 into a `std::io::Write`.
@@ -37,8 +84,8 @@ struct ClassEntry {
 pub struct Serializer<W: Write> {
     enc: Encoder<W>,
     classes: Vec<ClassEntry>,
-    /// Field names being collected by a probe pass (see the module docs).
-    probe: Option<Vec<&'static str>>,
+    /// The struct name and field names being collected by a probe pass (see the module docs).
+    probe: Option<(&'static str, Vec<&'static str>)>,
     /// Set when a probe pass has written a class definition: the value must be serialized again.
     restart: bool,
     /// Lists, maps and objects written so far (the reference numbering of the message).
@@ -50,6 +97,8 @@ pub struct Serializer<W: Write> {
     mismatch: Option<Snapshot>,
     /// Makes the next `serialize_struct` probe even if its name has a definition.
     force_probe: bool,
+    /// The class entry a probe pass chose: the struct serialized again after it uses that one.
+    pinned: Option<usize>,
     tick: u64,
 }
 
@@ -71,6 +120,7 @@ impl<W: Write> Serializer<W> {
             shared: HashMap::new(),
             mismatch: None,
             force_probe: false,
+            pinned: None,
             tick: 0,
         }
     }
@@ -96,6 +146,11 @@ impl<W: Write> Serializer<W> {
         self.refs = 0;
         self.shared.clear();
         self.enc.tables_mut().reset();
+        self.probe = None;
+        self.restart = false;
+        self.mismatch = None;
+        self.force_probe = false;
+        self.pinned = None;
     }
 
     #[inline]
@@ -104,29 +159,34 @@ impl<W: Write> Serializer<W> {
     }
 
     /// Serializes a value, running it a second time if a probe pass defined a class.
+    ///
+    /// A probe pass ends in an error (so that the fast path checks nothing but the `Result` it
+    /// already has) with `restart` set; the entry whose value it was serializes that value again.
     #[inline]
     fn entry<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
-        if let Err(e) = v.serialize(&mut *self) {
-            return self.retry(e, v);
+        match v.serialize(&mut *self) {
+            Ok(()) => Ok(()),
+            Err(e) => self.after_error(e, v),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn after_error<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
         if self.restart {
             self.restart = false;
-            v.serialize(&mut *self)?;
+            return self.entry(v);
         }
-        Ok(())
+        self.retry(e, v)
     }
 
     /// After an error: if a struct met a definition of its name with other fields and nothing it
     /// wrote has left the buffer or defined classes, redo it with a probe pass.
-    #[cold]
     fn retry<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
         let Some(snap) = self.mismatch.take() else {
             return Err(e.at_offset(self.enc.position()));
         };
-        if snap.classes != self.classes.len()
-            || snap.tables != self.enc.tables().classes().len()
-            || !self.enc.rewind(snap.pos)
-        {
+        if snap.defs != self.defs() || !self.enc.rewind(snap.pos) {
             return Err(e);
         }
         self.refs = snap.refs;
@@ -134,21 +194,30 @@ impl<W: Write> Serializer<W> {
         self.entry(v)
     }
 
+    /// Class definitions made so far (by this serializer or in the encoder's tables): a struct
+    /// that made any cannot be redone.
     #[inline]
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            pos: self.enc.position(),
-            refs: self.refs,
-            classes: self.classes.len(),
-            tables: self.enc.tables().classes().len(),
-        }
+    fn defs(&self) -> u32 {
+        (self.classes.len() + self.enc.tables().classes().len()) as u32
     }
 
+    /// The class entry for a struct name, and whether it may take the signature-checked fast
+    /// path (found by the address of the name, not ambiguous).
     #[inline]
-    fn find_class(&mut self, name: &'static str, len: usize) -> Option<usize> {
+    fn find_class(&mut self, name: &'static str, len: usize) -> Option<(usize, bool)> {
         // Pointer identity first (the derive's literal), then content.
-        let by_ptr = self.classes.iter().position(|c| std::ptr::eq(c.name, name));
-        let first = by_ptr.or_else(|| self.classes.iter().position(|c| c.name == name))?;
+        if let Some(i) = self.classes.iter().position(|c| std::ptr::eq(c.name, name)) {
+            let c = &self.classes[i];
+            if !c.ambiguous {
+                return Some((i, c.fast));
+            }
+        }
+        self.find_class_slow(name, len).map(|i| (i, false))
+    }
+
+    #[cold]
+    fn find_class_slow(&mut self, name: &'static str, len: usize) -> Option<usize> {
+        let first = self.classes.iter().position(|c| c.name == name)?;
         if !self.classes[first].ambiguous {
             return Some(first);
         }
@@ -169,13 +238,18 @@ impl<W: Write> Serializer<W> {
     }
 
     fn define_class(&mut self, name: &'static str, fields: Vec<&'static str>) -> Result<usize> {
+        let sig = fields_sig(&fields);
         if let Some(i) = self.classes.iter().position(|c| c.name == name && *c.fields == *fields) {
             self.tick += 1;
-            self.classes[i].used = self.tick;
+            let c = &mut self.classes[i];
+            c.used = self.tick;
+            if c.sig != sig {
+                // The same names at other addresses: check this class name by name from now on.
+                c.fast = false;
+            }
             return Ok(i);
         }
-        let def =
-            Arc::new(ClassDef { name: name.to_owned(), fields: fields.iter().map(|f| (*f).to_owned()).collect() });
+        let def = class_def(name, &fields, sig);
         let id = self.enc.write_class_def(&def)?;
         let mut ambiguous = false;
         for c in self.classes.iter_mut().filter(|c| c.name == name) {
@@ -183,7 +257,7 @@ impl<W: Write> Serializer<W> {
             ambiguous = true;
         }
         self.tick += 1;
-        self.classes.push(ClassEntry { name, fields: fields.into(), id, ambiguous, used: self.tick });
+        self.classes.push(ClassEntry { name, fields, id, ambiguous, used: self.tick, sig, fast: true });
         Ok(self.classes.len() - 1)
     }
 
@@ -197,7 +271,7 @@ impl<W: Write> Serializer<W> {
     fn unit_variant(&mut self, name: &'static str, variant: &'static str) -> Result<()> {
         // A Java enum: an object of the enum's class with the single field `name`.
         let class = match self.find_class(name, 1) {
-            Some(c) if *self.classes[c].fields == ["name"] => c,
+            Some((c, _)) if *self.classes[c].fields == ["name"] => c,
             _ => self.define_class(name, vec!["name"])?,
         };
         self.object_header(class)?;
@@ -415,24 +489,26 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         let found = if self.force_probe {
             self.force_probe = false;
             None
+        } else if let Some(class) = self.pinned.take() {
+            Some((class, false))
         } else {
             self.find_class(name, len)
         };
-        let start = self.snapshot();
-        match found {
-            Some(class) => {
-                let fields = self.classes[class].fields.clone();
+        let (pos, refs, defs) = (self.enc.position(), self.refs, self.defs());
+        let (class, mode) = match found {
+            Some((class, fast)) => {
                 self.object_header(class)?;
-                Ok(StructSer { ser: self, name, fields: Some(fields), next: 0, start })
+                (class as u32, if fast { Mode::Fast } else { Mode::Checked })
             }
             None => {
                 if self.probe.is_some() {
                     return Err(self.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
                 }
-                self.probe = Some(Vec::with_capacity(len));
-                Ok(StructSer { ser: self, name, fields: None, next: 0, start })
+                self.probe = Some((name, Vec::with_capacity(len)));
+                (0, Mode::Probe)
             }
-        }
+        };
+        Ok(StructSer { ser: self, sig: SIG_SEED, pos, class, refs, defs, next: 0, mode })
     }
     fn serialize_struct_variant(
         self,
@@ -569,48 +645,112 @@ impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
 struct Snapshot {
     pos: u64,
     refs: u32,
-    classes: usize,
-    tables: usize,
+    /// [`Serializer::defs`].
+    defs: u32,
+}
+
+/// How a [`StructSer`] checks the fields it is given against its class definition.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// By signature over the field names' addresses, compared once at the end.
+    Fast,
+    /// Name by name (by address, then by content).
+    Checked,
+    /// No class definition yet: collect the field names (nothing is written).
+    Probe,
 }
 
 /// Serializer of a struct's fields as a Hessian object (or, in a probe pass, collector of its
-/// field names).
+/// field names). Kept small: derived code moves it by value into `end`.
 pub struct StructSer<'a, W: Write> {
     ser: &'a mut Serializer<W>,
-    name: &'static str,
-    /// The field names of the class definition; `None` in a probe pass.
-    fields: Option<Rc<[&'static str]>>,
-    next: usize,
-    start: Snapshot,
+    /// In [`Mode::Fast`]: the signature of the fields given so far.
+    sig: u64,
+    /// Where the struct started, to redo it from: position, references, definitions.
+    pos: u64,
+    /// The class entry (not used in a probe pass).
+    class: u32,
+    refs: u32,
+    defs: u32,
+    /// In [`Mode::Checked`]: the index of the next field.
+    next: u32,
+    mode: Mode,
 }
 
 impl<W: Write> StructSer<'_, W> {
+    #[inline(always)]
+    fn snapshot(&self) -> Snapshot {
+        Snapshot { pos: self.pos, refs: self.refs, defs: self.defs }
+    }
+}
+
+// The slow paths of `StructSer` take its fields by value, so that the struct itself never has
+// its address taken and stays in registers on the fast path.
+impl<W: Write> Serializer<W> {
+    /// The name of the struct being serialized (from its class entry, or the probe pass).
+    fn struct_name(&self, mode: Mode, class: u32) -> &'static str {
+        match (&self.probe, mode) {
+            (Some((name, _)), Mode::Probe) => name,
+            _ => self.classes.get(class as usize).map_or("?", |c| c.name),
+        }
+    }
+
     #[cold]
-    fn mismatch(&mut self, what: String) -> Error {
-        self.ser.mismatch = Some(self.start);
-        let name = self.name;
-        self.ser.pos_err(ErrorKind::Unencodable(format!(
+    fn struct_mismatch(&mut self, mode: Mode, class: u32, start: Snapshot, what: String) -> Error {
+        self.mismatch = Some(start);
+        let name = self.struct_name(mode, class);
+        self.pos_err(ErrorKind::Unencodable(format!(
             "struct `{name}` {what}; the value could not be redone with a new class definition \
              (it was partly flushed or defined classes)"
         )))
     }
 
-    #[inline(always)]
-    fn probe_or_check(&mut self, key: &'static str) -> Result<bool> {
-        let Some(fields) = &self.fields else {
-            if let Some(p) = self.ser.probe.as_mut() {
-                p.push(key);
+    /// A field in [`Mode::Checked`] or [`Mode::Probe`]; returns whether its value is to be
+    /// written (the caller then counts it).
+    #[cold]
+    #[inline(never)]
+    fn check_field(&mut self, mode: Mode, class: u32, next: u32, start: Snapshot, key: &'static str) -> Result<bool> {
+        if mode == Mode::Probe {
+            if let Some((_, fields)) = self.probe.as_mut() {
+                fields.push(key);
             }
             return Ok(false);
-        };
-        match fields.get(self.next) {
-            Some(f) if std::ptr::eq(*f, key) || *f == key => {
-                self.next += 1;
-                Ok(true)
-            }
+        }
+        let expected = self.classes.get(class as usize).and_then(|c| c.fields.get(next as usize));
+        match expected {
+            Some(f) if std::ptr::eq(*f, key) || *f == key => Ok(true),
             other => {
                 let what = format!("wrote field `{key}` where its class definition has {other:?}");
-                Err(self.mismatch(what))
+                Err(self.struct_mismatch(mode, class, start, what))
+            }
+        }
+    }
+
+    /// The end of a probe pass (defines the class and asks for the value again), of a checked
+    /// struct, or of a fast one whose signature differed from its class definition's.
+    #[cold]
+    #[inline(never)]
+    fn end_struct_slow(&mut self, mode: Mode, class: u32, next: u32, start: Snapshot) -> Result<()> {
+        match mode {
+            Mode::Probe => {
+                let (name, fields) = self.probe.take().unwrap_or_default();
+                let class = self.define_class(name, fields)?;
+                self.pinned = Some(class);
+                self.restart = true;
+                // Caught by the entry that serializes the value again (see `entry`); never seen by
+                // the caller, so it carries no message to build.
+                Err(self.pos_err(ErrorKind::Unencodable(String::new())))
+            }
+            Mode::Checked => {
+                let expected = self.classes.get(class as usize).map_or(0, |c| c.fields.len());
+                if next as usize == expected {
+                    return Ok(());
+                }
+                let what = format!("wrote {next} of the {expected} fields of its class definition");
+                Err(self.struct_mismatch(mode, class, start, what))
+            }
+            Mode::Fast => {
+                Err(self.struct_mismatch(mode, class, start, "wrote other fields than its class definition has".into()))
             }
         }
     }
@@ -622,7 +762,13 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        if self.probe_or_check(key)? {
+        if self.mode == Mode::Fast {
+            self.sig = field_sig(self.sig, key);
+            return self.ser.entry(value);
+        }
+        let start = self.snapshot();
+        if self.ser.check_field(self.mode, self.class, self.next, start, key)? {
+            self.next += 1;
             self.ser.entry(value)?;
         }
         Ok(())
@@ -631,25 +777,25 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
     /// A field skipped by `skip_serializing_if` is written as `null`, so that every instance of
     /// a struct shares one class definition (Java leaves the field at its default).
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        if self.probe_or_check(key)? {
+        if self.mode == Mode::Fast {
+            self.sig = field_sig(self.sig, key);
+            return self.ser.enc.write_null();
+        }
+        let start = self.snapshot();
+        if self.ser.check_field(self.mode, self.class, self.next, start, key)? {
+            self.next += 1;
             self.ser.enc.write_null()?;
         }
         Ok(())
     }
 
     #[inline]
-    fn end(mut self) -> Result<()> {
-        let Some(fields) = &self.fields else {
-            let fields = self.ser.probe.take().unwrap_or_default();
-            self.ser.define_class(self.name, fields)?;
-            self.ser.restart = true;
+    fn end(self) -> Result<()> {
+        if self.mode == Mode::Fast && self.ser.classes.get(self.class as usize).is_some_and(|c| c.sig == self.sig) {
             return Ok(());
-        };
-        if self.next != fields.len() {
-            let what = format!("wrote {} of the {} fields of its class definition", self.next, fields.len());
-            return Err(self.mismatch(what));
         }
-        Ok(())
+        let start = self.snapshot();
+        self.ser.end_struct_slow(self.mode, self.class, self.next, start)
     }
 }
 
