@@ -10,10 +10,11 @@
 //! After the criterion groups the same run measures the Java reference when Java is installed:
 //! `interop/java/src/SerdeTiming.java` (Caucho's `Hessian2Output`/`Hessian2Input`, and Hessian 1
 //! for W1) under the full JIT (`Java::run_timing`), 3 s warm-up and 3 s of samples per case, about
-//! 50 s in all; its lines are printed under "Java reference", each with this crate's criterion
-//! median of the same run beside it. It runs in benchmark mode only (not under `cargo test`), and
+//! 50 s in all; its lines are printed under "Java reference", the Hessian 2 ones followed by this
+//! crate's criterion median of the same run and the ratio. It runs in benchmark mode only (not under `cargo test`), and
 //! with a criterion filter only when the filter is part of `serde_java_reference` (e.g. `java`).
-//! `SERDE_JAVA_ARGS="WARMUP_S MEASURE_S"` changes its durations.
+//! `SERDE_JAVA_ARGS="WARMUP_S MEASURE_S [jdk]"` changes its durations (and with `jdk` uses the JDK's
+//! locked memory streams).
 
 use criterion::{black_box, criterion_group, Criterion};
 use hessian_testkit::structs::{self, Item, Money, MoneyCents};
