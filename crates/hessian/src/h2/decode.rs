@@ -675,14 +675,55 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         if self.tables.classes().len() >= self.limits.max_class_defs {
             return Err(self.limit("class definitions", self.limits.max_class_defs));
         }
-        let name = self.read_string()?;
+        // Definitions seen before on this thread are shared instead of rebuilt: the name and
+        // fields are compared as they are read (borrowed from the input where possible), and
+        // owned strings are made only for a definition not in the cache.
+        let code = self.read.next()?;
+        let (mut candidates, mut name) = {
+            let name = self.parse_str(code)?;
+            let candidates = DEF_CACHE.with(|c| c.borrow().matching_name(&name));
+            (candidates, if candidates == 0 { Some(name.to_owned()) } else { None })
+        };
         let n = self.read_int()?;
         let n = self.check_len(n.into())?;
-        let mut fields = Vec::with_capacity(n.min(256));
-        for _ in 0..n {
-            fields.push(self.read_string()?);
+        let mut fields = Vec::new();
+        if candidates == 0 {
+            fields.reserve(n.min(256));
         }
-        Ok(self.tables.push_class(Arc::new(ClassDef { name, fields })) as usize)
+        for i in 0..n {
+            let code = self.read.next()?;
+            let field = self.parse_str(code)?;
+            if candidates != 0 {
+                let (left, prefix) = DEF_CACHE.with(|c| c.borrow().narrow(candidates, i, &field));
+                candidates = left;
+                if candidates == 0 {
+                    // No cached definition goes on like this one: own what was read so far
+                    // (equal to the prefix of the last candidate standing).
+                    if let Some(p) = prefix {
+                        name = Some(p.name.clone());
+                        fields.reserve(n.min(256));
+                        fields.extend(p.fields[..i].iter().cloned());
+                    }
+                }
+            }
+            if candidates == 0 {
+                fields.push(field.to_owned());
+            }
+        }
+        let def = match DEF_CACHE.with(|c| c.borrow().complete(candidates, n)) {
+            Some(def) => def,
+            None => {
+                if let (None, Some(p)) = (&name, DEF_CACHE.with(|c| c.borrow().any(candidates))) {
+                    // Cached definitions start like this one but have more fields.
+                    name = Some(p.name.clone());
+                    fields = p.fields[..n].to_vec();
+                }
+                let def = Arc::new(ClassDef { name: name.unwrap_or_default(), fields });
+                DEF_CACHE.with(|c| c.borrow_mut().insert(def.clone()));
+                def
+            }
+        };
+        Ok(self.tables.push_class(def) as usize)
     }
 
     /// Parses an object instance header (code `O` or `0x60..=0x6f`), registering it as a
@@ -841,4 +882,107 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
     let limits = Limits::default();
     let mut d = Decoder::from_reader(std::io::Read::take(r, limits.max_message_size)).with_limits(limits);
     d.read_value()
+}
+
+thread_local! {
+    /// Class definitions decoded before on this thread (see `Decoder::parse_class_def`).
+    static DEF_CACHE: std::cell::RefCell<DefCache> = const { std::cell::RefCell::new(DefCache(Vec::new())) };
+}
+
+/// A small per-thread cache of decoded class definitions, so that a short message does not
+/// rebuild (and a moment later drop) the same definition's strings every time. Matching works
+/// on a bit set of candidate entries, narrowed as the definition's strings are read.
+struct DefCache(Vec<Arc<ClassDef>>);
+
+impl DefCache {
+    /// How many definitions each thread keeps: one bit per entry in a `u64`.
+    const KEEP: usize = 64;
+
+    /// The entries named `name`.
+    fn matching_name(&self, name: &str) -> u64 {
+        self.0.iter().enumerate().filter(|(_, d)| d.name == name).fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    /// The candidates whose field `i` is `field`, and (when none is left) one of the previous
+    /// candidates, whose name and first `i` fields equal what was read. A candidate that is
+    /// still standing after field `i` has more than `i` fields.
+    fn narrow(&self, candidates: u64, i: usize, field: &str) -> (u64, Option<Arc<ClassDef>>) {
+        let mut left = 0;
+        let mut any = None;
+        for (j, d) in self.0.iter().enumerate().filter(|(j, _)| candidates & 1 << j != 0) {
+            any = Some(j);
+            if d.fields.get(i).is_some_and(|f| f == field) {
+                left |= 1 << j;
+            }
+        }
+        (left, if left == 0 { any.map(|j| self.0[j].clone()) } else { None })
+    }
+
+    /// The candidate with exactly `n` fields, if any.
+    fn complete(&self, candidates: u64, n: usize) -> Option<Arc<ClassDef>> {
+        self.0.iter().enumerate().find(|(j, d)| candidates & 1 << j != 0 && d.fields.len() == n).map(|(_, d)| d.clone())
+    }
+
+    /// One of the candidates.
+    fn any(&self, candidates: u64) -> Option<Arc<ClassDef>> {
+        self.0.iter().enumerate().find(|(j, _)| candidates & 1 << j != 0).map(|(_, d)| d.clone())
+    }
+
+    /// Keeps `def` unless it is large (what a thread retains stays small whatever the input:
+    /// at most 64 definitions of at most 4 KiB of strings each).
+    fn insert(&mut self, def: Arc<ClassDef>) {
+        let size = def.name.len() + def.fields.iter().map(String::len).sum::<usize>();
+        if def.fields.len() > 64 || size > 4096 {
+            return;
+        }
+        if self.0.len() == Self::KEEP {
+            self.0.remove(0);
+        }
+        self.0.push(def);
+    }
+}
+
+#[cfg(test)]
+mod def_cache_tests {
+    use super::*;
+
+    fn def_bytes(name: &str, fields: &[&str]) -> Vec<u8> {
+        let mut e = crate::h2::Encoder::vec();
+        e.write_class_def(&ClassDef::new(name, fields.iter().copied())).unwrap();
+        e.into_vec()
+    }
+
+    fn parse(bytes: &[u8]) -> Arc<ClassDef> {
+        let mut d = Decoder::from_slice(&bytes[1..]);
+        let i = d.parse_class_def().unwrap();
+        d.tables.class(i).unwrap().clone()
+    }
+
+    #[test]
+    fn cached_definitions_are_shared_and_variants_are_not_confused() {
+        // Same name with other, longer, shorter and prefix-sharing field lists, in an order that
+        // exercises every way a candidate drops out, twice (the second round hits the cache).
+        let cases: &[(&str, &[&str])] = &[
+            ("CacheT", &["a", "b"]),
+            ("CacheT", &["a", "b", "c"]),
+            ("CacheT", &["a"]),
+            ("CacheT", &[]),
+            ("CacheT", &["a", "x"]),
+            ("CacheT", &["b", "a"]),
+            ("CacheU", &["a", "b"]),
+        ];
+        let mut first = Vec::new();
+        for round in 0..2 {
+            for (k, (name, fields)) in cases.iter().enumerate() {
+                let d = parse(&def_bytes(name, fields));
+                assert_eq!(d.name, *name, "round {round} case {k}");
+                assert_eq!(d.fields, *fields, "round {round} case {k}");
+                if round == 0 {
+                    first.push(d);
+                } else {
+                    assert!(Arc::ptr_eq(&d, &first[k]), "case {k} was not shared");
+                }
+            }
+        }
+    }
 }
