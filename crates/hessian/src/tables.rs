@@ -104,18 +104,7 @@ impl Tables {
     /// Appends a class definition read from a stream (indices follow the stream, even when a
     /// definition repeats).
     pub fn push_class(&mut self, class: Arc<ClassDef>) -> u32 {
-        let i = self.classes.len() as u32;
-        self.classes.push(class);
-        if self.classes.len() >= INDEX_FROM {
-            if self.class_index.is_empty() {
-                for (j, c) in self.classes.iter().enumerate() {
-                    self.class_index.entry(c.clone()).or_insert(j as u32);
-                }
-            } else if let Some(c) = self.classes.last() {
-                self.class_index.entry(c.clone()).or_insert(i);
-            }
-        }
-        i
+        push_indexed(&mut self.classes, &mut self.class_index, class)
     }
 
     /// The type name with index `i`.
@@ -143,19 +132,25 @@ impl Tables {
 
     /// Appends a type name read from a stream (indices follow the stream).
     pub fn push_type(&mut self, name: String) -> u32 {
-        let i = self.types.len() as u32;
-        self.types.push(name);
-        if self.types.len() >= INDEX_FROM {
-            if self.type_index.is_empty() {
-                for (j, t) in self.types.iter().enumerate() {
-                    self.type_index.entry(t.clone()).or_insert(j as u32);
-                }
-            } else if let Some(t) = self.types.last() {
-                self.type_index.entry(t.clone()).or_insert(i);
-            }
-        }
-        i
+        push_indexed(&mut self.types, &mut self.type_index, name)
     }
+}
+
+/// Appends `item` to `list` and returns its index; from [`INDEX_FROM`] entries on, keeps `index`
+/// (built from the whole list on first need) with the first index of every entry.
+fn push_indexed<K: Clone + Eq + std::hash::Hash>(list: &mut Vec<K>, index: &mut HashMap<K, u32>, item: K) -> u32 {
+    let i = list.len() as u32;
+    list.push(item);
+    if list.len() >= INDEX_FROM {
+        if index.is_empty() {
+            for (j, k) in list.iter().enumerate() {
+                index.entry(k.clone()).or_insert(j as u32);
+            }
+        } else if let Some(k) = list.last() {
+            index.entry(k.clone()).or_insert(i);
+        }
+    }
+    i
 }
 
 #[cfg(test)]

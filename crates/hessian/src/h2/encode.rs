@@ -358,23 +358,17 @@ impl<W: Write> Encoder<W> {
     /// Every string the inlined fast path of [`write_str`](Self::write_str) does not take.
     #[inline(never)]
     fn write_str_slow(&mut self, s: &str) -> Result<()> {
+        if !s.is_ascii() {
+            return self.write_utf16_str(s);
+        }
         let bytes = s.as_bytes();
-        let len = bytes.len();
-        if len <= STRING_SHORT_MAX && self.buf.len() + len <= self.limit && s.is_ascii() {
-            let header = if len <= STRING_DIRECT_MAX {
-                (u64::from(BC_STRING_DIRECT + len as u8), 1)
-            } else {
-                (u64::from(BC_STRING_SHORT + (len >> 8) as u8) | (len as u64 & 0xff) << 8, 2)
-            };
-            // SAFETY: the limit check leaves `len` + SMALL bytes of spare capacity.
-            unsafe { self.put_word(header.0, header.1) };
+        if bytes.len() <= STRING_SHORT_MAX && self.buf.len() + bytes.len() <= self.limit {
+            // Longer than the inline path takes, but no flush is due (the limit check).
+            self.put_str_header(bytes.len());
             self.buf.extend_from_slice(bytes);
             return Ok(());
         }
-        if s.is_ascii() {
-            return self.write_long_ascii_str(bytes);
-        }
-        self.write_utf16_str(s)
+        self.write_long_ascii_str(bytes)
     }
 
     /// Strings with non-ASCII characters: work on UTF-16 units, as Java does.
