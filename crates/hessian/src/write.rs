@@ -14,11 +14,14 @@ pub(crate) struct Output<W: Write> {
     /// Bytes not yet handed to the writer.
     pub(crate) buf: Vec<u8>,
     flushed: u64,
+    /// While non-zero, [`maybe_flush`](Self::maybe_flush) keeps everything in the buffer (so
+    /// that bytes written earlier can still be [`patch`](Self::patch)ed).
+    held: u32,
 }
 
 impl<W: Write> Output<W> {
     pub(crate) fn new(out: W) -> Self {
-        Output { out, buf: Vec::with_capacity(FLUSH_AT), flushed: 0 }
+        Output { out, buf: Vec::with_capacity(FLUSH_AT), flushed: 0, held: 0 }
     }
 
     /// Bytes produced so far (flushed or buffered).
@@ -42,10 +45,36 @@ impl<W: Write> Output<W> {
     /// Flushes once the buffer holds [`FLUSH_AT`] bytes or more.
     #[inline]
     pub(crate) fn maybe_flush(&mut self) -> Result<()> {
-        if self.buf.len() >= FLUSH_AT {
+        if self.buf.len() >= FLUSH_AT && self.held == 0 {
             self.flush_buffer()?;
         }
         Ok(())
+    }
+
+    /// Keeps the buffer from being handed to the writer until the matching
+    /// [`release`](Self::release) (holds nest).
+    pub(crate) fn hold(&mut self) {
+        self.held += 1;
+    }
+
+    /// Ends one [`hold`](Self::hold).
+    pub(crate) fn release(&mut self) {
+        self.held = self.held.saturating_sub(1);
+    }
+
+    /// Overwrites bytes written at output position `pos`; `false` when they have left the
+    /// buffer already.
+    pub(crate) fn patch(&mut self, pos: u64, bytes: &[u8]) -> bool {
+        let Some(start) = pos.checked_sub(self.flushed).and_then(|p| usize::try_from(p).ok()) else {
+            return false;
+        };
+        match self.buf.get_mut(start..start.saturating_add(bytes.len())) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Writes out the buffer and flushes the writer.

@@ -8,7 +8,7 @@
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::message::{Call, Fault, Reply};
-use crate::read::{finish_str, IoRead, Read, SliceRead};
+use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
 use crate::value::{List, Map, Remote, Value};
 use std::marker::PhantomData;
 
@@ -90,15 +90,15 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         }
     }
 
-    fn err(&self, kind: ErrorKind) -> Error {
+    pub(crate) fn err(&self, kind: ErrorKind) -> Error {
         Error::new(kind, self.read.offset())
     }
 
-    fn unexpected(&self, code: u8, context: &'static str) -> Error {
+    pub(crate) fn unexpected(&self, code: u8, context: &'static str) -> Error {
         Error::new(ErrorKind::UnexpectedCode { code, context }, self.read.offset().saturating_sub(1))
     }
 
-    fn limit(&self, what: &'static str, limit: usize) -> Error {
+    pub(crate) fn limit(&self, what: &'static str, limit: usize) -> Error {
         self.err(ErrorKind::LimitExceeded { what, limit: limit as u64 })
     }
 
@@ -115,15 +115,15 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         Ok((usize::from(hi) << 8) | usize::from(lo))
     }
 
-    fn i32(&mut self) -> Result<i32> {
+    pub(crate) fn i32(&mut self) -> Result<i32> {
         Ok(i32::from_be_bytes(self.be::<4>()?))
     }
 
-    fn i64(&mut self) -> Result<i64> {
+    pub(crate) fn i64(&mut self) -> Result<i64> {
         Ok(i64::from_be_bytes(self.be::<8>()?))
     }
 
-    fn enter(&mut self) -> Result<()> {
+    pub(crate) fn enter(&mut self) -> Result<()> {
         if self.depth >= self.limits.max_depth {
             return Err(self.limit("depth", self.limits.max_depth));
         }
@@ -131,11 +131,11 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         Ok(())
     }
 
-    fn leave(&mut self) {
+    pub(crate) fn leave(&mut self) {
         self.depth -= 1;
     }
 
-    fn add_ref(&mut self) -> Result<()> {
+    pub(crate) fn add_ref(&mut self) -> Result<()> {
         if self.refs >= self.limits.max_refs {
             return Err(self.limit("references", self.limits.max_refs));
         }
@@ -184,13 +184,40 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             return Ok(s);
         }
         let mut out = String::new();
+        self.append_chunks(code, fin, chunk, &mut out)?;
+        Ok(out)
+    }
+
+    /// Like [`parse_string`](Self::parse_string), but borrows the string from a slice input
+    /// when it is one plain UTF-8 chunk (otherwise it is decoded into a scratch buffer).
+    pub(crate) fn parse_str(&mut self, code: u8) -> Result<Reference<'de, '_, str>> {
+        let (fin, chunk) = match code {
+            BC_STRING | BC_STRING_CHUNK => (BC_STRING, BC_STRING_CHUNK),
+            BC_XML | BC_XML_CHUNK => (BC_XML, BC_XML_CHUNK),
+            _ => return Err(self.unexpected(code, "string")),
+        };
+        if code == fin {
+            let len = self.u16()?;
+            self.check_units(len)?;
+            return self.read.read_str(len, &mut self.str_scratch);
+        }
+        let mut out = std::mem::take(&mut self.str_scratch);
+        out.clear();
+        let r = self.append_chunks(code, fin, chunk, &mut out);
+        self.str_scratch = out;
+        r?;
+        Ok(Reference::Copied(self.str_scratch.as_str()))
+    }
+
+    /// The chunks of a chunked string (first code `code` read) appended to `out`.
+    fn append_chunks(&mut self, code: u8, fin: u8, chunk: u8, out: &mut String) -> Result<()> {
         let mut pending = None;
         let mut code = code;
         let mut total = 0usize;
         loop {
             let len = self.u16()?;
             total += len;
-            self.append_units(len, total, &mut out, &mut pending)?;
+            self.append_units(len, total, out, &mut pending)?;
             if code == fin {
                 break;
             }
@@ -199,8 +226,34 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 return Err(self.unexpected(code, "string chunk"));
             }
         }
-        finish_str(pending, self.read.offset())?;
-        Ok(out)
+        finish_str(pending, self.read.offset())
+    }
+
+    /// Like [`parse_bytes`](Self::parse_bytes), but borrows the data from a slice input when it
+    /// is one chunk (otherwise it is gathered in a scratch buffer).
+    pub(crate) fn parse_bytes_ref(&mut self, code: u8) -> Result<Reference<'de, '_, [u8]>> {
+        if code == BC_BINARY {
+            let len = self.u16()?;
+            if len > self.limits.max_binary_len {
+                return Err(self.limit("binary length", self.limits.max_binary_len));
+            }
+            return self.read.read_bytes(len, &mut self.scratch);
+        }
+        let out = self.parse_bytes(code)?;
+        self.scratch = out;
+        Ok(Reference::Copied(self.scratch.as_slice()))
+    }
+
+    /// Reads the next byte (a value code); end of input is an error.
+    #[inline]
+    pub(crate) fn read_code(&mut self) -> Result<u8> {
+        self.read.next()
+    }
+
+    /// Looks at the next byte without consuming it; `None` at end of input.
+    #[inline]
+    pub(crate) fn peek_code(&mut self) -> Result<Option<u8>> {
+        self.read.peek()
     }
 
     /// Reads a string value (`S`/`s` chunks; `N` is an error here).
@@ -210,7 +263,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Reads a length-prefixed name (`len16 utf8`) as used by types, methods and headers.
-    fn read_len_str(&mut self) -> Result<String> {
+    pub(crate) fn read_len_str(&mut self) -> Result<String> {
         let len = self.u16()?;
         self.check_units(len)?;
         let mut scratch = std::mem::take(&mut self.str_scratch);
@@ -244,7 +297,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Reads an optional `t len16 type`; `None` when the next byte is not `t`.
-    fn read_opt_type(&mut self) -> Result<Option<String>> {
+    pub(crate) fn read_opt_type(&mut self) -> Result<Option<String>> {
         if self.read.peek()? == Some(BC_TYPE) {
             self.read.next()?;
             Ok(Some(self.read_len_str()?))
@@ -253,7 +306,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         }
     }
 
-    fn check_len(&self, n: i32) -> Result<usize> {
+    pub(crate) fn check_len(&self, n: i32) -> Result<usize> {
         if n < 0 {
             return Err(self.err(ErrorKind::Malformed(format!("negative list length {n}"))));
         }
@@ -299,29 +352,31 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 self.leave();
                 Value::Map(Box::new(map))
             }
-            BC_REF => {
-                let start = self.read.offset() - 1;
-                let i = self.i32()?;
-                match u32::try_from(i) {
-                    Ok(r) if (r as usize) < self.refs => Value::Ref(r),
-                    _ => return Err(Error::new(ErrorKind::RefOutOfRange { index: i as u64, len: self.refs }, start)),
-                }
-            }
-            BC_REMOTE => {
-                let c = self.read.next()?;
-                if c != BC_TYPE {
-                    return Err(self.unexpected(c, "remote type"));
-                }
-                let type_name = self.read_len_str()?;
-                let url = self.read_string()?;
-                Value::Remote(Box::new(Remote { type_name, url }))
-            }
+            BC_REF => Value::Ref(self.parse_ref()?),
+            BC_REMOTE => Value::Remote(Box::new(self.parse_remote()?)),
             _ => return Err(self.unexpected(code, "value")),
         })
     }
 
     /// Parses a list after its `V`: optional type, optional length, values until `z`.
     fn parse_list(&mut self) -> Result<List> {
+        let (type_name, len) = self.parse_list_header()?;
+        let mut items = Vec::with_capacity(len.unwrap_or(0).min(4096));
+        loop {
+            let c = self.read.next()?;
+            if c == BC_END {
+                break;
+            }
+            self.check_count(items.len())?;
+            items.push(self.parse_value(c)?);
+        }
+        self.check_list_len(len, items.len())?;
+        Ok(List { type_name, fixed_length: len.is_some(), items })
+    }
+
+    /// Reads the header of a list after its `V` (optional type, optional length, checked against
+    /// the limits and the input left) and registers the list as a reference.
+    pub(crate) fn parse_list_header(&mut self) -> Result<(Option<String>, Option<usize>)> {
         let type_name = self.read_opt_type()?;
         let len = if self.read.peek()? == Some(BC_LENGTH) {
             self.read.next()?;
@@ -331,37 +386,67 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             None
         };
         self.add_ref()?;
-        let mut items = Vec::with_capacity(len.unwrap_or(0).min(4096));
-        loop {
-            let c = self.read.next()?;
-            if c == BC_END {
-                break;
-            }
-            if items.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
-            items.push(self.parse_value(c)?);
+        Ok((type_name, len))
+    }
+
+    /// Before the element or entry after `count` others: refuses one past the collection limit.
+    #[inline]
+    pub(crate) fn check_count(&self, count: usize) -> Result<()> {
+        if count >= self.limits.max_collection_len {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
         }
-        if let Some(n) = len {
-            if n != items.len() {
-                return Err(
-                    self.err(ErrorKind::Malformed(format!("list declares {n} elements but holds {}", items.len())))
-                );
+        Ok(())
+    }
+
+    /// After a list's `z`: the list held as many elements as it declared, if it declared any.
+    pub(crate) fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
+        match declared {
+            Some(n) if n != count => {
+                Err(self.err(ErrorKind::Malformed(format!("list declares {n} elements but holds {count}"))))
             }
+            _ => Ok(()),
         }
-        Ok(List { type_name, fixed_length: len.is_some(), items })
+    }
+
+    /// Reads the header of a map after its `M` (optional type; empty means untyped) and
+    /// registers the map as a reference.
+    pub(crate) fn parse_map_header(&mut self) -> Result<Option<String>> {
+        let type_name = self.read_opt_type()?.filter(|t| !t.is_empty());
+        self.add_ref()?;
+        Ok(type_name)
+    }
+
+    /// Parses a back reference after its `R`: the index, which must name a list or map already
+    /// started in this message.
+    pub(crate) fn parse_ref(&mut self) -> Result<u32> {
+        let start = self.read.offset().saturating_sub(1);
+        let i = self.i32()?;
+        match u32::try_from(i) {
+            Ok(r) if (r as usize) < self.refs => Ok(r),
+            _ => Err(Error::new(ErrorKind::RefOutOfRange { index: i as u64, len: self.refs }, start)),
+        }
+    }
+
+    /// Parses a remote object after its `r`: `t type S url`.
+    pub(crate) fn parse_remote(&mut self) -> Result<Remote> {
+        let c = self.read.next()?;
+        if c != BC_TYPE {
+            return Err(self.unexpected(c, "remote type"));
+        }
+        let type_name = self.read_len_str()?;
+        let url = self.read_string()?;
+        Ok(Remote { type_name, url })
     }
 
     /// Parses a map after its `M`: optional type (empty = untyped), entries until `z`.
     fn parse_map(&mut self) -> Result<Map> {
-        let type_name = self.read_opt_type()?.filter(|t| !t.is_empty());
-        self.add_ref()?;
+        let type_name = self.parse_map_header()?;
         let entries = self.read_entries(if type_name.is_some() { 8 } else { 0 })?;
         Ok(Map { type_name, entries })
     }
 
     /// Reads key/value pairs up to the closing `z` (map bodies and fault maps).
-    fn read_entries(&mut self, capacity: usize) -> Result<Vec<(Value, Value)>> {
+    pub(crate) fn read_entries(&mut self, capacity: usize) -> Result<Vec<(Value, Value)>> {
         let mut entries = Vec::with_capacity(capacity);
         loop {
             let c = self.read.next()?;

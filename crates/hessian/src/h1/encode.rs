@@ -136,7 +136,7 @@ impl<W: Write> Encoder<W> {
             let (head, tail) = rest.split_at(CHUNK_MAX);
             self.w.buf.extend_from_slice(&[BC_BINARY_CHUNK, (CHUNK_MAX >> 8) as u8, CHUNK_MAX as u8]);
             self.w.buf.extend_from_slice(head);
-            self.w.flush_buffer()?;
+            self.maybe_flush()?;
             rest = tail;
         }
         let n = rest.len();
@@ -159,6 +159,33 @@ impl<W: Write> Encoder<W> {
             self.w.buf.extend_from_slice(&n.to_be_bytes());
         }
         self.maybe_flush()
+    }
+
+    /// Starts a list whose length is written later with
+    /// [`end_counted_list`](Self::end_counted_list): `V l` and a placeholder length; the output
+    /// stays buffered until then. Returns the output position of the length.
+    pub(crate) fn begin_counted_list(&mut self) -> Result<u64> {
+        self.w.hold();
+        self.w.buf.extend_from_slice(&[BC_LIST, BC_LENGTH, 0, 0, 0, 0]);
+        Ok(self.position() - 4)
+    }
+
+    /// Writes the length of a list started with [`begin_counted_list`](Self::begin_counted_list)
+    /// at `pos`, ends one hold of the output, and ends the list (`z`).
+    pub(crate) fn end_counted_list(&mut self, pos: u64, len: usize) -> Result<()> {
+        self.w.release();
+        self.patch_list_len(pos, len)?;
+        self.write_list_end()
+    }
+
+    /// Rewrites the length of a list (written at output position `pos`) to `len`; fails when
+    /// those bytes have already been handed to the writer.
+    pub(crate) fn patch_list_len(&mut self, pos: u64, len: usize) -> Result<()> {
+        let n = i32::try_from(len).map_err(|_| self.unencodable(format!("list length {len} exceeds 2^31-1")))?;
+        if self.w.patch(pos, &n.to_be_bytes()) {
+            return Ok(());
+        }
+        Err(self.unencodable(format!("a sequence wrote {len} elements, not the length it declared")))
     }
 
     /// Ends a list (`z`).
