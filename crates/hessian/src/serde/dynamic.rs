@@ -1,9 +1,9 @@
 //! Serde through the dynamic [`Value`] model: [`to_value`] and [`from_value`], and on top of them
-//! serde for Hessian 1.0.2 ([`h1`]) and Burlap ([`burlap`]), whose
-//! codecs work on [`Value`]s.
+//! serde for Burlap ([`burlap`]), whose codecs work on [`Value`]s. (Hessian 1.0.2 has a native
+//! serializer and deserializer, [`serde::h1`](super::h1); this path is its test oracle.)
 //!
 //! The mapping is the one of the Hessian 2.0 serializer (see `docs/serde-mapping.md`): a struct is
-//! a [`Value::Object`] of the struct's (renamed) class — which the Hessian 1 and Burlap encoders
+//! a [`Value::Object`] of the struct's (renamed) class — which the Burlap (and Hessian 1) encoders
 //! write as Java does, a typed map `M t <class> (S field value)* z` — a unit enum variant is a Java
 //! enum object, other variants are one-entry maps, [`Date`](super::Date) is a date. On decode,
 //! structs accept objects and maps (Hessian 1 and Burlap objects are typed maps) with fields by
@@ -345,8 +345,9 @@ impl ser::SerializeStructVariant for StructSer<'_> {
     }
 }
 
-/// A [`Value`] as a serde deserializer.
-struct ValueDe(Value);
+/// A [`Value`] as a serde deserializer (also used by the Hessian 1 deserializer for the enums
+/// it maps from decoded typed maps).
+pub(crate) struct ValueDe(pub(crate) Value);
 
 fn invalid(v: &Value, expected: &str) -> Error {
     Error::new(
@@ -636,25 +637,22 @@ impl<'de> de::VariantAccess<'de> for ValueDe {
     }
 }
 
-/// Serde for Hessian 1.0.2 (through [`Value`]; Java's `HessianOutput`/`HessianInput`).
-pub mod h1 {
+/// Serde for Hessian 1.0.2 through [`Value`]: the dynamic path that the native
+/// [`serde::h1`](super::h1) replaced, kept as the oracle its tests compare against.
+#[cfg(test)]
+pub(crate) mod h1_via_value {
     use super::{from_value, to_value};
     use crate::error::Result;
     use serde::{de::DeserializeOwned, Serialize};
 
-    /// Serializes `v` as one Hessian 1.0.2 value.
-    pub fn to_vec<T: ?Sized + Serialize>(v: &T) -> Result<Vec<u8>> {
+    /// `h1::to_vec(&to_value(v)?)`.
+    pub(crate) fn to_vec<T: ?Sized + Serialize>(v: &T) -> Result<Vec<u8>> {
         crate::h1::to_vec(&to_value(v)?)
     }
 
-    /// Deserializes a `T` from one complete Hessian 1.0.2 value.
-    pub fn from_slice<T: DeserializeOwned>(data: &[u8]) -> Result<T> {
+    /// `from_value(h1::from_slice(data)?)`.
+    pub(crate) fn from_slice<T: DeserializeOwned>(data: &[u8]) -> Result<T> {
         from_value(crate::h1::from_slice(data)?)
-    }
-
-    /// Deserializes a `T` from one Hessian 1.0.2 value read from `r`.
-    pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(r: R) -> Result<T> {
-        from_value(crate::h1::from_reader(r)?)
     }
 }
 

@@ -29,20 +29,22 @@
 //! - [`Value`](crate::Value) can be a field and keeps everything (class names, references);
 //! - [`Shared`] keeps the sharing of `Rc`/`Arc` values as Hessian references;
 //! - [`external::Externalizable`] is the hand-written codec path (Java's `Externalizable`);
-//! - [`h1`] and [`burlap`] give the same mapping for Hessian 1.0.2 and Burlap (through
-//!   [`to_value`]/[`from_value`] and those formats' `Value` codecs).
+//! - [`h1`] gives the same mapping for Hessian 1.0.2, also natively (its own [`h1::Serializer`]
+//!   and [`h1::Deserializer`], no intermediate `Value`, errors with byte offsets); [`burlap`]
+//!   gives it for Burlap, through [`to_value`]/[`from_value`] and Burlap's `Value` codec.
 
 pub mod date;
 pub mod de;
 pub mod dynamic;
 pub mod external;
+pub mod h1;
 pub mod ser;
 mod shared;
 mod value;
 
 pub use date::Date;
 pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
-pub use dynamic::{burlap, from_value, h1, to_value};
+pub use dynamic::{burlap, from_value, to_value};
 pub use external::Externalizable;
 pub use ser::{to_vec, to_writer, Serializer};
 pub use shared::Shared;

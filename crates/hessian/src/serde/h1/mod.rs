@@ -1,0 +1,158 @@
+//! Serde for Hessian 1.0.2 (Java's `HessianOutput`/`HessianInput`): any `Serialize`/`Deserialize`
+//! type straight to and from bytes, through [`h1::Encoder`](crate::h1::Encoder) and
+//! [`h1::Decoder`](crate::h1::Decoder) (no intermediate [`Value`](crate::Value)).
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! #[serde(rename = "com.example.Money")]
+//! struct Money {
+//!     cents: i32,
+//!     currency: String,
+//! }
+//!
+//! let m = Money { cents: 1250, currency: "EUR".into() };
+//! let bytes = hessian::serde::h1::to_vec(&m).unwrap();
+//! // a Java object in Hessian 1: a map typed with the class name, keyed by field name
+//! assert!(bytes.starts_with(b"Mt\x00\x11com.example.Money"));
+//! let back: Money = hessian::serde::h1::from_slice(&bytes).unwrap();
+//! assert_eq!(m, back);
+//! ```
+//!
+//! The mapping is the one of the Hessian 2.0 serializer (`docs/serde-mapping.md`), in Hessian 1's
+//! forms: a struct is a typed map `M t <class> (S field value)* z` (as Java writes an object), a
+//! unit enum variant a Java enum `M t <enum> S "name" S <variant> z`, other variants one-entry
+//! maps, sequences fixed-length lists `V l n … z`, maps `M t "" … z`, [`Date`](super::Date) a
+//! date `d`, [`Value`](crate::Value) fields the value exactly, and [`Shared`](super::Shared)
+//! values written once per message and then as `R n` references (lists and maps are numbered in
+//! the order they start). The bytes are those of the dynamic path
+//! (`h1::to_vec(&to_value(v)?)`), except that a repeated [`Shared`](super::Shared) allocation is
+//! a reference where that path copied it.
+//!
+//! Decoding gives the dynamic path's results (`from_value(h1::from_slice(data)?)`), but errors
+//! carry the offset of the offending value, strings and bytes are borrowed from a slice where
+//! possible, and references to [`Shared`](super::Shared) values resolve. The decoder's
+//! [`Limits`](crate::Limits) apply ([`from_slice_with_limits`]).
+
+mod de;
+mod ser;
+
+pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
+pub use ser::{to_vec, to_writer, Compound, Serializer};
+
+#[cfg(test)]
+mod tests {
+    use super::super::dynamic::h1_via_value as oracle;
+    use super::super::{Date, Shared};
+    use crate::{ErrorKind, Value};
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "t.Inner")]
+    struct Inner {
+        a: i32,
+        b: Option<String>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    enum E {
+        Unit,
+        New(i64),
+        Tup(i8, String),
+        Rec { x: f64 },
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "t.Outer")]
+    struct Outer {
+        inner: Inner,
+        list: Vec<Inner>,
+        map: BTreeMap<String, i64>,
+        e: Vec<E>,
+        when: Date,
+        any: Value,
+        opt: Option<Option<u8>>,
+        unit: (),
+        tuple: (u16, char, bool),
+    }
+
+    fn outer() -> Outer {
+        Outer {
+            inner: Inner { a: 1, b: None },
+            list: vec![Inner { a: 2, b: Some("two".into()) }, Inner { a: 3, b: Some(String::new()) }],
+            map: [("k".to_string(), 5i64), ("é".to_string(), -1)].into_iter().collect(),
+            e: vec![E::Unit, E::New(7), E::Tup(-1, "t".into()), E::Rec { x: 0.5 }],
+            when: Date(1_200_000_000_000),
+            any: Value::list(vec![Value::Int(1), Value::map(vec![(Value::Null, Value::Ref(0))])]),
+            opt: Some(Some(4)),
+            unit: (),
+            tuple: (65535, 'ß', true),
+        }
+    }
+
+    #[test]
+    fn bytes_and_values_match_the_dynamic_path() {
+        let v = outer();
+        let bytes = super::to_vec(&v).unwrap();
+        assert_eq!(bytes, oracle::to_vec(&v).unwrap());
+        let mut w = Vec::new();
+        super::to_writer(&mut w, &v).unwrap();
+        assert_eq!(w, bytes);
+        let native: Outer = super::from_slice(&bytes).unwrap();
+        let dynamic: Outer = oracle::from_slice(&bytes).unwrap();
+        assert_eq!(native, v);
+        assert_eq!(dynamic, v);
+        let streamed: Outer = super::from_reader(&bytes[..]).unwrap();
+        assert_eq!(streamed, v);
+    }
+
+    #[test]
+    fn unknown_length_sequences_are_counted() {
+        struct Iter(u32);
+        impl Serialize for Iter {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_seq((0..self.0).filter(|i| i % 2 == 0))
+            }
+        }
+        for n in [0, 1, 7, 20_000] {
+            let bytes = super::to_vec(&Iter(n)).unwrap();
+            assert_eq!(bytes, oracle::to_vec(&Iter(n)).unwrap(), "{n}");
+            let mut w = Vec::new();
+            super::to_writer(&mut w, &Iter(n)).unwrap();
+            assert_eq!(w, bytes);
+        }
+    }
+
+    #[test]
+    fn shared_values_become_references() {
+        let a = Shared::new(Inner { a: 9, b: None });
+        let v = vec![a.clone(), a.clone(), Shared::new(Inner { a: 9, b: None }), a];
+        let bytes = super::to_vec(&v).unwrap();
+        // the list is reference 0, the first Inner 1
+        assert_eq!(bytes.windows(5).filter(|w| *w == b"R\x00\x00\x00\x01").count(), 2);
+        let back: Vec<Shared<Inner>> = super::from_slice(&bytes).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&back[0].0, &back[1].0));
+        assert!(std::sync::Arc::ptr_eq(&back[0].0, &back[3].0));
+        assert!(!std::sync::Arc::ptr_eq(&back[0].0, &back[2].0));
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn errors_carry_offsets() {
+        let bytes = super::to_vec(&Inner { a: 1, b: None }).unwrap();
+        // `M t 0 7 t.Inner` = 11 bytes, `S 0 1 a` = 4, `I ...` = 5: `b` key at 20, its value at 24
+        let e = super::from_slice::<(u8,)>(&bytes).unwrap_err();
+        assert_eq!(e.offset(), 0, "{e}");
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Wrong {
+            a: i32,
+            b: i32,
+        }
+        let e = super::from_slice::<Wrong>(&bytes).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+        assert_eq!(e.offset(), 24, "{e}");
+    }
+}
