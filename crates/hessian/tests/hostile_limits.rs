@@ -101,6 +101,9 @@ fn deep_nesting_is_refused_by_every_decoder() {
     for bytes in [nested(b"V", depth, b"N"), nested(b"M", depth, b"N")] {
         assert_limit(h1::from_slice(&bytes), "depth");
         assert_limit(h1::from_reader(bytes.as_slice()), "depth");
+        assert_limit(hessian::serde::h1::from_slice::<Value>(&bytes), "depth");
+        assert_limit(hessian::serde::h1::from_slice::<serde_json::Value>(&bytes), "depth");
+        assert_limit(hessian::serde::h1::from_reader::<_, serde::de::IgnoredAny>(bytes.as_slice()), "depth");
     }
     // Burlap: lists and maps
     for open in [&b"<list>"[..], b"<map>"] {
@@ -127,6 +130,8 @@ fn nesting_at_the_default_limit_fits_a_small_stack() {
         assert!(h2::from_slice(&[h2_map, vec![b'Z'; depth]].concat()).is_ok());
         let h1_list = [nested(b"V", depth, b"N"), vec![b'z'; depth]].concat();
         assert!(h1::from_slice(&h1_list).is_ok());
+        assert!(hessian::serde::h1::from_slice::<serde_json::Value>(&h1_list).is_ok());
+        assert!(hessian::serde::h1::from_slice::<serde::de::IgnoredAny>(&h1_list).is_ok());
         let b = [nested(b"<list>", depth, b"<null/>"), b"</list>".repeat(depth)].concat();
         assert!(burlap::from_slice(&b).is_ok());
     };
