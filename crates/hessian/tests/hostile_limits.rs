@@ -102,7 +102,10 @@ fn deep_nesting_is_refused_by_every_decoder() {
         assert_limit(h1::from_slice(&bytes), "depth");
         assert_limit(h1::from_reader(bytes.as_slice()), "depth");
         assert_limit(hessian::serde::h1::from_slice::<Value>(&bytes), "depth");
-        assert_limit(hessian::serde::h1::from_slice::<serde_json::Value>(&bytes), "depth");
+        if bytes[1] == b'V' {
+            // (maps keyed by maps are no JSON: only lists nest into JSON values)
+            assert_limit(hessian::serde::h1::from_slice::<serde_json::Value>(&bytes), "depth");
+        }
         assert_limit(hessian::serde::h1::from_reader::<_, serde::de::IgnoredAny>(bytes.as_slice()), "depth");
     }
     // Burlap: lists and maps
