@@ -126,6 +126,41 @@ mod tests {
     }
 
     #[test]
+    fn a_sequence_that_miscounts_writes_the_elements_there_are() {
+        struct Liar(usize);
+        impl Serialize for Liar {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeSeq;
+                let mut seq = s.serialize_seq(Some(3))?;
+                for i in 0..self.0 {
+                    seq.serialize_element(&i)?;
+                }
+                seq.end()
+            }
+        }
+        for n in [0, 2, 3, 5] {
+            let bytes = super::to_vec(&Liar(n)).unwrap();
+            assert_eq!(bytes, oracle::to_vec(&Liar(n)).unwrap(), "{n}");
+            assert_eq!(super::from_slice::<Vec<u64>>(&bytes).unwrap().len(), n);
+        }
+        // once the length has left the buffer it cannot be corrected: an error, not bad bytes
+        struct Big;
+        impl Serialize for Big {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeSeq;
+                let mut seq = s.serialize_seq(Some(1))?;
+                seq.serialize_element(&"x".repeat(20_000))?;
+                seq.serialize_element(&1)?;
+                seq.end()
+            }
+        }
+        let e = super::to_writer(std::io::sink(), &Big).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Unencodable(_)), "{e}");
+        // found at the end of the sequence: 6 + 20_003 + 5 bytes
+        assert_eq!(super::to_vec(&Big).unwrap_err().offset(), 20_014);
+    }
+
+    #[test]
     fn shared_values_become_references() {
         let a = Shared::new(Inner { a: 9, b: None });
         let v = vec![a.clone(), a.clone(), Shared::new(Inner { a: 9, b: None }), a];
