@@ -98,7 +98,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         Error::new(ErrorKind::UnexpectedCode { code, context }, self.read.offset().saturating_sub(1))
     }
 
-    pub(crate) fn limit(&self, what: &'static str, limit: usize) -> Error {
+    fn limit(&self, what: &'static str, limit: usize) -> Error {
         self.err(ErrorKind::LimitExceeded { what, limit: limit as u64 })
     }
 
@@ -135,7 +135,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         self.depth -= 1;
     }
 
-    pub(crate) fn add_ref(&mut self) -> Result<()> {
+    fn add_ref(&mut self) -> Result<()> {
         if self.refs >= self.limits.max_refs {
             return Err(self.limit("references", self.limits.max_refs));
         }
@@ -263,7 +263,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Reads a length-prefixed name (`len16 utf8`) as used by types, methods and headers.
-    pub(crate) fn read_len_str(&mut self) -> Result<String> {
+    fn read_len_str(&mut self) -> Result<String> {
         let len = self.u16()?;
         self.check_units(len)?;
         let mut scratch = std::mem::take(&mut self.str_scratch);
@@ -297,7 +297,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 
     /// Reads an optional `t len16 type`; `None` when the next byte is not `t`.
-    pub(crate) fn read_opt_type(&mut self) -> Result<Option<String>> {
+    fn read_opt_type(&mut self) -> Result<Option<String>> {
         if self.read.peek()? == Some(BC_TYPE) {
             self.read.next()?;
             Ok(Some(self.read_len_str()?))
@@ -306,7 +306,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         }
     }
 
-    pub(crate) fn check_len(&self, n: i32) -> Result<usize> {
+    fn check_len(&self, n: i32) -> Result<usize> {
         if n < 0 {
             return Err(self.err(ErrorKind::Malformed(format!("negative list length {n}"))));
         }
@@ -453,9 +453,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             if c == BC_END {
                 return Ok(entries);
             }
-            if entries.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
+            self.check_count(entries.len())?;
             let k = self.parse_value(c)?;
             let v = self.read_value()?;
             entries.push((k, v));
@@ -496,9 +494,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             if c == BC_END {
                 break;
             }
-            if call.args.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
+            self.check_count(call.args.len())?;
             call.args.push(self.parse_value(c)?);
         }
         Ok((call, major))
