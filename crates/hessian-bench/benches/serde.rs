@@ -15,8 +15,18 @@
 //! with a criterion filter only when the filter is part of `serde_java_reference` (e.g. `java`).
 //! `SERDE_JAVA_ARGS="WARMUP_S MEASURE_S [jdk]"` changes its durations (and with `jdk` uses the JDK's
 //! locked memory streams).
+//!
+//! `--features mimalloc` runs the same benchmarks with mimalloc as the global allocator (decoding
+//! W1 is mostly malloc/free of the owned strings under glibc); the allocator is printed first.
 
 use criterion::{black_box, criterion_group, Criterion};
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The global allocator these figures were measured under.
+const ALLOCATOR: &str = if cfg!(feature = "mimalloc") { "mimalloc" } else { "system (glibc malloc)" };
 use hessian_testkit::structs::{self, Item, Money, MoneyCents};
 use std::collections::HashMap;
 
@@ -118,6 +128,7 @@ fn sizes() {
     let moneys = structs::moneys(10000);
     let hand: Vec<MoneyCents> = moneys.iter().map(|m| MoneyCents::of(m.cents)).collect();
     let flat: Vec<i32> = moneys.iter().map(|m| m.cents).collect();
+    eprintln!("allocator: {ALLOCATOR}");
     eprintln!("encoded sizes (bytes):");
     eprintln!(
         "  W1 5000: hessian {}  bincode {}  rmp-serde {}  serde_json {}  hessian_rs {}",
@@ -332,7 +343,7 @@ fn java_reference(started: std::time::SystemTime) {
         if let (Some(java_us), Some(rust_ns)) = (java_us, rust_median_ns(group, function, started)) {
             let rust_us = rust_ns / 1000.0;
             println!(
-                "  vs this crate {group}/{function}: median_us={rust_us:.3}, Java/this crate = {:.2}x",
+                "  vs this crate {group}/{function} ({ALLOCATOR}): median_us={rust_us:.3}, Java/this crate = {:.2}x",
                 java_us / rust_us
             );
         }

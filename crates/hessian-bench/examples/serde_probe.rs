@@ -3,7 +3,13 @@
 //! `serde_probe enc-h|enc-b|enc-m|dec-h|dec-b|dec-m|enc-w3 N` (hessian, bincode, rmp-serde), minus a run
 //! of `serde_probe none 1` (or `dec-none 1` for decodes), divided by N * 5000.
 
+//! `--features mimalloc` runs it under mimalloc instead of the system allocator.
+
 use hessian_testkit::structs::{self, Item};
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let which = std::env::args().nth(1).unwrap();
     let n: usize = std::env::args().nth(2).map(|s| s.parse().unwrap()).unwrap_or(200);

@@ -23,6 +23,7 @@
 //! assert_eq!(h2::from_slice(&bytes).unwrap(), Value::Int(47));
 //! ```
 
+mod ascii;
 pub mod burlap;
 pub mod convert;
 pub mod detect;

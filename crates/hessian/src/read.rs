@@ -176,11 +176,24 @@ pub fn finish_str(pending: Option<u16>, offset: u64) -> Result<()> {
 /// The bytes as a new, exactly-sized `String` if they are all ASCII (one copy); `None` if not.
 #[inline(never)]
 pub(crate) fn ascii_string(bytes: &[u8]) -> Option<String> {
-    if !bytes.is_ascii() {
-        return None;
+    let len = bytes.len();
+    if len > crate::ascii::SHORT {
+        if !bytes.is_ascii() {
+            return None;
+        }
+        // SAFETY: every byte is ASCII (checked just above), and ASCII is valid UTF-8.
+        return Some(unsafe { String::from_utf8_unchecked(bytes.to_vec()) });
     }
-    // SAFETY: every byte is ASCII (checked just above), and ASCII is valid UTF-8.
-    Some(unsafe { String::from_utf8_unchecked(bytes.to_vec()) })
+    let mut v = Vec::<u8>::with_capacity(len);
+    // SAFETY: `bytes` is readable and `v` writable for `len <= SHORT` bytes; `set_len` only
+    // after all `len` bytes were written and found ASCII, which is valid UTF-8.
+    unsafe {
+        if !crate::ascii::copy_short(bytes.as_ptr(), v.as_mut_ptr(), len) {
+            return None;
+        }
+        v.set_len(len);
+        Some(String::from_utf8_unchecked(v))
+    }
 }
 
 /// A borrowing reader over a byte slice.

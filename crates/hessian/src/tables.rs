@@ -11,7 +11,7 @@ use std::sync::Arc;
 /// Class definitions and type names known to one side of a conversation.
 ///
 /// Lookups scan the lists while they are short (most messages define a handful of classes) and
-/// go through hash indexes, built on first need, once a list holds [`INDEX_FROM`] entries.
+/// go through hash indexes, built on first need, once a list holds 16 entries.
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
     classes: Vec<Arc<ClassDef>>,

@@ -767,7 +767,7 @@ fn double_word(v: f64) -> Option<(u64, usize)> {
 }
 
 /// The longest string [`Encoder::write_str`] handles inline.
-const SHORT_ASCII: usize = 64;
+const SHORT_ASCII: usize = crate::ascii::SHORT;
 
 /// Appends the string header and `src` (at most [`SHORT_ASCII`] bytes) to `buf` if `src` is all
 /// ASCII, checking while copying; returns whether it was. On `false`, `buf` is left as it was.
@@ -796,90 +796,13 @@ unsafe fn put_short_ascii(buf: &mut Vec<u8>, src: &[u8]) -> bool {
         std::ptr::write_unaligned(d as *mut [u8; 8], header.to_le_bytes());
         let d = d.add(skip);
         let s = src.as_ptr();
-        let ascii = if len >= 16 { copy16_ascii(s, d, len) } else { copy_small_ascii(s, d, len) };
+        let ascii = crate::ascii::copy_short(s, d, len);
         if !ascii {
             return false;
         }
         buf.set_len(start + skip + len);
     }
     true
-}
-
-/// Copies `len < 16` bytes and returns whether they were all ASCII.
-///
-/// # Safety
-/// `s` must be readable and `d` writable for `len` bytes.
-#[inline(always)]
-unsafe fn copy_small_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
-    // SAFETY: offsets stay within `0..len`, per the contract.
-    unsafe {
-        if len >= 8 {
-            let a = std::ptr::read_unaligned(s as *const u64);
-            let b = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
-            std::ptr::write_unaligned(d as *mut u64, a);
-            std::ptr::write_unaligned(d.add(len - 8) as *mut u64, b);
-            return (a | b) & 0x8080_8080_8080_8080 == 0;
-        }
-        let mut acc = 0u8;
-        for i in 0..len {
-            let c = *s.add(i);
-            *d.add(i) = c;
-            acc |= c;
-        }
-        acc < 0x80
-    }
-}
-
-/// Copies `16 <= len <= 64` bytes from `s` to `d` as four 16-byte blocks (at 0, up to 16, from
-/// `len - 32` and `len - 16`, overlapping when the string is shorter than 64) and returns whether
-/// they were all ASCII.
-///
-/// # Safety
-/// `s` must be readable and `d` writable for `len` bytes, and `16 <= len <= 64`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_storeu_si128};
-    let (o1, o2, o3) = (16.min(len - 16), len.saturating_sub(32), len - 16);
-    // SAFETY: every block lies within `0..len` (offsets `<= len - 16`), per the contract; SSE2
-    // is part of the x86_64 baseline.
-    unsafe {
-        let (a, b, c, e) = (
-            _mm_loadu_si128(s as *const __m128i),
-            _mm_loadu_si128(s.add(o1) as *const __m128i),
-            _mm_loadu_si128(s.add(o2) as *const __m128i),
-            _mm_loadu_si128(s.add(o3) as *const __m128i),
-        );
-        _mm_storeu_si128(d as *mut __m128i, a);
-        _mm_storeu_si128(d.add(o1) as *mut __m128i, b);
-        _mm_storeu_si128(d.add(o2) as *mut __m128i, c);
-        _mm_storeu_si128(d.add(o3) as *mut __m128i, e);
-        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e))) == 0
-    }
-}
-
-/// Portable version of the block copy: 8-byte words, the last one overlapping.
-///
-/// # Safety
-/// `s` must be readable and `d` writable for `len` bytes, and `16 <= len <= 64`.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-unsafe fn copy16_ascii(s: *const u8, d: *mut u8, len: usize) -> bool {
-    let mut acc = 0u64;
-    let mut i = 0;
-    // SAFETY: offsets stay within `0..len`, per the contract.
-    unsafe {
-        while i + 8 <= len {
-            let v = std::ptr::read_unaligned(s.add(i) as *const u64);
-            std::ptr::write_unaligned(d.add(i) as *mut u64, v);
-            acc |= v;
-            i += 8;
-        }
-        let v = std::ptr::read_unaligned(s.add(len - 8) as *const u64);
-        std::ptr::write_unaligned(d.add(len - 8) as *mut u64, v);
-        acc |= v;
-    }
-    acc & 0x8080_8080_8080_8080 == 0
 }
 
 /// Encodes one value as a complete Hessian 2.0 byte string (no envelope).
