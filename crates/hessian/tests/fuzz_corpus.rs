@@ -69,6 +69,32 @@ fn json_and_serde_corpus() {
     }
 }
 
+/// Native Hessian 1 serde and the dynamic path agree on `data` for `T`: the same value (by
+/// `Debug`, so that NaN equals NaN) or both an error.
+fn h1_paths_agree<T: serde::de::DeserializeOwned + std::fmt::Debug>(data: &[u8]) {
+    let native = hessian::serde::h1::from_slice::<T>(data);
+    let dynamic = h1::from_slice(data).and_then(hessian::serde::from_value::<T>);
+    match (&native, &dynamic) {
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
+        (Err(e), Err(_)) => assert!(e.offset() <= data.len() as u64, "{e}"),
+        _ => panic!("native {native:?}, dynamic {dynamic:?}"),
+    }
+}
+
+#[test]
+fn serde_h1_corpus() {
+    for data in corpus("serde_h1") {
+        h1_paths_agree::<structs::Item>(&data);
+        h1_paths_agree::<Vec<structs::Item>>(&data);
+        h1_paths_agree::<w2::Order>(&data);
+        h1_paths_agree::<Vec<structs::MoneyCents>>(&data);
+        h1_paths_agree::<Value>(&data);
+        h1_paths_agree::<serde_json::Value>(&data);
+        h1_paths_agree::<(String, Vec<u8>, f64, bool)>(&data);
+        let _ = hessian::serde::h1::from_reader::<_, w2::Order>(data.as_slice());
+    }
+}
+
 /// Found by `h2_decode` in its first seconds: a typed list whose type name is the empty string
 /// (`U 0x00 …`). The decoder accepts it, as Java's `Hessian2Input` does; the encoder refuses an
 /// empty type name with a typed error, as Java's `Hessian2Output.writeType` does
