@@ -212,6 +212,11 @@ pub struct Limits {
     pub max_refs: usize,
     /// Maximum number of bytes one message may occupy.
     pub max_message_size: u64,
+    /// Maximum number of bytes the serde deserializer re-reads in one message to copy values
+    /// that the message shares by reference (`Q`) into plain, unshared Rust types. Copies
+    /// multiply: without this bound a small message of references to references could expand
+    /// exponentially.
+    pub max_ref_copy_bytes: u64,
 }
 
 impl Default for Limits {
@@ -224,6 +229,7 @@ impl Default for Limits {
             max_class_defs: 64 * 1024,
             max_refs: 16 * 1024 * 1024,
             max_message_size: 512 * 1024 * 1024,
+            max_ref_copy_bytes: 16 * 1024 * 1024,
         }
     }
 }
@@ -248,6 +254,7 @@ impl Limits {
             max_class_defs: usize::MAX,
             max_refs: usize::MAX,
             max_message_size: u64::MAX,
+            max_ref_copy_bytes: u64::MAX,
         }
     }
 }

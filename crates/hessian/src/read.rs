@@ -64,6 +64,16 @@ pub trait Read<'de> {
         debug_assert_eq!(n, 0, "consume beyond the buffered bytes");
     }
 
+    /// Whether [`rewind_to`](Self::rewind_to) works (slices: yes; streams: no).
+    const REWINDABLE: bool = false;
+
+    /// Moves to an earlier (or later) offset of the input, to read a value again; returns
+    /// whether it could (only a slice keeps its bytes).
+    fn rewind_to(&mut self, offset: u64) -> bool {
+        let _ = offset;
+        false
+    }
+
     /// How many bytes are certainly left, when known (slices know; streams do not). Decoders use
     /// it to refuse declared lengths the input cannot hold before allocating anything.
     fn remaining(&self) -> Option<u64>;
@@ -237,6 +247,18 @@ impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn offset(&self) -> u64 {
         self.pos as u64
+    }
+
+    const REWINDABLE: bool = true;
+
+    fn rewind_to(&mut self, offset: u64) -> bool {
+        match usize::try_from(offset) {
+            Ok(pos) if pos <= self.data.len() => {
+                self.pos = pos;
+                true
+            }
+            _ => false,
+        }
     }
 
     #[inline]

@@ -64,6 +64,19 @@ impl Tables {
         self.seeded_types = self.types.len();
     }
 
+    /// Drops the class definitions and type names from index `classes` and `types` on (what a
+    /// stretch of input re-read to copy a referenced value defined a second time).
+    pub(crate) fn truncate(&mut self, classes: usize, types: usize) {
+        if self.classes.len() > classes {
+            self.classes.truncate(classes);
+            self.class_index.clear();
+        }
+        if self.types.len() > types {
+            self.types.truncate(types);
+            self.type_index.clear();
+        }
+    }
+
     /// All class definitions, by index.
     pub fn classes(&self) -> &[Arc<ClassDef>] {
         &self.classes

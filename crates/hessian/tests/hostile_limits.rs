@@ -216,10 +216,16 @@ fn reference_fan_out_is_not_expanded() {
     let (v, mem, took) = measure(|| hessian::serde::from_slice::<Vec<Shared<Vec<String>>>>(&bytes).expect("decodes"));
     assert!(took < QUICK && mem < 16 * MIB, "{took:?}, {mem} bytes");
     assert!(v.iter().all(|s| std::sync::Arc::ptr_eq(&s.0, &v[0].0)));
-    // into a type that cannot share, a reference is refused rather than re-decoded
+    // into a type that cannot share, references are copied up to `max_ref_copy_bytes` (16 MiB
+    // by default), then refused
     let (r, mem, _) = measure(|| hessian::serde::from_slice::<Vec<Vec<String>>>(&bytes));
-    assert!(r.is_err(), "a plain Vec cannot stand for a reference");
-    assert!(mem < 16 * MIB, "{mem} bytes");
+    let e = r.expect_err("200 000 copies of 60 KB");
+    assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "bytes re-read to copy references", .. }), "{e}");
+    assert!(mem < 24 * MIB, "{mem} bytes");
+    let limits = Limits { max_ref_copy_bytes: MIB as u64, ..Limits::default() };
+    let (r, mem, _) = measure(|| hessian::serde::from_slice_with_limits::<Vec<Vec<String>>>(&bytes, limits));
+    assert!(r.is_err());
+    assert!(mem < 4 * MIB, "{mem} bytes");
     // Hessian 1.0.2 keeps references explicit too
     let mut items = vec![Value::list(vec![Value::string("x".repeat(60_000))])];
     items.extend(std::iter::repeat(Value::Ref(1)).take(n));

@@ -320,6 +320,7 @@ fn strict_limits() -> Limits {
         max_class_defs: 2,
         max_refs: 4,
         max_message_size: 200,
+        max_ref_copy_bytes: 100,
     }
 }
 

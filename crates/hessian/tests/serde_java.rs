@@ -87,3 +87,38 @@ fn w1_w2_w3_hessian1_both_ways() {
     let hand: Vec<structs::MoneyCents> = (0..10000).map(|i| structs::MoneyCents::of(i * 100)).collect();
     check_in_java(&java, "h1", "moneycents", 10000, &hessian::serde::h1::to_vec(&hand).unwrap());
 }
+
+/// The W2 enum of the conformance classes (`org.example.h2conformance.Color`).
+#[derive(Serialize, serde::Deserialize, Debug, PartialEq)]
+#[serde(rename = "org.example.h2conformance.Color")]
+#[allow(clippy::upper_case_acronyms)]
+enum Color {
+    RED,
+    GREEN,
+}
+
+/// Java writes objects and enum constants that occur twice in one graph as references (`Q`);
+/// they decode into plain structs and enums as copies, and the copies Rust writes back are
+/// equal in Java.
+#[test]
+fn java_references_decode_into_plain_structs_and_enums() {
+    let Some(java) = java() else { return };
+    let m = structs::w2::Money { cents: 5000, currency: "EUR".into() };
+    let p = structs::w2::Product { sku: "SKU-0001".into(), name: "Product 1".into(), price: m.clone() };
+    let n = 4;
+    let mut lines: Vec<structs::w2::LineItem> =
+        (1..=n).map(|i| structs::w2::LineItem { quantity: i, product: p.clone(), total: m.clone() }).collect();
+    lines.push(lines[0].clone());
+    let theirs = java.run("SerdeCheck", &["write", "h2", "shared", &n.to_string()], b"");
+    // every repeat is a reference: 2 per line after the first, plus the product's price (the
+    // same Money as the totals) and the repeated first line
+    assert_eq!(theirs.iter().filter(|&&b| b == b'Q').count(), 2 * (n as usize - 1) + 2);
+    assert_eq!(from_slice::<Vec<structs::w2::LineItem>>(&theirs).unwrap(), lines);
+    check_in_java(&java, "h2", "shared", n as usize, &to_vec(&lines).unwrap());
+
+    let colors = vec![Color::RED, Color::GREEN, Color::RED, Color::RED, Color::GREEN];
+    let theirs = java.run("SerdeCheck", &["write", "h2", "colors", "0"], b"");
+    assert_eq!(theirs.iter().filter(|&&b| b == b'Q').count(), 3);
+    assert_eq!(from_slice::<Vec<Color>>(&theirs).unwrap(), colors);
+    check_in_java(&java, "h2", "colors", 0, &to_vec(&colors).unwrap());
+}

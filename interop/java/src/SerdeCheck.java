@@ -15,7 +15,9 @@ import java.util.List;
  * SerdeCheck write h2|h1 CASE N   write the workload to stdout
  * </pre>
  * CASE: items, request, reply, money, moneys, moneycents (a list of N Money written with only
- * their cents: Java keeps text null).
+ * their cents: Java keeps text null), shared (N W2 line items sharing one Product and one Money,
+ * then the first line again: Java writes the repeats as references), colors (a list of enum
+ * constants, repeated: references too).
  */
 public final class SerdeCheck {
   static Object expected(String c, int n) {
@@ -25,6 +27,20 @@ public final class SerdeCheck {
       case "reply": return Workloads.reply();
       case "money": return Workloads.money();
       case "moneys": return Workloads.moneys(n);
+      case "shared": {
+        com.squarespace.hopper.types.Money m = new com.squarespace.hopper.types.Money(5000, "EUR");
+        com.squarespace.hopper.types.Product p =
+            new com.squarespace.hopper.types.Product("SKU-0001", "Product 1", m);
+        List<com.squarespace.hopper.types.LineItem> l = new java.util.ArrayList<>();
+        for (int i = 1; i <= n; i++) l.add(new com.squarespace.hopper.types.LineItem(p, i, m));
+        l.add(l.get(0));
+        return l;
+      }
+      case "colors": {
+        org.example.h2conformance.Color r = org.example.h2conformance.Color.RED;
+        org.example.h2conformance.Color g = org.example.h2conformance.Color.GREEN;
+        return new java.util.ArrayList<>(List.of(r, g, r, r, g));
+      }
       default: throw new IllegalArgumentException(c);
     }
   }

@@ -220,6 +220,12 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         self.refs
     }
 
+    /// Forgets the references registered from index `n` on (after re-reading a referenced
+    /// value, which registers its parts a second time).
+    pub(crate) fn truncate_refs(&mut self, n: usize) {
+        self.refs = self.refs.min(n);
+    }
+
     /// Fails unless the input is exhausted.
     pub fn end(&mut self) -> Result<()> {
         match self.read.peek()? {
@@ -243,7 +249,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         self.err_at(ErrorKind::UnexpectedCode { code, context }, self.read.offset().saturating_sub(1))
     }
 
-    fn limit(&self, what: &'static str, limit: usize) -> Error {
+    pub(crate) fn limit(&self, what: &'static str, limit: usize) -> Error {
         self.err(ErrorKind::LimitExceeded { what, limit: limit as u64 })
     }
 

@@ -35,7 +35,16 @@ pub struct Deserializer<'de, R: Read<'de>> {
     fast: Vec<(usize, bool)>,
     /// Values decoded through [`Shared`](super::Shared), by reference index.
     shared: HashMap<usize, Rc<dyn Any>>,
+    /// Per reference index, the offset of the list, map or object it names ([`NO_START`] for
+    /// those read inside a `Value`): a reference into a plain Rust type re-reads it from there.
+    /// Kept only for inputs that can rewind (slices).
+    starts: Vec<u64>,
+    /// Bytes re-read so far to copy referenced values (bounded by `Limits::max_ref_copy_bytes`).
+    replayed: u64,
 }
+
+/// [`Deserializer::starts`] entry of a reference whose start is not known.
+const NO_START: u64 = u64::MAX;
 
 impl<'de> Deserializer<'de, SliceRead<'de>> {
     /// A deserializer over a byte slice (strings and bytes may be borrowed from it).
@@ -55,7 +64,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     /// A deserializer on top of an existing decoder (e.g. with seeded tables, or positioned
     /// inside an RPC envelope).
     pub fn new(dec: Decoder<'de, R>) -> Self {
-        Deserializer { dec, fast: Vec::new(), shared: HashMap::new() }
+        Deserializer { dec, fast: Vec::new(), shared: HashMap::new(), starts: Vec::new(), replayed: 0 }
     }
 
     /// Replaces the decoder's limits.
@@ -90,6 +99,95 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         self.dec.reset();
         self.fast.clear();
         self.shared.clear();
+        self.starts.clear();
+        self.replayed = 0;
+    }
+
+    /// Records that the value whose code is at offset `at` got the latest reference index.
+    #[inline(always)]
+    fn note_start(&mut self, at: u64) {
+        if !R::REWINDABLE {
+            return;
+        }
+        let i = self.dec.ref_count().wrapping_sub(1);
+        if self.starts.len() == i {
+            self.starts.push(at);
+        } else {
+            self.note_start_slow(i, at);
+        }
+    }
+
+    #[cold]
+    fn note_start_slow(&mut self, i: usize, at: u64) {
+        if i == usize::MAX {
+            return;
+        }
+        if self.starts.len() < i {
+            self.starts.resize(i, NO_START);
+            self.starts.push(at);
+        } else {
+            self.starts[i] = at;
+        }
+    }
+
+    /// Reads a value reference (its `Q` just read) into a plain Rust type: re-reads the
+    /// referenced list, map or object from where it starts, with `f`, then continues after the
+    /// reference. Everything the second reading registers (references, class definitions, type
+    /// names, shared values) is forgotten again, so later indexes are those of the sender.
+    /// Cycles end at the depth limit; the bytes re-read are bounded by `max_ref_copy_bytes`.
+    #[cold]
+    #[inline(never)]
+    fn replay<T>(&mut self, expected: &str, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let at = self.dec.offset().saturating_sub(1);
+        let r = self.dec.parse_ref()? as usize;
+        self.replay_ref(at, r, expected, f)
+    }
+
+    /// [`replay`](Self::replay) of reference `r`, whose `Q` is at offset `at` (already parsed).
+    #[cold]
+    #[inline(never)]
+    fn replay_ref<T>(
+        &mut self,
+        at: u64,
+        r: usize,
+        expected: &str,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let start = self.starts.get(r).copied().unwrap_or(NO_START);
+        let limit = self.dec.limits().max_ref_copy_bytes;
+        if self.replayed > limit {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "bytes re-read to copy references", limit }, at));
+        }
+        let back = self.dec.offset();
+        if start == NO_START || !self.dec.read.rewind_to(start) {
+            let found = if R::REWINDABLE {
+                "a reference to a value read as a Value (decode it into a Value or Shared field)"
+            } else {
+                "a value reference (into a plain type only from a slice: use from_slice, or a Value or Shared field)"
+            };
+            return Err(Error::new(ErrorKind::InvalidType { expected: expected.to_owned(), found: found.into() }, at));
+        }
+        let (refs, classes, types) =
+            (self.dec.ref_count(), self.dec.tables().classes().len(), self.dec.tables().types().len());
+        let v = match self.dec.enter() {
+            Ok(()) => {
+                let v = f(self);
+                self.dec.leave();
+                v
+            }
+            Err(e) => Err(e),
+        };
+        self.replayed += self.dec.offset().saturating_sub(start);
+        self.dec.truncate_refs(refs);
+        self.dec.tables_mut().truncate(classes, types);
+        self.starts.truncate(refs);
+        self.shared.retain(|&k, _| k < refs);
+        self.dec.read.rewind_to(back);
+        let v = v?;
+        if self.replayed > limit {
+            return Err(Error::new(ErrorKind::LimitExceeded { what: "bytes re-read to copy references", limit }, at));
+        }
+        Ok(v)
     }
 
     /// Reads the next value code, reading any class definitions in front of it.
@@ -232,8 +330,11 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
             CodeKind::String => self.dec.parse_str(code).map(drop),
             CodeKind::Binary => self.dec.parse_bytes(code).map(drop),
             CodeKind::List => {
+                let at = self.dec.offset() - 1;
                 self.dec.enter()?;
-                match self.dec.parse_list_len(code)? {
+                let len = self.dec.parse_list_len(code)?;
+                self.note_start(at);
+                match len {
                     Some(n) => {
                         for _ in 0..n {
                             let c = self.next_code()?;
@@ -252,8 +353,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
                 Ok(())
             }
             CodeKind::Map => {
+                let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 self.map_header(code)?;
+                self.note_start(at);
                 self.skip_map_rest()?;
                 self.dec.leave();
                 Ok(())
@@ -264,8 +367,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
                 self.skip(c)
             }
             CodeKind::Object => {
+                let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 let idx = self.dec.parse_object_index(code)?;
+                self.note_start(at);
                 let n = self.class_len(idx);
                 for _ in 0..n {
                     let c = self.next_code()?;
@@ -330,8 +435,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         fields: Option<&'static [&'static str]>,
         visitor: V,
     ) -> Result<V::Value> {
+        let at = self.dec.offset() - 1;
         self.dec.enter()?;
         let idx = self.dec.parse_object_index(code)?;
+        self.note_start(at);
         let fast = fields.filter(|f| self.is_fast(idx, f));
         let (v, left) = if let Some(fields) = fast {
             // The class definition lists exactly the Rust type's fields, in order: hand the
@@ -350,13 +457,22 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         Ok(v)
     }
 
-    /// [`deserialize_struct`] of anything but an object: a map by field names, or a list of the
-    /// fields in order.
+    /// [`deserialize_struct`] of anything but an object: a map by field names, a list of the
+    /// fields in order, or a reference to an earlier object (copied).
     #[inline(never)]
-    fn visit_struct_other<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+    fn visit_struct_other<V: Visitor<'de>>(
+        &mut self,
+        code: u8,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         match code_kind(code) {
             CodeKind::Map => self.visit_map_code(code, visitor),
             CodeKind::List => self.visit_list(code, visitor),
+            CodeKind::Ref => {
+                self.replay("an object", |de| de::Deserializer::deserialize_struct(de, name, fields, visitor))
+            }
             _ => Err(self.invalid(code, "an object")),
         }
     }
@@ -371,8 +487,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     }
 
     fn visit_map_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+        let at = self.dec.offset() - 1;
         self.dec.enter()?;
         self.map_header(code)?;
+        self.note_start(at);
         let mut acc = MapAccess { de: self, done: false, pending_value: false };
         let v = visitor.visit_map(&mut acc)?;
         let (pending_value, done) = (acc.pending_value, acc.done);
@@ -388,8 +506,15 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     }
 
     fn visit_list<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
+        let at = self.dec.offset() - 1;
         self.dec.enter()?;
         let len = self.dec.parse_list_len(code)?;
+        self.note_start(at);
+        if R::REWINDABLE {
+            // Each element may be an object with a reference index of its own: grow once for
+            // lists of up to 64 Ki elements (beyond that, by doubling as usual).
+            self.starts.reserve(len.unwrap_or(0).min(1 << 16));
+        }
         let mut acc = ListAccess { de: self, left: len.unwrap_or(0), variable: len.is_none(), done: false };
         let v = visitor.visit_seq(&mut acc)?;
         let (variable, done, left) = (acc.variable, acc.done, acc.left);
@@ -430,8 +555,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
 
     /// The `name` of a Java enum object (`{name: "VARIANT"}`) whose code has been read.
     fn enum_object_name(&mut self, code: u8) -> Result<String> {
+        let at = self.dec.offset() - 1;
         self.dec.enter()?;
         let idx = self.dec.parse_object_index(code)?;
+        self.note_start(at);
         let n = self.class_len(idx);
         let mut name = None;
         for i in 0..n {
@@ -499,9 +626,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
             CodeKind::List => self.visit_list(code, visitor),
             CodeKind::Map => self.visit_map_code(code, visitor),
             CodeKind::Object => self.visit_object(code, None, visitor),
-            CodeKind::Ref | CodeKind::ClassDef | CodeKind::Invalid => {
-                Err(self.invalid(code, "a value (references decode only into Value or Shared)"))
-            }
+            CodeKind::Ref => self.replay("a value", |de| de::Deserializer::deserialize_any(de, visitor)),
+            CodeKind::ClassDef | CodeKind::Invalid => Err(self.invalid(code, "a value")),
         }
     }
 
@@ -641,13 +767,14 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
         if name == SHARED_TOKEN {
             if self.peek()? == BC_REF {
                 self.dec.read_code()?;
+                let at = self.dec.offset() - 1;
                 let r = self.dec.parse_ref()? as usize;
                 return match self.shared.get(&r) {
                     Some(v) => shared::with_lookup(v.clone(), || visitor.visit_unit()),
-                    None => Err(self.dec.err(ErrorKind::InvalidType {
-                        expected: format!("a shared value (reference {r})"),
-                        found: "a reference to a value that was not decoded as Shared".into(),
-                    })),
+                    // First read into a plain type: read it again, as a new shared value.
+                    None => self.replay_ref(at, r, "a shared value", |de| {
+                        de::Deserializer::deserialize_newtype_struct(de, SHARED_TOKEN, visitor)
+                    }),
                 };
             }
             let index = self.dec.ref_count();
@@ -676,6 +803,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                     visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
                 }
             },
+            CodeKind::Ref => self.replay("a list", |de| de::Deserializer::deserialize_seq(de, visitor)),
             _ => Err(self.invalid(code, "a list")),
         }
     }
@@ -698,6 +826,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
         match code_kind(code) {
             CodeKind::Map => self.visit_map_code(code, visitor),
             CodeKind::Object => self.visit_object(code, None, visitor),
+            CodeKind::Ref => self.replay("a map", |de| de::Deserializer::deserialize_map(de, visitor)),
             _ => Err(self.invalid(code, "a map")),
         }
     }
@@ -713,7 +842,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
         let code = self.next_code()?;
         let mut r = match code {
             0x60..=0x6f | BC_OBJECT => self.visit_object(code, Some(fields), visitor),
-            _ => self.visit_struct_other(code, visitor),
+            _ => self.visit_struct_other(code, _name, fields, visitor),
         };
         // In place, so that a large struct is not moved through another `Result`.
         if let Err(e) = &mut r {
@@ -748,6 +877,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                 }
                 self.dec.leave();
                 Ok(v)
+            }
+            CodeKind::Ref => {
+                self.replay("an enum", |de| de::Deserializer::deserialize_enum(de, _name, _variants, visitor))
             }
             _ => Err(self.invalid(code, "an enum (string, Java enum object or one-entry map)")),
         }
