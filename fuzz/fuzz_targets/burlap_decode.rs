@@ -14,6 +14,7 @@ fuzz_target!(|data: &[u8]| {
         max_class_defs: 2,
         max_refs: 8,
         max_message_size: 256,
+        max_ref_copy_bytes: 1024,
     };
     if let Ok(v) = burlap::from_slice(data) {
         let r = burlap::from_reader(data).expect("the reader accepts what the slice accepts");

@@ -15,6 +15,7 @@ fn strict() -> Limits {
         max_class_defs: 2,
         max_refs: 8,
         max_message_size: 256,
+        max_ref_copy_bytes: 1024,
     }
 }
 
