@@ -97,9 +97,9 @@ enum Color {
     GREEN,
 }
 
-/// Java writes objects and enum constants that occur twice in one graph as references (`Q`);
-/// they decode into plain structs and enums as copies, and the copies Rust writes back are
-/// equal in Java.
+/// Java writes objects and enum constants that occur twice in one graph as references (`Q` in
+/// Hessian 2, `R` in Hessian 1); they decode into plain structs and enums as copies, and the
+/// copies Rust writes back are equal in Java.
 #[test]
 fn java_references_decode_into_plain_structs_and_enums() {
     let Some(java) = java() else { return };
@@ -109,16 +109,27 @@ fn java_references_decode_into_plain_structs_and_enums() {
     let mut lines: Vec<structs::w2::LineItem> =
         (1..=n).map(|i| structs::w2::LineItem { quantity: i, product: p.clone(), total: m.clone() }).collect();
     lines.push(lines[0].clone());
+    let colors = vec![Color::RED, Color::GREEN, Color::RED, Color::RED, Color::GREEN];
+    let h1 = |b: &[u8]| hessian::h1::from_slice(b).unwrap().to_string();
+
+    // Hessian 2: every repeat is a `Q`: 2 per line after the first, the product's price (the
+    // same Money as the totals) and the repeated first line; 3 repeated colors
     let theirs = java.run("SerdeCheck", &["write", "h2", "shared", &n.to_string()], b"");
-    // every repeat is a reference: 2 per line after the first, plus the product's price (the
-    // same Money as the totals) and the repeated first line
     assert_eq!(theirs.iter().filter(|&&b| b == b'Q').count(), 2 * (n as usize - 1) + 2);
     assert_eq!(from_slice::<Vec<structs::w2::LineItem>>(&theirs).unwrap(), lines);
     check_in_java(&java, "h2", "shared", n as usize, &to_vec(&lines).unwrap());
-
-    let colors = vec![Color::RED, Color::GREEN, Color::RED, Color::RED, Color::GREEN];
     let theirs = java.run("SerdeCheck", &["write", "h2", "colors", "0"], b"");
     assert_eq!(theirs.iter().filter(|&&b| b == b'Q').count(), 3);
     assert_eq!(from_slice::<Vec<Color>>(&theirs).unwrap(), colors);
     check_in_java(&java, "h2", "colors", 0, &to_vec(&colors).unwrap());
+
+    // Hessian 1: the same repeats as `R` (shown by the dynamic decoder as `ref(n)`)
+    let theirs = java.run("SerdeCheck", &["write", "h1", "shared", &n.to_string()], b"");
+    assert_eq!(h1(&theirs).matches("ref(").count(), 2 * (n as usize - 1) + 2, "{}", h1(&theirs));
+    assert_eq!(hessian::serde::h1::from_slice::<Vec<structs::w2::LineItem>>(&theirs).unwrap(), lines);
+    check_in_java(&java, "h1", "shared", n as usize, &hessian::serde::h1::to_vec(&lines).unwrap());
+    let theirs = java.run("SerdeCheck", &["write", "h1", "colors", "0"], b"");
+    assert_eq!(h1(&theirs).matches("ref(").count(), 3, "{}", h1(&theirs));
+    assert_eq!(hessian::serde::h1::from_slice::<Vec<Color>>(&theirs).unwrap(), colors);
+    check_in_java(&java, "h1", "colors", 0, &hessian::serde::h1::to_vec(&colors).unwrap());
 }

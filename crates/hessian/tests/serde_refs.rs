@@ -1,4 +1,4 @@
-//! Value references (`Q n`) decoded into plain Rust types: Java writes a reference for every
+//! Value references (`Q n`, and `R n` in Hessian 1) decoded into plain Rust types: Java writes a reference for every
 //! list, map, object or enum constant that occurs a second time in one message; a plain field
 //! gets a copy of the referenced value (read again from where it starts), a `Shared` field the
 //! shared value. Cycles end at the depth limit and copies are bounded by
@@ -212,4 +212,59 @@ fn copies_of_references_are_bounded() {
     let v: serde_json::Value = from_slice(&doubling_lists(4)).unwrap();
     assert_eq!(v[2], serde_json::json!([[[0, 0], [0, 0]], [[0, 0], [0, 0]]]));
     assert_eq!(v[3][1], v[2]);
+}
+
+// ---- Hessian 1.0.2 (`R n`; lists and maps are numbered in the order they start) ----
+
+#[test]
+fn hessian1_references_decode_into_plain_types_as_copies() {
+    use hessian::h1;
+    use hessian::serde::h1 as sh1;
+    // list(0) [Product(1) { price: Money(2) }, R1, Address(3), R3, R2]
+    let money_def = ClassDef::new("Money", ["cents", "currency"]);
+    let product_def = ClassDef::new("Product", ["sku", "price"]);
+    let m = Value::object(money_def, vec![Value::Int(1250), Value::string("EUR")]);
+    let p = Value::object(product_def, vec![Value::string("SKU-1"), m]);
+    let a = Value::object(ClassDef::new("Address", ["city"]), vec![Value::string("Paris")]);
+    let l = Value::list(vec![p, Value::Ref(1), a, Value::Ref(3), Value::Ref(2)]);
+    let bytes = h1::to_vec(&l).unwrap();
+    let back: (Product, Product, Address, Address, Money) = sh1::from_slice(&bytes).unwrap();
+    let paris = Address { city: "Paris".into() };
+    assert_eq!(back, (product(), product(), paris.clone(), paris, money()));
+    let any: serde_json::Value = sh1::from_slice(&bytes).unwrap();
+    assert_eq!(any[1], any[0]);
+    // from a stream, a reference decodes only into Value or Shared
+    let e = sh1::from_reader::<_, (Product, Product, Address, Address, Money)>(&bytes[..]).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+    // enum constants as Java writes them: typed maps `{name: RED}`, repeats as `R`
+    let color = ClassDef::new("Color", ["name"]);
+    let red = Value::object(color.clone(), vec![Value::string("RED")]);
+    let green = Value::object(color, vec![Value::string("GREEN")]);
+    let bytes = h1::to_vec(&Value::list(vec![red, green, Value::Ref(1), Value::Ref(2)])).unwrap();
+    assert_eq!(sh1::from_slice::<Vec<Color>>(&bytes).unwrap(), [Color::RED, Color::GREEN, Color::RED, Color::GREEN]);
+}
+
+#[test]
+fn hessian1_cycles_and_copies_are_bounded() {
+    use hessian::h1;
+    use hessian::serde::h1 as sh1;
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Node {
+        name: String,
+        next: Option<Box<Node>>,
+    }
+    let node = ClassDef::new("Node", ["name", "next"]);
+    let bytes = h1::to_vec(&Value::object(node, vec![Value::string("loop"), Value::Ref(0)])).unwrap();
+    let e = sh1::from_slice::<Node>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "depth", .. }), "{e}");
+    // doubling lists, as in Hessian 2
+    let mut l = vec![Value::list(vec![Value::Int(0), Value::Int(0)])];
+    for i in 1..48 {
+        l.push(Value::list(vec![Value::Ref(i), Value::Ref(i)]));
+    }
+    let bytes = h1::to_vec(&Value::list(l)).unwrap();
+    let limits = Limits { max_ref_copy_bytes: 1000, ..Limits::default() };
+    let e = sh1::from_slice_with_limits::<serde_json::Value>(&bytes, limits).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "bytes re-read to copy references", .. }), "{e}");
 }

@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 
 /// Reads Hessian 1.0.2 values and envelopes from a [`Read`] source.
 pub struct Decoder<'de, R: Read<'de>> {
-    read: R,
+    pub(crate) read: R,
     limits: Limits,
     refs: usize,
     depth: usize,
@@ -80,6 +80,12 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Number of referenceable values (lists and maps) seen in this message.
     pub fn ref_count(&self) -> usize {
         self.refs
+    }
+
+    /// Forgets the references registered from index `n` on (after re-reading a referenced
+    /// value, which registers its parts a second time).
+    pub(crate) fn truncate_refs(&mut self, n: usize) {
+        self.refs = self.refs.min(n);
     }
 
     /// Fails unless the input is exhausted.

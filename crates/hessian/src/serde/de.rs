@@ -16,6 +16,7 @@
 //! of the input, errors) takes the general path, out of line, with the same results and errors.
 //! The error paths of object fields are marked cold so that LLVM keeps the field reads inline.
 
+use super::copies::RefCopies;
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::h2::codes::*;
@@ -35,16 +36,9 @@ pub struct Deserializer<'de, R: Read<'de>> {
     fast: Vec<(usize, bool)>,
     /// Values decoded through [`Shared`](super::Shared), by reference index.
     shared: HashMap<usize, Rc<dyn Any>>,
-    /// Per reference index, the offset of the list, map or object it names ([`NO_START`] for
-    /// those read inside a `Value`): a reference into a plain Rust type re-reads it from there.
-    /// Kept only for inputs that can rewind (slices).
-    starts: Vec<u64>,
-    /// Bytes re-read so far to copy referenced values (bounded by `Limits::max_ref_copy_bytes`).
-    replayed: u64,
+    /// Where each referenceable value starts, for references into plain types (slices only).
+    copies: RefCopies,
 }
-
-/// [`Deserializer::starts`] entry of a reference whose start is not known.
-const NO_START: u64 = u64::MAX;
 
 impl<'de> Deserializer<'de, SliceRead<'de>> {
     /// A deserializer over a byte slice (strings and bytes may be borrowed from it).
@@ -64,7 +58,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     /// A deserializer on top of an existing decoder (e.g. with seeded tables, or positioned
     /// inside an RPC envelope).
     pub fn new(dec: Decoder<'de, R>) -> Self {
-        Deserializer { dec, fast: Vec::new(), shared: HashMap::new(), starts: Vec::new(), replayed: 0 }
+        Deserializer { dec, fast: Vec::new(), shared: HashMap::new(), copies: RefCopies::default() }
     }
 
     /// Replaces the decoder's limits.
@@ -99,8 +93,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         self.dec.reset();
         self.fast.clear();
         self.shared.clear();
-        self.starts.clear();
-        self.replayed = 0;
+        self.copies.clear();
     }
 
     /// Records that the value whose code is at offset `at` got the latest reference index.
@@ -109,25 +102,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         if !R::REWINDABLE {
             return;
         }
-        let i = self.dec.ref_count().wrapping_sub(1);
-        if self.starts.len() == i {
-            self.starts.push(at);
-        } else {
-            self.note_start_slow(i, at);
-        }
-    }
-
-    #[cold]
-    fn note_start_slow(&mut self, i: usize, at: u64) {
-        if i == usize::MAX {
-            return;
-        }
-        if self.starts.len() < i {
-            self.starts.resize(i, NO_START);
-            self.starts.push(at);
-        } else {
-            self.starts[i] = at;
-        }
+        self.copies.note(self.dec.ref_count(), at);
     }
 
     /// Reads a value reference (its `Q` just read) into a plain Rust type: re-reads the
@@ -153,19 +128,11 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         expected: &str,
         f: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
-        let start = self.starts.get(r).copied().unwrap_or(NO_START);
         let limit = self.dec.limits().max_ref_copy_bytes;
-        if self.replayed > limit {
-            return Err(Error::new(ErrorKind::LimitExceeded { what: "bytes re-read to copy references", limit }, at));
-        }
+        let start = self.copies.start(r, at, expected, R::REWINDABLE, limit)?;
         let back = self.dec.offset();
-        if start == NO_START || !self.dec.read.rewind_to(start) {
-            let found = if R::REWINDABLE {
-                "a reference to a value read as a Value (decode it into a Value or Shared field)"
-            } else {
-                "a value reference (into a plain type only from a slice: use from_slice, or a Value or Shared field)"
-            };
-            return Err(Error::new(ErrorKind::InvalidType { expected: expected.to_owned(), found: found.into() }, at));
+        if !self.dec.read.rewind_to(start) {
+            return Err(self.dec.err(ErrorKind::UnexpectedEof));
         }
         let (refs, classes, types) =
             (self.dec.ref_count(), self.dec.tables().classes().len(), self.dec.tables().types().len());
@@ -177,17 +144,14 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
             }
             Err(e) => Err(e),
         };
-        self.replayed += self.dec.offset().saturating_sub(start);
+        let bytes = self.dec.offset().saturating_sub(start);
         self.dec.truncate_refs(refs);
         self.dec.tables_mut().truncate(classes, types);
-        self.starts.truncate(refs);
         self.shared.retain(|&k, _| k < refs);
         self.dec.read.rewind_to(back);
+        let copied = self.copies.copied(refs, bytes, at, limit);
         let v = v?;
-        if self.replayed > limit {
-            return Err(Error::new(ErrorKind::LimitExceeded { what: "bytes re-read to copy references", limit }, at));
-        }
-        Ok(v)
+        copied.map(|()| v)
     }
 
     /// Reads the next value code, reading any class definitions in front of it.
@@ -513,7 +477,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         if R::REWINDABLE {
             // Each element may be an object with a reference index of its own: grow once for
             // lists of up to 64 Ki elements (beyond that, by doubling as usual).
-            self.starts.reserve(len.unwrap_or(0).min(1 << 16));
+            self.copies.reserve(len.unwrap_or(0));
         }
         let mut acc = ListAccess { de: self, left: len.unwrap_or(0), variable: len.is_none(), done: false };
         let v = visitor.visit_seq(&mut acc)?;

@@ -33,6 +33,7 @@
 //!   and [`h1::Deserializer`], no intermediate `Value`, errors with byte offsets); [`burlap`]
 //!   gives it for Burlap, through [`to_value`]/[`from_value`] and Burlap's `Value` codec.
 
+mod copies;
 pub mod date;
 pub mod de;
 pub mod dynamic;

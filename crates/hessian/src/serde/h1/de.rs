@@ -15,6 +15,7 @@
 //! map (a Java enum, `M t <class> S "name" S <variant> z`): its entries are read as a
 //! [`Value`] map and mapped like the dynamic path does, as the variant may be any entry.
 
+use super::super::copies::RefCopies;
 use super::super::dynamic::ValueDe;
 use super::super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
@@ -32,6 +33,8 @@ pub struct Deserializer<'de, R: Read<'de>> {
     dec: Decoder<'de, R>,
     /// Values decoded through [`Shared`](crate::serde::Shared), by reference index.
     shared: HashMap<usize, Rc<dyn Any>>,
+    /// Where each list and map starts, for references into plain types (slices only).
+    copies: RefCopies,
 }
 
 impl<'de> Deserializer<'de, SliceRead<'de>> {
@@ -74,7 +77,7 @@ fn is_string(code: u8) -> bool {
 impl<'de, R: Read<'de>> Deserializer<'de, R> {
     /// A deserializer on top of an existing decoder (e.g. positioned inside an RPC envelope).
     pub fn new(dec: Decoder<'de, R>) -> Self {
-        Deserializer { dec, shared: HashMap::new() }
+        Deserializer { dec, shared: HashMap::new(), copies: RefCopies::default() }
     }
 
     /// Replaces the decoder's limits.
@@ -108,6 +111,61 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     pub fn reset(&mut self) {
         self.dec.reset();
         self.shared.clear();
+        self.copies.clear();
+    }
+
+    /// Records that the list or map whose code is at offset `at` got the latest reference index.
+    #[inline]
+    fn note_start(&mut self, at: u64) {
+        if R::REWINDABLE {
+            self.copies.note(self.dec.ref_count(), at);
+        }
+    }
+
+    /// Reads a reference (its `R` just read) into a plain Rust type: re-reads the referenced
+    /// list or map from where it starts, with `f`, then continues after the reference. The
+    /// references and shared values the second reading registers are forgotten again. Cycles
+    /// end at the depth limit; the bytes re-read are bounded by `max_ref_copy_bytes`.
+    #[cold]
+    #[inline(never)]
+    fn replay<T>(&mut self, expected: &str, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let at = self.dec.offset().saturating_sub(1);
+        let r = self.dec.parse_ref()? as usize;
+        self.replay_ref(at, r, expected, f)
+    }
+
+    /// [`replay`](Self::replay) of reference `r`, whose `R` is at offset `at` (already parsed).
+    #[cold]
+    #[inline(never)]
+    fn replay_ref<T>(
+        &mut self,
+        at: u64,
+        r: usize,
+        expected: &str,
+        f: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let limit = self.dec.limits().max_ref_copy_bytes;
+        let start = self.copies.start(r, at, expected, R::REWINDABLE, limit)?;
+        let back = self.dec.offset();
+        if !self.dec.read.rewind_to(start) {
+            return Err(self.dec.err(ErrorKind::UnexpectedEof));
+        }
+        let refs = self.dec.ref_count();
+        let v = match self.dec.enter() {
+            Ok(()) => {
+                let v = f(self);
+                self.dec.leave();
+                v
+            }
+            Err(e) => Err(e),
+        };
+        let bytes = self.dec.offset().saturating_sub(start);
+        self.dec.truncate_refs(refs);
+        self.shared.retain(|&k, _| k < refs);
+        self.dec.read.rewind_to(back);
+        let copied = self.copies.copied(refs, bytes, at, limit);
+        let v = v?;
+        copied.map(|()| v)
     }
 
     /// The next code, without consuming it; the end of the input is an error.
@@ -166,15 +224,19 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
             BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => self.dec.parse_str(code).map(drop),
             BC_BINARY | BC_BINARY_CHUNK => self.dec.parse_bytes_ref(code).map(drop),
             BC_LIST => {
+                let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 let (_, len) = self.dec.parse_list_header()?;
+                self.note_start(at);
                 self.skip_list_rest(len, 0)?;
                 self.dec.leave();
                 Ok(())
             }
             BC_MAP => {
+                let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 self.dec.parse_map_header()?;
+                self.note_start(at);
                 self.skip_map_rest(0)?;
                 self.dec.leave();
                 Ok(())
@@ -216,8 +278,13 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
 
     /// A list whose `V` has been read, as a serde sequence.
     fn visit_list<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let at = self.dec.offset() - 1;
         self.dec.enter()?;
         let (_, declared) = self.dec.parse_list_header()?;
+        self.note_start(at);
+        if R::REWINDABLE {
+            self.copies.reserve(declared.unwrap_or(0));
+        }
         let mut acc = ListAccess { de: self, declared, count: 0, done: false };
         let v = visitor.visit_seq(&mut acc)?;
         let (count, done) = (acc.count, acc.done);
@@ -232,8 +299,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
 
     /// A map (or object) whose `M` has been read, as a serde map.
     fn visit_map<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let at = self.dec.offset() - 1;
         self.dec.enter()?;
         self.dec.parse_map_header()?;
+        self.note_start(at);
         let mut acc = MapAccess { de: self, count: 0, done: false, pending_value: false };
         let v = visitor.visit_map(&mut acc)?;
         let (count, done, pending_value) = (acc.count, acc.done, acc.pending_value);
@@ -272,6 +341,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     ) -> Result<V::Value> {
         self.dec.enter()?;
         let type_name = self.dec.parse_map_header()?;
+        self.note_start(start);
         if type_name.is_some() {
             // A typed map: a Java enum `{name: VARIANT}`, whose `name` entry may come anywhere,
             // or else a one-entry map. Mapped from its entries as the dynamic path does.
@@ -356,7 +426,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                 let entries = [("type", r.type_name), ("url", r.url)];
                 visitor.visit_map(de::value::MapDeserializer::<_, Error>::new(entries.into_iter()))
             }
-            _ => Err(self.wrong(code, "a value (references decode only into Value)")),
+            BC_REF => self.replay("a value", |de| de::Deserializer::deserialize_any(de, visitor)),
+            _ => Err(self.wrong(code, "a value")),
         }
     }
 
@@ -436,13 +507,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                     Some(v) => {
                         shared::with_lookup(v.clone(), || visitor.visit_unit()).map_err(|e: Error| e.at_offset(at))
                     }
-                    None => Err(Error::new(
-                        ErrorKind::InvalidType {
-                            expected: format!("a shared value (reference {r})"),
-                            found: "a reference to a value that was not decoded as Shared".into(),
-                        },
-                        at,
-                    )),
+                    // First read into a plain type: read it again, as a new shared value.
+                    None => self.replay_ref(at, r, "a shared value", |de| {
+                        de::Deserializer::deserialize_newtype_struct(de, SHARED_TOKEN, visitor)
+                    }),
                 };
             }
             let index = self.dec.ref_count();
@@ -470,6 +538,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                     visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
                 }
             },
+            BC_REF => self.replay("a list", |de| de::Deserializer::deserialize_seq(de, visitor)),
             _ => Err(self.wrong(code, "a list")),
         }
     }
@@ -490,6 +559,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.dec.read_code()? {
             BC_MAP => self.visit_map(visitor),
+            BC_REF => self.replay("a map", |de| de::Deserializer::deserialize_map(de, visitor)),
             c => Err(self.wrong(c, "a map")),
         }
     }
@@ -506,6 +576,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
         let r = match self.dec.read_code()? {
             BC_MAP => self.visit_map(visitor),
             BC_LIST => self.visit_list(visitor),
+            BC_REF => self.replay("an object", |de| de::Deserializer::deserialize_struct(de, _name, _fields, visitor)),
             c => Err(self.wrong(c, "an object")),
         };
         r.map_err(|e| e.at_offset(start))
@@ -527,6 +598,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                 Reference::Copied(s) => visitor.visit_enum(de::value::StrDeserializer::<Error>::new(s)),
             },
             BC_MAP => self.visit_enum_map(start, name, variants, visitor),
+            BC_REF => self.replay("an enum", |de| de::Deserializer::deserialize_enum(de, name, variants, visitor)),
             _ => Err(self.wrong(code, "an enum")),
         }
     }
