@@ -77,6 +77,21 @@ impl<W: Write> Output<W> {
         }
     }
 
+    /// Replaces the `old_len` bytes written at output position `pos` by `bytes` (which may be
+    /// longer or shorter); `false` when they have left the buffer already.
+    pub(crate) fn splice(&mut self, pos: u64, old_len: usize, bytes: &[u8]) -> bool {
+        let Some(start) = pos.checked_sub(self.flushed).and_then(|p| usize::try_from(p).ok()) else {
+            return false;
+        };
+        match start.checked_add(old_len) {
+            Some(end) if end <= self.buf.len() => {
+                self.buf.splice(start..end, bytes.iter().copied());
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Writes out the buffer and flushes the writer.
     pub(crate) fn flush(&mut self) -> Result<()> {
         self.flush_buffer()?;

@@ -18,7 +18,7 @@ use std::io::BufRead;
 
 /// The element names of Burlap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tag {
+pub(crate) enum Tag {
     Null,
     Boolean,
     Int,
@@ -70,7 +70,7 @@ fn tag(name: &[u8]) -> Tag {
 
 /// One structural token: a start tag, an end tag, an empty-element tag, or the end of input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tok {
+pub(crate) enum Tok {
     Start(Tag),
     End(Tag),
     Empty(Tag),
@@ -86,6 +86,30 @@ pub struct Decoder<R: BufRead> {
     limits: Limits,
     refs: usize,
     depth: usize,
+    /// Offset of the input's first byte in the message (non-zero while the serde deserializer
+    /// re-reads a referenced value from where it starts).
+    base: u64,
+    /// Offset of the `<` of the last token [`next_tok`](Self::next_tok) returned.
+    tok_start: u64,
+}
+
+/// Where a [`Decoder`] was reading, put aside while it reads from elsewhere (see
+/// [`Decoder::reposition`]).
+pub(crate) struct Position<R> {
+    xml: quick_xml::Reader<R>,
+    base: u64,
+    peeked: Option<Tok>,
+    tok_start: u64,
+}
+
+/// The XML reader as the decoder configures it.
+fn xml_reader<R: BufRead>(read: R) -> quick_xml::Reader<R> {
+    let mut xml = quick_xml::Reader::from_reader(read);
+    let cfg = xml.config_mut();
+    cfg.trim_text(false);
+    cfg.expand_empty_elements = false;
+    cfg.check_end_names = true;
+    xml
 }
 
 impl<'a> Decoder<&'a [u8]> {
@@ -105,12 +129,49 @@ impl<R: std::io::Read> Decoder<std::io::BufReader<R>> {
 impl<R: BufRead> Decoder<R> {
     /// A decoder with default limits.
     pub fn new(read: R) -> Self {
-        let mut xml = quick_xml::Reader::from_reader(read);
-        let cfg = xml.config_mut();
-        cfg.trim_text(false);
-        cfg.expand_empty_elements = false;
-        cfg.check_end_names = true;
-        Decoder { xml, buf: Vec::new(), text: Vec::new(), peeked: None, limits: Limits::default(), refs: 0, depth: 0 }
+        Decoder {
+            xml: xml_reader(read),
+            buf: Vec::new(),
+            text: Vec::new(),
+            peeked: None,
+            limits: Limits::default(),
+            refs: 0,
+            depth: 0,
+            base: 0,
+            tok_start: 0,
+        }
+    }
+
+    /// Reads from `read`, whose first byte is at offset `base` of the message, until
+    /// [`restore`](Self::restore) gives back the returned position.
+    pub(crate) fn reposition(&mut self, read: R, base: u64) -> Position<R> {
+        let xml = std::mem::replace(&mut self.xml, xml_reader(read));
+        let saved = Position { xml, base: self.base, peeked: self.peeked.take(), tok_start: self.tok_start };
+        self.base = base;
+        saved
+    }
+
+    /// Goes back to reading where [`reposition`](Self::reposition) left off.
+    pub(crate) fn restore(&mut self, p: Position<R>) {
+        self.xml = p.xml;
+        self.base = p.base;
+        self.peeked = p.peeked;
+        self.tok_start = p.tok_start;
+    }
+
+    /// Offset of the `<` of the token last returned by `next_tok` or `peek_tok`.
+    pub(crate) fn tok_start(&self) -> u64 {
+        self.tok_start
+    }
+
+    /// Lists and maps read so far in this message (the next one gets this reference index).
+    pub(crate) fn ref_count(&self) -> usize {
+        self.refs
+    }
+
+    /// Forgets the references registered after the first `n`.
+    pub(crate) fn truncate_refs(&mut self, n: usize) {
+        self.refs = self.refs.min(n);
     }
 
     /// Replaces the limits.
@@ -126,7 +187,7 @@ impl<R: BufRead> Decoder<R> {
 
     /// Offset of the next byte the XML reader will look at.
     pub fn offset(&self) -> u64 {
-        self.xml.buffer_position()
+        self.base + self.xml.buffer_position()
     }
 
     /// Starts a new message: forgets value references.
@@ -134,33 +195,35 @@ impl<R: BufRead> Decoder<R> {
         self.refs = 0;
     }
 
-    fn err(&self, kind: ErrorKind) -> Error {
+    pub(crate) fn err(&self, kind: ErrorKind) -> Error {
         Error::new(kind, self.offset())
     }
 
-    fn malformed(&self, msg: impl Into<String>) -> Error {
+    pub(crate) fn malformed(&self, msg: impl Into<String>) -> Error {
         self.err(ErrorKind::Malformed(msg.into()))
     }
 
-    fn limit(&self, what: &'static str, limit: usize) -> Error {
+    pub(crate) fn limit(&self, what: &'static str, limit: usize) -> Error {
         self.err(ErrorKind::LimitExceeded { what, limit: limit as u64 })
     }
 
     fn xml_err(&self, e: quick_xml::Error) -> Error {
         match e {
-            quick_xml::Error::Io(io) => {
-                Error::new(ErrorKind::Io(std::io::Error::new(io.kind(), io.to_string())), self.xml.error_position())
-            }
-            e => Error::new(ErrorKind::Malformed(format!("XML: {e}")), self.xml.error_position()),
+            quick_xml::Error::Io(io) => Error::new(
+                ErrorKind::Io(std::io::Error::new(io.kind(), io.to_string())),
+                self.base + self.xml.error_position(),
+            ),
+            e => Error::new(ErrorKind::Malformed(format!("XML: {e}")), self.base + self.xml.error_position()),
         }
     }
 
     /// The next structural token, skipping whitespace, comments, declarations and processing
     /// instructions between elements.
-    fn next_tok(&mut self) -> Result<Tok> {
+    pub(crate) fn next_tok(&mut self) -> Result<Tok> {
         if let Some(t) = self.peeked.take() {
             return Ok(t);
         }
+        self.tok_start = self.offset();
         loop {
             self.buf.clear();
             let ev = match self.xml.read_event_into(&mut self.buf) {
@@ -171,8 +234,15 @@ impl<R: BufRead> Decoder<R> {
                 Event::Start(e) => Tok::Start(tag(e.name().as_ref())),
                 Event::End(e) => Tok::End(tag(e.name().as_ref())),
                 Event::Empty(e) => Tok::Empty(tag(e.name().as_ref())),
-                Event::Text(t) if t.iter().all(u8::is_ascii_whitespace) => continue,
-                Event::Comment(_) | Event::Decl(_) | Event::PI(_) => continue,
+                Event::Text(t) if t.iter().all(u8::is_ascii_whitespace) => {
+                    // the reader consumed the `<` of the markup after the text
+                    self.tok_start = self.offset().saturating_sub(1);
+                    continue;
+                }
+                Event::Comment(_) | Event::Decl(_) | Event::PI(_) => {
+                    self.tok_start = self.offset();
+                    continue;
+                }
                 Event::DocType(_) => return Err(self.malformed("document type declarations are not allowed")),
                 Event::Text(_) | Event::CData(_) | Event::GeneralRef(_) => {
                     return Err(self.malformed("text outside a value element"))
@@ -182,7 +252,7 @@ impl<R: BufRead> Decoder<R> {
         }
     }
 
-    fn peek_tok(&mut self) -> Result<Tok> {
+    pub(crate) fn peek_tok(&mut self) -> Result<Tok> {
         let t = self.next_tok()?;
         self.peeked = Some(t);
         Ok(t)
@@ -296,7 +366,7 @@ impl<R: BufRead> Decoder<R> {
         self.limits.max_string_len.saturating_mul(3)
     }
 
-    fn enter(&mut self) -> Result<()> {
+    pub(crate) fn enter(&mut self) -> Result<()> {
         if self.depth >= self.limits.max_depth {
             return Err(self.limit("depth", self.limits.max_depth));
         }
@@ -304,7 +374,28 @@ impl<R: BufRead> Decoder<R> {
         Ok(())
     }
 
-    fn add_ref(&mut self) -> Result<()> {
+    /// Leaves a list or map entered with [`enter`](Self::enter).
+    pub(crate) fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Fails when a collection already holds `count` elements, the most the limits allow.
+    pub(crate) fn check_count(&self, count: usize) -> Result<()> {
+        if count >= self.limits.max_collection_len {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
+        }
+        Ok(())
+    }
+
+    /// Fails when a list holds another number of elements than it declared.
+    pub(crate) fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
+        match declared {
+            Some(n) if n != count => Err(self.malformed(format!("list declares {n} elements but holds {count}"))),
+            _ => Ok(()),
+        }
+    }
+
+    pub(crate) fn add_ref(&mut self) -> Result<()> {
         if self.refs >= self.limits.max_refs {
             return Err(self.limit("references", self.limits.max_refs));
         }
@@ -319,7 +410,7 @@ impl<R: BufRead> Decoder<R> {
     }
 
     /// Reads an optional `<type>…</type>`; the empty type is `None`.
-    fn read_opt_type(&mut self) -> Result<Option<String>> {
+    pub(crate) fn read_opt_type(&mut self) -> Result<Option<String>> {
         match self.peek_tok()? {
             Tok::Start(Tag::Type) | Tok::Empty(Tag::Type) => {
                 let tok = self.next_tok()?;
@@ -333,7 +424,7 @@ impl<R: BufRead> Decoder<R> {
 
     /// Parses the value a start (or empty-element) token opens. Containers recurse through
     /// here, so leaf parsing lives in [`Self::parse_leaf`] to keep this frame small.
-    fn parse_value(&mut self, tok: Tok) -> Result<Value> {
+    pub(crate) fn parse_value(&mut self, tok: Tok) -> Result<Value> {
         let t = match tok {
             Tok::Start(t) | Tok::Empty(t) => t,
             Tok::End(t) => return Err(self.malformed(format!("unexpected </{}>", tag_name(t)))),
@@ -357,7 +448,7 @@ impl<R: BufRead> Decoder<R> {
     }
 
     #[inline(never)]
-    fn parse_leaf(&mut self, t: Tag, tok: Tok) -> Result<Value> {
+    pub(crate) fn parse_leaf(&mut self, t: Tag, tok: Tok) -> Result<Value> {
         Ok(match t {
             Tag::Null => {
                 self.leaf(tok, 64)?;
@@ -426,7 +517,7 @@ impl<R: BufRead> Decoder<R> {
         })
     }
 
-    fn expect_end(&mut self, want: Tag) -> Result<()> {
+    pub(crate) fn expect_end(&mut self, want: Tag) -> Result<()> {
         match self.next_tok()? {
             Tok::End(t) if t == want => Ok(()),
             Tok::Eof => Err(self.err(ErrorKind::UnexpectedEof)),
@@ -439,6 +530,23 @@ impl<R: BufRead> Decoder<R> {
             self.add_ref()?;
             return Ok(List { type_name: None, fixed_length: false, items: Vec::new() });
         }
+        let (type_name, len) = self.list_header()?;
+        let mut items = Vec::with_capacity(len.unwrap_or(0).min(1024));
+        loop {
+            let tok = self.next_tok()?;
+            if tok == Tok::End(Tag::List) {
+                break;
+            }
+            self.check_count(items.len())?;
+            items.push(self.parse_value(tok)?);
+        }
+        self.check_list_len(len, items.len())?;
+        Ok(List { type_name, fixed_length: len.is_some(), items })
+    }
+
+    /// After `<list>`: the optional `<type>` and `<length>` (a negative length is none), then
+    /// registers the list's reference.
+    pub(crate) fn list_header(&mut self) -> Result<(Option<String>, Option<usize>)> {
         let type_name = self.read_opt_type()?;
         let mut len = None;
         if let Tok::Start(Tag::Length) | Tok::Empty(Tag::Length) = self.peek_tok()? {
@@ -452,23 +560,7 @@ impl<R: BufRead> Decoder<R> {
             }
         }
         self.add_ref()?;
-        let mut items = Vec::with_capacity(len.unwrap_or(0).min(1024));
-        loop {
-            let tok = self.next_tok()?;
-            if tok == Tok::End(Tag::List) {
-                break;
-            }
-            if items.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
-            items.push(self.parse_value(tok)?);
-        }
-        if let Some(n) = len {
-            if n != items.len() {
-                return Err(self.malformed(format!("list declares {n} elements but holds {}", items.len())));
-            }
-        }
-        Ok(List { type_name, fixed_length: len.is_some(), items })
+        Ok((type_name, len))
     }
 
     fn parse_map(&mut self, tok: Tok) -> Result<Map> {
@@ -478,20 +570,24 @@ impl<R: BufRead> Decoder<R> {
         }
         let type_name = self.read_opt_type()?;
         self.add_ref()?;
+        let entries = self.read_entries()?;
+        Ok(Map { type_name, entries })
+    }
+
+    /// The entries of a map after its header, and its `</map>`.
+    pub(crate) fn read_entries(&mut self) -> Result<Vec<(Value, Value)>> {
         let mut entries = Vec::new();
         loop {
             let tok = self.next_tok()?;
             if tok == Tok::End(Tag::Map) {
                 break;
             }
-            if entries.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
+            self.check_count(entries.len())?;
             let k = self.parse_value(tok)?;
             let v = self.read_value()?;
             entries.push((k, v));
         }
-        Ok(Map { type_name, entries })
+        Ok(entries)
     }
 
     /// Fails unless only whitespace, comments or processing instructions remain.
@@ -598,7 +694,7 @@ fn char_ref(num: &[u8]) -> Option<u32> {
     (1..=0x10ffff).contains(&c).then_some(c)
 }
 
-fn tag_name(t: Tag) -> &'static str {
+pub(crate) fn tag_name(t: Tag) -> &'static str {
     match t {
         Tag::Null => "null",
         Tag::Boolean => "boolean",

@@ -137,6 +137,45 @@ impl<W: Write> Encoder<W> {
         self.put("")
     }
 
+    /// Starts an untyped list for the serde serializer: of `len` elements, or of a length that
+    /// [`end_counted_list`](Self::end_counted_list) fills in (the output stays buffered until
+    /// then). Returns the output position of the length's digits and their count.
+    pub(crate) fn begin_counted_list(&mut self, len: Option<usize>) -> Result<(u64, usize)> {
+        match len {
+            Some(n) => {
+                self.write_list_begin(Some(n), None)?;
+                let digits = n.to_string().len();
+                Ok((self.position() - "</length>".len() as u64 - digits as u64, digits))
+            }
+            None => {
+                self.w.hold();
+                self.w.buf.extend_from_slice(b"<list><type></type><length></length>");
+                Ok((self.position() - "</length>".len() as u64, 0))
+            }
+        }
+    }
+
+    /// Writes the length of a list started with [`begin_counted_list`](Self::begin_counted_list)
+    /// without one, ends one hold of the output, and ends the list.
+    pub(crate) fn end_counted_list(&mut self, pos: u64, len: usize) -> Result<()> {
+        self.w.release();
+        self.patch_list_len(pos, 0, len)?;
+        self.write_list_end()
+    }
+
+    /// Rewrites the length of a list (its `width` digits at output position `pos`) to `len`;
+    /// fails when those bytes have already been handed to the writer.
+    pub(crate) fn patch_list_len(&mut self, pos: u64, width: usize, len: usize) -> Result<()> {
+        let what = if i32::try_from(len).is_err() {
+            format!("list length {len} exceeds 2^31-1")
+        } else if self.w.splice(pos, width, len.to_string().as_bytes()) {
+            return Ok(());
+        } else {
+            format!("a sequence wrote {len} elements, not the length it declared")
+        };
+        Err(Error::new(ErrorKind::Unencodable(what), self.position()))
+    }
+
     /// Ends a list.
     pub fn write_list_end(&mut self) -> Result<()> {
         self.put("</list>")
