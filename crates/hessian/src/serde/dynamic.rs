@@ -1,6 +1,6 @@
-//! Serde through the dynamic [`Value`] model: [`to_value`] and [`from_value`], and on top of them
-//! serde for Burlap ([`burlap`]), whose codecs work on [`Value`]s. (Hessian 1.0.2 has a native
-//! serializer and deserializer, [`serde::h1`](super::h1); this path is its test oracle.)
+//! Serde through the dynamic [`Value`] model: [`to_value`] and [`from_value`]. (Hessian 1.0.2 and
+//! Burlap have native serializers and deserializers, [`serde::h1`](super::h1) and
+//! [`serde::burlap`](super::burlap); this path is their test oracle.)
 //!
 //! The mapping is the one of the Hessian 2.0 serializer (see `docs/serde-mapping.md`): a struct is
 //! a [`Value::Object`] of the struct's (renamed) class — which the Burlap (and Hessian 1) encoders
@@ -345,8 +345,8 @@ impl ser::SerializeStructVariant for StructSer<'_> {
     }
 }
 
-/// A [`Value`] as a serde deserializer (also used by the Hessian 1 deserializer for the enums
-/// it maps from decoded typed maps).
+/// A [`Value`] as a serde deserializer (also used by the Hessian 1 and Burlap deserializers for
+/// the enums they map from decoded typed maps, and by the Burlap one for leaf values).
 pub(crate) struct ValueDe(pub(crate) Value);
 
 fn invalid(v: &Value, expected: &str) -> Error {
@@ -656,24 +656,21 @@ pub(crate) mod h1_via_value {
     }
 }
 
-/// Serde for Burlap 1.0 (through [`Value`]; Java's `BurlapOutput`/`BurlapInput`).
-pub mod burlap {
+/// Serde for Burlap 1.0 through [`Value`]: the dynamic path that the native
+/// [`serde::burlap`](super::burlap) replaced, kept as the oracle its tests compare against.
+#[cfg(test)]
+pub(crate) mod burlap_via_value {
     use super::{from_value, to_value};
     use crate::error::Result;
     use serde::{de::DeserializeOwned, Serialize};
 
-    /// Serializes `v` as one Burlap value.
-    pub fn to_vec<T: ?Sized + Serialize>(v: &T) -> Result<Vec<u8>> {
+    /// `burlap::to_vec(&to_value(v)?)`.
+    pub(crate) fn to_vec<T: ?Sized + Serialize>(v: &T) -> Result<Vec<u8>> {
         crate::burlap::to_vec(&to_value(v)?)
     }
 
-    /// Deserializes a `T` from one complete Burlap value.
-    pub fn from_slice<T: DeserializeOwned>(data: &[u8]) -> Result<T> {
+    /// `from_value(burlap::from_slice(data)?)`.
+    pub(crate) fn from_slice<T: DeserializeOwned>(data: &[u8]) -> Result<T> {
         from_value(crate::burlap::from_slice(data)?)
-    }
-
-    /// Deserializes a `T` from one Burlap value read from `r`.
-    pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(r: R) -> Result<T> {
-        from_value(crate::burlap::from_reader(r)?)
     }
 }

@@ -29,10 +29,12 @@
 //! - [`Value`](crate::Value) can be a field and keeps everything (class names, references);
 //! - [`Shared`] keeps the sharing of `Rc`/`Arc` values as Hessian references;
 //! - [`external::Externalizable`] is the hand-written codec path (Java's `Externalizable`);
-//! - [`h1`] gives the same mapping for Hessian 1.0.2, also natively (its own [`h1::Serializer`]
-//!   and [`h1::Deserializer`], no intermediate `Value`, errors with byte offsets); [`burlap`]
-//!   gives it for Burlap, through [`to_value`]/[`from_value`] and Burlap's `Value` codec.
+//! - [`h1`] gives the same mapping for Hessian 1.0.2 and [`burlap`] for Burlap 1.0, also
+//!   natively (their own [`h1::Serializer`]/[`h1::Deserializer`] and
+//!   [`burlap::Serializer`]/[`burlap::Deserializer`], no intermediate `Value`, errors with byte
+//!   offsets).
 
+pub mod burlap;
 mod copies;
 pub mod date;
 pub mod de;
@@ -45,7 +47,7 @@ mod value;
 
 pub use date::Date;
 pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
-pub use dynamic::{burlap, from_value, to_value};
+pub use dynamic::{from_value, to_value};
 pub use external::Externalizable;
 pub use ser::{to_vec, to_writer, Serializer};
 pub use shared::Shared;
