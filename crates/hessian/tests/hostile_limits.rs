@@ -137,6 +137,9 @@ fn nesting_at_the_default_limit_fits_a_small_stack() {
         assert!(hessian::serde::h1::from_slice::<serde::de::IgnoredAny>(&h1_list).is_ok());
         let b = [nested(b"<list>", depth, b"<null/>"), b"</list>".repeat(depth)].concat();
         assert!(burlap::from_slice(&b).is_ok());
+        assert!(hessian::serde::burlap::from_slice::<serde_json::Value>(&b).is_ok());
+        assert!(hessian::serde::burlap::from_slice::<serde::de::IgnoredAny>(&b).is_ok());
+        assert!(hessian::serde::burlap::from_slice::<Value>(&b).is_ok());
     };
     std::thread::Builder::new().stack_size(2 * MIB).spawn(run).expect("spawn").join().expect("no stack overflow");
 }

@@ -1,0 +1,1037 @@
+//! The native Burlap 1.0 serde layer (`hessian::serde::burlap`) against the dynamic path it
+//! replaced, `burlap::to_vec(&to_value(v))` / `from_value(burlap::from_slice(b))`, which is
+//! byte-identical to Java's `BurlapOutput` (`serde_java.rs` checks the W1-W3 structs against the
+//! jar):
+//! - the same bytes for every row of `docs/serde-mapping.md`, the W1-W3 structs and more;
+//! - the same decoded results for those bytes, for inputs shaped as Java writes them, and for
+//!   thousands of mutated inputs (both succeed with equal values, or both fail);
+//! - errors with the offset of the offending element (the dynamic path says 0), the `Limits`,
+//!   and no panic on any input.
+
+mod common;
+
+use hessian::serde::burlap as sb;
+use hessian::serde::external::{Externalizable, FieldReader, FieldWriter};
+use hessian::serde::{from_value, to_value, Date, Shared};
+use hessian::{burlap, ErrorKind, Limits, Value};
+use hessian_testkit::{structs, workloads};
+use proptest::prelude::*;
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+use std::sync::Arc;
+
+// ---- the oracle ----
+
+fn oracle_bytes<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
+    burlap::to_vec(&to_value(v)?)
+}
+
+fn oracle_decode<T: DeserializeOwned>(bytes: &[u8]) -> hessian::Result<T> {
+    from_value(burlap::from_slice(bytes)?)
+}
+
+/// The offset of the first occurrence of `needle` in `bytes`.
+fn find(bytes: &[u8], needle: &str) -> u64 {
+    let n = needle.as_bytes();
+    bytes.windows(n.len()).position(|w| w == n).unwrap_or_else(|| panic!("{needle} not in the input")) as u64
+}
+
+/// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
+/// a slice and from a reader, give the value back.
+fn check<T: Serialize + DeserializeOwned + PartialEq + Debug>(v: &T) -> Vec<u8> {
+    let ours = sb::to_vec(v).unwrap_or_else(|e| panic!("{v:?}: {e}"));
+    assert_eq!(
+        String::from_utf8_lossy(&ours),
+        String::from_utf8_lossy(&oracle_bytes(v).unwrap()),
+        "bytes of {v:?}"
+    );
+    assert_eq!(ours, oracle_bytes(v).unwrap(), "bytes of {v:?}");
+    let mut w = Vec::new();
+    sb::to_writer(&mut w, v).unwrap();
+    assert_eq!(w, ours, "to_writer of {v:?}");
+    assert_eq!(&sb::from_slice::<T>(&ours).unwrap_or_else(|e| panic!("{v:?}: {e}")), v);
+    assert_eq!(&sb::from_reader::<_, T>(&ours[..]).unwrap(), v);
+    assert_eq!(&oracle_decode::<T>(&ours).unwrap(), v);
+    ours
+}
+
+/// The native bytes are the dynamic path's (for values that do not come back equal, e.g. NaN
+/// or `Some(None)`); returns them.
+fn same_bytes<T: ?Sized + Serialize + Debug>(v: &T) -> Vec<u8> {
+    let ours = sb::to_vec(v).unwrap_or_else(|e| panic!("{v:?}: {e}"));
+    assert_eq!(ours, oracle_bytes(v).unwrap(), "bytes of {v:?}");
+    ours
+}
+
+/// Both decoders agree on `bytes`: equal values (compared by `Debug`, so that NaN equals NaN),
+/// or both an error; except that only the native path copies a reference into a plain type.
+/// Returns the native result.
+fn same_decode<T: DeserializeOwned + Debug>(bytes: &[u8]) -> hessian::Result<T> {
+    let native = sb::from_slice::<T>(bytes);
+    let dynamic = oracle_decode::<T>(bytes);
+    let shown = String::from_utf8_lossy(bytes);
+    match (&native, &dynamic) {
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "decoding {shown}"),
+        (Err(e), _) => {
+            assert!(e.offset() <= bytes.len() as u64, "offset {} past the input: {e}", e.offset());
+            assert!(dynamic.is_err(), "only the native path failed on {shown}: {e}");
+        }
+        (Ok(_), Err(e)) if matches!(e.kind(), ErrorKind::InvalidType { found, .. } if found == "ref") => {}
+        (Ok(a), Err(e)) => panic!("only the dynamic path failed on {shown}: {e} (native: {a:?})"),
+    }
+    let streamed = sb::from_reader::<_, T>(bytes);
+    if let (Ok(v), Ok(_)) = (&native, &dynamic) {
+        // a reader stops after the value: it decodes whatever a slice decodes
+        assert_eq!(format!("{:?}", streamed.as_ref().ok()), format!("{:?}", Some(v)), "reading {shown}");
+    }
+    native
+}
+
+// ---- the types of docs/serde-mapping.md ----
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Scalars {
+    a: i8,
+    b: i16,
+    c: i32,
+    d: i64,
+    e: u8,
+    f: u16,
+    g: u32,
+    h: u64,
+    i: f32,
+    j: f64,
+    k: bool,
+    l: char,
+    m: String,
+    n: Option<i32>,
+    o: Option<String>,
+    p: (),
+    #[serde(with = "serde_bytes")]
+    q: Vec<u8>,
+    r: i128,
+    s: u128,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Unit;
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Newtype(i32);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Tuple(u8, String, Option<bool>);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone, Copy)]
+#[serde(rename = "com.example.Color")]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+enum Shape {
+    Dot,
+    Circle(f64),
+    Rect(f64, f64),
+    Poly { sides: u8, name: String },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Compound")]
+struct Compound {
+    unit: Unit,
+    newtype: Newtype,
+    tuple: Tuple,
+    vec: Vec<u16>,
+    array: [i64; 3],
+    pair: (String, f32),
+    hash: BTreeMap<String, Vec<Color>>,
+    btree: BTreeMap<i32, Option<String>>,
+    colors: Vec<Color>,
+    shapes: Vec<Shape>,
+    nested: Vec<Vec<Tuple>>,
+    when: Date,
+    value: Value,
+    options: Vec<Option<Option<i16>>>,
+}
+
+fn compound() -> Compound {
+    Compound {
+        unit: Unit,
+        newtype: Newtype(-3),
+        tuple: Tuple(1, "two".into(), Some(false)),
+        vec: vec![1, 2, 65535],
+        array: [7, i64::MIN, i64::MAX],
+        pair: ("p".into(), 0.5),
+        hash: BTreeMap::from([("warm".into(), vec![Color::Red]), ("cold".into(), vec![Color::Green, Color::Red])]),
+        btree: BTreeMap::from([(1, None), (-2, Some("two".into()))]),
+        colors: vec![Color::Green, Color::Red, Color::Green],
+        shapes: vec![
+            Shape::Dot,
+            Shape::Circle(2.5),
+            Shape::Rect(1.0, 3.0),
+            Shape::Poly { sides: 5, name: "pentagon".into() },
+        ],
+        nested: vec![vec![], vec![Tuple(0, String::new(), None)]],
+        when: Date(1_200_000_000_123),
+        value: Value::list(vec![
+            // as Burlap decodes objects: maps typed with the class name
+            Value::typed_map("com.example.Thing", vec![("a".into(), Value::Int(1)), ("b".into(), Value::Date(6))]),
+            Value::typed_list("[int", vec![Value::Int(3)]),
+            Value::typed_map("java.util.Hashtable", vec![(Value::Long(1), Value::Binary(vec![1, 2]))]),
+            Value::Ref(1),
+            Value::Remote(Box::new(hessian::Remote { type_name: "com.example.Api".into(), url: "http://x/".into() })),
+            Value::Double(f64::MIN_POSITIVE),
+        ]),
+        options: vec![None, Some(Some(0)), Some(Some(-1))],
+    }
+}
+
+/// A hand-written codec (Java's `Externalizable`).
+#[derive(Debug, PartialEq)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+impl Externalizable for Point {
+    const CLASS: &'static str = "com.example.Point";
+    const FIELDS: &'static [&'static str] = &["x", "y"];
+    fn write_external<W: FieldWriter>(&self, out: &mut W) -> Result<(), W::Error> {
+        out.write(&self.x)?;
+        out.write(&self.y)
+    }
+    fn read_external<'de, R: FieldReader<'de>>(input: &mut R) -> Result<Self, R::Error> {
+        Ok(Point { x: input.read()?, y: input.read()? })
+    }
+}
+hessian::externalizable!(Point);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Stamp")]
+struct Stamp {
+    #[serde(with = "hessian::serde::date::system_time")]
+    at: std::time::SystemTime,
+    #[serde(with = "hessian::serde::date::option_system_time")]
+    maybe: Option<std::time::SystemTime>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Sparse")]
+struct Sparse {
+    id: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Generic")]
+struct Generic<T> {
+    items: Vec<T>,
+    first: Option<T>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(tag = "kind")]
+enum Tagged {
+    A { n: i32 },
+    B { s: String },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(untagged)]
+enum Untagged {
+    Num(i64),
+    Text(String),
+    List(Vec<Untagged>),
+}
+
+#[test]
+fn scalars_write_the_dynamic_paths_bytes() {
+    for v in [
+        Scalars {
+            a: -128,
+            b: 32767,
+            c: i32::MIN,
+            d: i64::MAX,
+            e: 255,
+            f: 65535,
+            g: u32::MAX,
+            h: i64::MAX as u64,
+            i: 1.5,
+            j: -0.0,
+            k: true,
+            l: '😀',
+            m: "héllo, wörld 😀".into(),
+            n: Some(0),
+            o: None,
+            p: (),
+            q: vec![0, 1, 255],
+            r: i64::MIN.into(),
+            s: 0,
+        },
+        Scalars {
+            a: 0,
+            b: -1,
+            c: 0,
+            d: -1,
+            e: 0,
+            f: 0,
+            g: 0,
+            h: 0,
+            i: f32::MAX,
+            j: f64::INFINITY,
+            k: false,
+            l: '\0',
+            m: String::new(),
+            n: None,
+            o: Some("x".into()),
+            p: (),
+            q: Vec::new(),
+            r: 1,
+            s: i64::MAX as u128,
+        },
+    ] {
+        check(&v);
+    }
+    // every scalar alone
+    check(&true);
+    check(&i8::MIN);
+    check(&i16::MAX);
+    check(&-7i32);
+    check(&(1i64 << 40));
+    check(&200u8);
+    check(&u16::MAX);
+    check(&u32::MAX);
+    check(&(u64::MAX >> 1));
+    check(&i128::from(i64::MIN));
+    check(&u128::from(u64::MAX >> 1));
+    check(&0.1f32);
+    check(&-1e300f64);
+    check(&'x');
+    check(&"plain".to_string());
+    check(&serde_bytes::ByteBuf::from(vec![9u8; 5]));
+    check(&());
+    check(&Unit);
+    check(&Newtype(5));
+    check(&Some(3u8));
+    check(&None::<String>);
+    same_bytes(&f64::NAN);
+    same_bytes(&f32::NAN);
+    same_bytes("borrowed str");
+    // out of the range of a long: unencodable either way
+    assert!(matches!(sb::to_vec(&u64::MAX).unwrap_err().kind(), ErrorKind::Unencodable(_)));
+    assert!(oracle_bytes(&u64::MAX).is_err());
+    assert!(sb::to_vec(&i128::MAX).is_err());
+    assert!(sb::to_vec(&u128::MAX).is_err());
+}
+
+#[test]
+fn strings_needing_escapes_and_long_binaries_write_the_dynamic_paths_bytes() {
+    for s in ["<a & b>", "]]>", "&#60;", "\"quoted\" 'apos'", "tab\tnew\nline", "😀 non-BMP", "é", ""] {
+        check(&s.to_string());
+        check(&vec![s.to_string(), s.repeat(3)]);
+    }
+    check(&"x".repeat(100_000));
+    for n in [0, 1, 2, 3, 47, 48, 49, 191, 192, 193, 10_000] {
+        check(&serde_bytes::ByteBuf::from((0..n).map(|i| (i * 7) as u8).collect::<Vec<_>>()));
+    }
+    // names that are not plain ASCII are escaped like strings
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "com.example.Größe<&>")]
+    struct Odd {
+        v: i32,
+    }
+    check(&Odd { v: 1 });
+    // doubles as Java prints them
+    for d in common::doubles() {
+        same_bytes(&d);
+        let bytes = sb::to_vec(&d).unwrap();
+        let back: f64 = same_decode(&bytes).unwrap();
+        assert!(back.to_bits() == d.to_bits() || (back.is_nan() && d.is_nan()), "{d}");
+    }
+}
+
+#[test]
+fn compound_types_write_the_dynamic_paths_bytes() {
+    check(&compound());
+    check(&(1u8, "two".to_string(), [3.0f64, 4.0], Some(Color::Red)));
+    check(&Tuple(9, "nine".into(), None));
+    check(&vec![Shape::Dot, Shape::Circle(0.0), Shape::Rect(-1.0, 1.0), Shape::Poly { sides: 0, name: "".into() }]);
+    check(&vec![(1u8, Shape::Dot), (2, Shape::Circle(-0.5))]);
+    check(&HashMap::from([(1i32, "a".to_string()), (2, "b".into()), (3, "c".into())]));
+    check(&BTreeMap::from([(1i64, vec![Some(Color::Green), None])]));
+    check(&HashMap::from([("only".to_string(), Date(0))]));
+    check(&vec![Point { x: 1, y: -1 }, Point { x: 2, y: 0 }]);
+    check(&Stamp { at: std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_200_000_000_000), maybe: None });
+    check(&vec![Sparse { id: 1, note: None }, Sparse { id: 2, note: Some("n".into()) }]);
+    check(&Generic { items: vec![1u8, 2], first: Some(1) });
+    check(&Generic { items: vec![Generic { items: vec!["s".to_string()], first: None }], first: None });
+    check(&vec![Tagged::A { n: 1 }, Tagged::B { s: "b".into() }]);
+    check(&vec![Untagged::Num(1), Untagged::Text("t".into()), Untagged::List(vec![Untagged::Num(-5)])]);
+    // nested options: `Some(None)` is `<null>`, as in every Hessian mapping
+    for v in [None, Some(None), Some(Some(None)), Some(Some(Some(7i32)))] {
+        let bytes = same_bytes(&v);
+        same_decode::<Option<Option<Option<i32>>>>(&bytes).unwrap();
+    }
+    // every mapped value: `Value` fields are written by the Burlap value encoder
+    for (name, v) in common::cases() {
+        let expected = burlap::to_vec(&v).unwrap();
+        assert_eq!(same_bytes(&v), expected, "{name}");
+        let native = sb::from_slice::<Value>(&expected).unwrap();
+        assert_eq!(format!("{native:?}"), format!("{:?}", burlap::from_slice(&expected).unwrap()), "{name}");
+    }
+}
+
+#[test]
+fn sequences_without_a_length_are_counted() {
+    struct Evens(u32);
+    impl Serialize for Evens {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq((0..self.0).filter(|i| i % 2 == 0))
+        }
+    }
+    impl Debug for Evens {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "Evens({})", self.0)
+        }
+    }
+    for n in [0, 1, 2, 9, 100_000] {
+        let bytes = same_bytes(&Evens(n));
+        let back: Vec<u32> = sb::from_slice(&bytes).unwrap();
+        assert_eq!(back.len(), n.div_ceil(2) as usize);
+        // nested, and through a writer that receives the output in pieces
+        let nested = [Evens(n), Evens(3)];
+        let bytes = same_bytes(&nested[..]);
+        let mut w = Vec::new();
+        sb::to_writer(&mut w, &nested[..]).unwrap();
+        assert_eq!(w, bytes);
+    }
+}
+
+#[test]
+fn workload_structs_write_the_value_encoders_bytes() {
+    for n in [0, 1, 10, 5000] {
+        let ours = check(&structs::items(n));
+        assert_eq!(ours, burlap::to_vec(&workloads::items(n)).unwrap(), "W1 items({n})");
+    }
+    let w2 = workloads::W2Classes::default();
+    assert_eq!(check(&structs::w2::request()), burlap::to_vec(&w2.request()).unwrap());
+    assert_eq!(check(&structs::w2::reply()), burlap::to_vec(&w2.reply()).unwrap());
+    assert_eq!(check(&structs::money()), burlap::to_vec(&workloads::money(&workloads::money_class(), 1000)).unwrap());
+    assert_eq!(check(&structs::moneys(10000)), burlap::to_vec(&workloads::moneys(10000)).unwrap());
+    let hand: Vec<structs::MoneyCents> = (0..100).map(|i| structs::MoneyCents::of(i * 100)).collect();
+    check(&hand);
+    // Java's W3 (cents and text) decodes into the hand-written type, which skips the text
+    let full = burlap::to_vec(&workloads::moneys(100)).unwrap();
+    assert_eq!(same_decode::<Vec<structs::MoneyCents>>(&full).unwrap(), hand);
+}
+
+// ---- Shared: references numbered as the decoder numbers them ----
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Address")]
+struct Address {
+    city: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Person")]
+struct Person {
+    extra: Value,
+    home: Shared<Address>,
+    work: Shared<Address>,
+    tags: Shared<Vec<String>>,
+    again: Shared<Vec<String>>,
+}
+
+#[test]
+fn shared_values_are_written_once_then_referenced() {
+    let home = Shared::new(Address { city: "London".into() });
+    let tags = Shared::new(vec!["a".to_string()]);
+    // `extra` opens two references (a list holding a map): the person is 0, the list 1, the map
+    // 2, the address 3, the tags 4
+    let extra = Value::list(vec![Value::map(vec![(Value::Int(1), Value::Null)])]);
+    let p = Person { extra, home: home.clone(), work: home.clone(), tags: tags.clone(), again: tags.clone() };
+    let ours = sb::to_vec(&p).unwrap();
+    // the dynamic path copies shared values; with the copies replaced by the references the
+    // decoder resolves, its bytes are ours
+    let Value::Object(mut o) = to_value(&p).unwrap() else { panic!("an object") };
+    o.fields[2] = Value::Ref(3);
+    o.fields[4] = Value::Ref(4);
+    assert_eq!(ours, burlap::to_vec(&Value::Object(o)).unwrap());
+    let back: Person = sb::from_slice(&ours).unwrap();
+    assert_eq!(back, p);
+    assert!(Arc::ptr_eq(&back.home.0, &back.work.0));
+    assert!(Arc::ptr_eq(&back.tags.0, &back.again.0));
+    let streamed: Person = sb::from_reader(&ours[..]).unwrap();
+    assert!(Arc::ptr_eq(&streamed.home.0, &streamed.work.0));
+    // the dynamic path cannot decode references into structs
+    assert!(oracle_decode::<Person>(&ours).is_err());
+
+    // shared values in a list, a distinct but equal value, and a scalar (never a reference)
+    let n = Shared::new(5i32);
+    let list = vec![(home.clone(), n.clone()), (Shared::new(Address { city: "London".into() }), n.clone()), (home, n)];
+    let ours = sb::to_vec(&list).unwrap();
+    let Value::List(mut l) = to_value(&list).unwrap() else { panic!("a list") };
+    // list 0, tuple 1, address 2, tuple 3, address 4, tuple 5: the third address is `<ref>2</ref>`
+    let Value::List(t) = &mut l.items[2] else { panic!("a tuple") };
+    t.items[0] = Value::Ref(2);
+    assert_eq!(ours, burlap::to_vec(&Value::List(l)).unwrap());
+    let back: Vec<(Shared<Address>, Shared<i32>)> = sb::from_slice(&ours).unwrap();
+    assert_eq!(back, list);
+    assert!(Arc::ptr_eq(&back[0].0 .0, &back[2].0 .0));
+    assert!(!Arc::ptr_eq(&back[0].0 .0, &back[1].0 .0));
+
+    // a value that appears once is written as the dynamic path writes it
+    check(&vec![Shared::new(Address { city: "x".into() }), Shared::new(Address { city: "y".into() })]);
+
+    // a reference to something that was not decoded as Shared: from a slice, a copy read
+    // again from where the list starts; from a stream, an error at the reference
+    let bytes = b"<list><type></type><length>2</length><list><type></type><length>1</length><int>7</int></list><ref>1</ref></list>";
+    let (plain, shared) = sb::from_slice::<(Vec<i32>, Shared<Vec<i32>>)>(bytes).unwrap();
+    assert_eq!((plain, shared.0.as_ref().clone()), (vec![7], vec![7]));
+    let e = sb::from_reader::<_, (Vec<i32>, Shared<Vec<i32>>)>(&bytes[..]).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+    assert_eq!(e.offset(), find(bytes, "<ref>"));
+    // and one out of range
+    let bytes = b"<list><type></type><length>1</length><ref>1</ref></list>";
+    let e = sb::from_slice::<Vec<Shared<Vec<i32>>>>(bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::RefOutOfRange { index: 1, len: 1 }), "{e}");
+}
+
+#[test]
+fn references_are_copied_into_plain_types_from_a_slice() {
+    // Java writes a repeated object as a reference: `[a, a]` with `a` an Address
+    let a = Value::typed_map("com.example.Address", vec![("city".into(), Value::string("Paris"))]);
+    let java = burlap::to_vec(&Value::list(vec![a, Value::Ref(1), Value::Ref(0)])).unwrap();
+    // the outer list (ref 0) refers to itself: copying it into a plain type ends at a limit
+    let shallow = Limits { max_depth: 16, ..Limits::default() };
+    let e = sb::from_slice_with_limits::<serde_json::Value>(&java, shallow).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
+    // the address twice: the second a copy
+    let v: (Address, Address) = sb::from_slice(&burlap::to_vec(&Value::list(vec![
+        Value::typed_map("com.example.Address", vec![("city".into(), Value::string("Paris"))]),
+        Value::Ref(1),
+    ]))
+    .unwrap())
+    .unwrap();
+    assert_eq!(v.0, v.1);
+    assert_eq!(v.1.city, "Paris");
+    // the same through Value keeps the reference; the dynamic path refuses it in a struct
+    let bytes = burlap::to_vec(&Value::list(vec![
+        Value::typed_map("com.example.Address", vec![("city".into(), Value::string("Paris"))]),
+        Value::Ref(1),
+    ]))
+    .unwrap();
+    assert!(oracle_decode::<(Address, Address)>(&bytes).is_err());
+    assert_eq!(same_decode::<(Value, Value)>(&bytes).unwrap().1, Value::Ref(1));
+    // copies are bounded: a chain of lists each holding two references to the previous one
+    let mut items = vec![Value::list(vec![Value::string("x".repeat(100))])];
+    for i in 0..30u32 {
+        items.push(Value::list(vec![Value::Ref(i + 1), Value::Ref(i + 1)]));
+    }
+    let bomb = burlap::to_vec(&Value::list(items)).unwrap();
+    let e = sb::from_slice::<serde_json::Value>(&bomb).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "bytes re-read to copy references", .. }), "{e}");
+    let small = Limits { max_ref_copy_bytes: 10, ..Limits::default() };
+    let e = sb::from_slice_with_limits::<(Address, Address)>(&bytes, small).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
+    assert_eq!(e.offset(), find(&bytes, "<ref>"));
+}
+
+// ---- decoding what Java (and others) write ----
+
+fn string(s: &str) -> String {
+    format!("<string>{s}</string>")
+}
+
+fn int(v: i32) -> String {
+    format!("<int>{v}</int>")
+}
+
+fn typed_map(class: &str, entries: &[(&str, String)]) -> Vec<u8> {
+    let mut b = format!("<map><type>{class}</type>");
+    for (k, v) in entries {
+        b += &string(k);
+        b += v;
+    }
+    b += "</map>";
+    b.into_bytes()
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "org.example.remoting.Item")]
+struct ItemSubset {
+    // declared in another order than the wire, with fields missing and one optional extra
+    updated: Date,
+    name: String,
+    count: i64,
+    #[serde(default)]
+    missing: Option<String>,
+}
+
+#[test]
+fn java_shapes_decode_as_the_dynamic_path_decodes_them() {
+    // a Java enum: the `name` entry anywhere in a map typed with the enum's class
+    let red = typed_map("com.example.Color", &[("name", string("Red"))]);
+    assert_eq!(same_decode::<Color>(&red).unwrap(), Color::Red);
+    let green = typed_map("com.example.Color", &[("ordinal", int(1)), ("name", string("Green"))]);
+    assert_eq!(same_decode::<Color>(&green).unwrap(), Color::Green);
+    assert!(same_decode::<Color>(&typed_map("X", &[("name", int(1))])).is_err());
+    assert!(same_decode::<Color>(&typed_map("X", &[("name", string("Blue"))])).is_err());
+    // a plain string, a one-entry map (untyped or typed), and what is not an enum
+    assert_eq!(same_decode::<Color>(string("Green").as_bytes()).unwrap(), Color::Green);
+    assert_eq!(same_decode::<Shape>(&typed_map("", &[("Circle", int(2))])).unwrap(), Shape::Circle(2.0));
+    assert_eq!(same_decode::<Shape>(&typed_map("T", &[("Circle", int(2))])).unwrap(), Shape::Circle(2.0));
+    assert_eq!(same_decode::<Shape>(&typed_map("", &[("Dot", int(2))])).unwrap(), Shape::Dot);
+    let two = typed_map("", &[("Dot", "<null/>".into()), ("Dot", "<null></null>".into())]);
+    assert!(same_decode::<Shape>(&two).is_err());
+    assert!(same_decode::<Shape>(&typed_map("", &[])).is_err());
+    assert!(same_decode::<Shape>(b"<map/>").is_err());
+    assert!(same_decode::<Shape>(b"<map><type></type><int>1</int><null/></map>").is_err());
+    assert!(same_decode::<Shape>(int(1).as_bytes()).is_err());
+    // structs: fields in any order, unknown ones skipped, from a map of any type or a list
+    let items = burlap::to_vec(&workloads::items(3)).unwrap();
+    let v = same_decode::<Vec<ItemSubset>>(&items).unwrap();
+    assert_eq!(v[2].name, structs::padded("name-", 2));
+    assert_eq!((v[2].count, v[2].updated, v[2].missing.clone()), (2, Date(1_200_000_002_000 + 86_400_000), None));
+    let p = typed_map("java.util.HashMap", &[("y", int(2)), ("zz", "<list/>".into()), ("x", int(1))]);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Xy {
+        x: i64,
+        y: f64,
+    }
+    assert_eq!(same_decode::<Xy>(&p).unwrap(), Xy { x: 1, y: 2.0 });
+    assert_eq!(same_decode::<Xy>(b"<list><int>1</int><double>1.0</double></list>").unwrap(), Xy { x: 1, y: 1.0 });
+    // lists: typed, untyped, with or without a length, empty elements; longer than a tuple (the
+    // rest is skipped); binary as a list of bytes
+    let typed = b"<list><type>[int</type><length>2</length><int>1</int><int>2</int></list>";
+    assert_eq!(same_decode::<Vec<i32>>(typed).unwrap(), [1, 2]);
+    assert_eq!(same_decode::<Vec<i32>>(b"<list><length>-1</length><int>1</int></list>").unwrap(), [1]);
+    assert_eq!(same_decode::<Vec<i32>>(b"<list/>").unwrap(), Vec::<i32>::new());
+    assert_eq!(same_decode::<BTreeMap<i32, i32>>(b"<map/>").unwrap(), BTreeMap::new());
+    assert_eq!(same_decode::<(i8, u8)>(b"<list><int>1</int><int>2</int><int>3</int></list>").unwrap(), (1, 2));
+    assert!(same_decode::<(i8, u8)>(b"<list><length>2</length><int>1</int><int>2</int><int>3</int></list>").is_err());
+    assert_eq!(same_decode::<Vec<u8>>(b"<base64>YWJj</base64>").unwrap(), b"abc");
+    // whitespace, comments and empty elements between values, as other writers may put them
+    let spaced = b"<?xml version=\"1.0\"?>\n<list>\n  <int>1</int> <!-- two -->\n  <int> 2 </int>\n</list>\n";
+    assert_eq!(same_decode::<Vec<i32>>(spaced).unwrap(), [1, 2]);
+    assert_eq!(same_decode::<Option<String>>(b"<null/>").unwrap(), None);
+    assert_eq!(same_decode::<String>(b"<string/>").unwrap(), "");
+    // strings: entities and character references, XML, non-BMP written as surrogates
+    assert_eq!(same_decode::<String>(b"<string>&#60;a&gt; &amp; &#x3c;</string>").unwrap(), "<a> & <");
+    assert_eq!(same_decode::<String>(b"<xml><![CDATA[<a>]]></xml>").unwrap(), "<a>");
+    assert_eq!(same_decode::<String>(b"<string>\xed\xa0\xbd\xed\xb8\x80</string>").unwrap(), "😀");
+    assert_eq!(same_decode::<char>(b"<string>x</string>").unwrap(), 'x');
+    assert!(same_decode::<char>(b"<string>xy</string>").is_err());
+    // numbers and dates in each other's forms
+    assert_eq!(same_decode::<f64>(int(3).as_bytes()).unwrap(), 3.0);
+    assert_eq!(same_decode::<f32>(b"<long>5</long>").unwrap(), 5.0);
+    assert_eq!(same_decode::<Date>(b"<long>5</long>").unwrap(), Date(5));
+    assert_eq!(same_decode::<Date>(int(6).as_bytes()).unwrap(), Date(6));
+    assert_eq!(same_decode::<Date>(b"<date>19700101T000000.007Z</date>").unwrap(), Date(7));
+    assert!(same_decode::<i64>(b"<date>19700101T000000.007Z</date>").is_err());
+    assert_eq!(same_decode::<i16>(b"<long>5</long>").unwrap(), 5);
+    assert!(same_decode::<bool>(b"<boolean>1</boolean>").unwrap());
+    // maps with other keys; typed maps into maps; a remote into anything
+    let m = b"<map><type>java.util.Hashtable</type><int>1</int><string>a</string></map>";
+    assert_eq!(same_decode::<BTreeMap<i64, String>>(m).unwrap(), BTreeMap::from([(1, "a".to_string())]));
+    let remote = b"<remote><type>Api</type><string>http</string></remote>";
+    let j = same_decode::<serde_json::Value>(remote).unwrap();
+    assert_eq!(j, serde_json::json!({"type": "Api", "url": "http"}));
+    assert!(same_decode::<BTreeMap<String, String>>(remote).is_err());
+    assert_eq!(same_decode::<Value>(remote).unwrap(), burlap::from_slice(remote).unwrap());
+    // anything into serde's self-describing types and into Value
+    let bytes = sb::to_vec(&compound()).unwrap();
+    let _ = same_decode::<serde_json::Value>(&bytes);
+    assert_eq!(same_decode::<Value>(&bytes).unwrap(), burlap::from_slice(&bytes).unwrap());
+    same_decode::<IgnoredAny>(&bytes).unwrap();
+    // references into Value stay references
+    let v = same_decode::<Vec<Value>>(b"<list><length>1</length><ref>0</ref></list>").unwrap();
+    assert_eq!(v, [Value::Ref(0)]);
+}
+
+#[test]
+fn the_deserializer_and_serializer_types() {
+    // several values in one message, references numbered across them
+    let a = Shared::new(vec![1i32]);
+    let mut s = sb::Serializer::new(Vec::new());
+    s.serialize_value(&a).unwrap();
+    s.serialize_value(&"between").unwrap();
+    s.serialize_value(&a).unwrap();
+    let bytes = s.finish().unwrap();
+    assert!(bytes.ends_with(b"<ref>0</ref>"));
+    let mut d = sb::Deserializer::from_slice(&bytes);
+    let x: Shared<Vec<i32>> = d.deserialize_value().unwrap();
+    assert_eq!(d.deserialize_value::<String>().unwrap(), "between");
+    let y: Shared<Vec<i32>> = d.deserialize_value().unwrap();
+    assert!(Arc::ptr_eq(&x.0, &y.0));
+    d.end().unwrap();
+    // trailing bytes
+    let mut d = sb::Deserializer::from_slice(b"<null/><null/>");
+    d.deserialize_value::<()>().unwrap();
+    let e = d.end().unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::TrailingBytes));
+    assert!(matches!(sb::from_slice::<()>(b"<null/><null/>").unwrap_err().kind(), ErrorKind::TrailingBytes));
+    // readers stop after the value
+    let mut d = sb::Deserializer::from_reader(&b"<int>1</int><int>2</int>"[..]);
+    assert_eq!(d.deserialize_value::<i32>().unwrap(), 1);
+    assert_eq!(d.deserialize_value::<i32>().unwrap(), 2);
+    d.end().unwrap();
+    // limits through the builder; reset forgets references
+    let mut d = sb::Deserializer::from_slice(b"<list/><list/>").with_limits(Limits { max_refs: 1, ..Limits::default() });
+    d.deserialize_value::<Vec<i32>>().unwrap();
+    d.reset();
+    d.deserialize_value::<Vec<i32>>().unwrap();
+    // a deserializer on a decoder (e.g. inside an envelope)
+    let mut d = sb::Deserializer::new(burlap::Decoder::from_slice(b"<int>3</int>"));
+    assert_eq!(d.deserialize_value::<u8>().unwrap(), 3);
+    let mut s = sb::Serializer::new(Vec::new());
+    s.serialize_value(&a).unwrap();
+    s.reset();
+    s.serialize_value(&a).unwrap();
+    assert_eq!(s.finish().unwrap(), [sb::to_vec(&a).unwrap(), sb::to_vec(&a).unwrap()].concat());
+}
+
+// ---- errors and their offsets ----
+
+#[derive(Serialize)]
+#[serde(rename = "T")]
+struct Three {
+    a: i32,
+    b: String,
+    c: String,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(rename = "T")]
+#[allow(dead_code)]
+struct ThreeInts {
+    a: i32,
+    b: String,
+    c: i32,
+}
+
+#[test]
+fn a_wrong_field_reports_the_offset_of_its_value() {
+    let bytes = sb::to_vec(&Three { a: 1, b: "xy".into(), c: "zz".into() }).unwrap();
+    let c_value = find(&bytes, "<string>zz");
+    let e = sb::from_slice::<ThreeInts>(&bytes).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::InvalidType { expected, found } if expected == "i32" && found == "string"),
+        "{e}"
+    );
+    assert_eq!(e.offset(), c_value, "{e}");
+    assert_eq!(oracle_decode::<ThreeInts>(&bytes).unwrap_err().offset(), 0, "the dynamic path knew no offset");
+    // the same in the second struct of a tuple
+    #[derive(Serialize)]
+    #[serde(rename = "T")]
+    struct ThreeOk {
+        a: i32,
+        b: String,
+        c: i32,
+    }
+    let pair = sb::to_vec(&(ThreeOk { a: 1, b: "xy".into(), c: 3 }, Three { a: 2, b: "xy".into(), c: "zz".into() }))
+        .unwrap();
+    let e = sb::from_slice::<(ThreeInts, ThreeInts)>(&pair).unwrap_err();
+    assert_eq!(e.offset(), find(&pair, "<string>zz"), "{e}");
+    // and from a reader
+    let e = sb::from_reader::<_, ThreeInts>(&bytes[..]).unwrap_err();
+    assert_eq!(e.offset(), c_value, "{e}");
+    // a list where a number belongs
+    let e = sb::from_slice::<(i32, i32)>(b"<list><int>1</int><list/></list>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+    assert_eq!(e.offset(), 18);
+}
+
+#[test]
+fn overflow_and_visitor_errors_report_their_offsets() {
+    #[derive(Serialize)]
+    #[serde(rename = "U")]
+    struct Wide {
+        a: i32,
+        small: i32,
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(rename = "U")]
+    #[allow(dead_code)]
+    struct Narrow {
+        a: i32,
+        small: u8,
+    }
+    let bytes = sb::to_vec(&Wide { a: 1, small: 300 }).unwrap();
+    let e = sb::from_slice::<Narrow>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 300, target: "u8" }), "{e}");
+    assert_eq!(e.offset(), find(&bytes, "<int>300"), "{e}");
+    let e = sb::from_slice::<i32>(&sb::to_vec(&(1i64 << 40)).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 1_099_511_627_776, target: "i32" }), "{e}");
+    assert_eq!(e.offset(), 0);
+    let pair = sb::to_vec(&(1, -1i64)).unwrap();
+    let e = sb::from_slice::<(u8, u64)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: -1, target: "u64" }), "{e}");
+    assert_eq!(e.offset(), find(&pair, "<long>"));
+
+    // a missing field: the start of the struct
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct NeedsMore {
+        a: i32,
+        absent: i32,
+    }
+    let pair = sb::to_vec(&(0, Wide { a: 1, small: 2 })).unwrap();
+    let e = sb::from_slice::<(i32, NeedsMore)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::MissingField("absent")), "{e}");
+    assert_eq!(e.offset(), find(&pair, "<map>"));
+    // an unknown variant or field: the value that named it
+    let pair = sb::to_vec(&(1, "Blue")).unwrap();
+    let e = sb::from_slice::<(u8, Color)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownVariant(v) if v == "Blue"), "{e}");
+    assert_eq!(e.offset(), find(&pair, "<string>"));
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        a: i32,
+    }
+    let e = sb::from_slice::<Strict>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownField(f) if f == "small"), "{e}");
+    assert_eq!(e.offset(), find(&bytes, "<string>small"));
+    // a type error at the top; malformed XML where the reader stopped
+    let e = sb::from_slice::<String>(int(5).as_bytes()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+    assert_eq!(e.offset(), 0);
+    let e = sb::from_slice::<bool>(b"<boolean>2</boolean>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{e}");
+    let e = sb::from_slice::<Vec<i32>>(b"<list><int>1</int><int>x</int></list>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{e}");
+    assert!((18..=30).contains(&e.offset()), "{e}");
+}
+
+#[test]
+fn dates_decode_into_chrono_and_time_as_the_dynamic_path_decodes_them() {
+    #[derive(Serialize)]
+    #[serde(rename = "com.example.When")]
+    struct Plain {
+        id: i32,
+        at: Date,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(rename = "com.example.When")]
+    struct WithChrono {
+        id: i32,
+        #[serde(with = "hessian::serde::date::chrono_utc")]
+        at: chrono::DateTime<chrono::Utc>,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(rename = "com.example.When")]
+    struct WithTime {
+        id: i32,
+        #[serde(with = "hessian::serde::date::offset_date_time")]
+        at: time::OffsetDateTime,
+    }
+    let bytes = sb::to_vec(&Plain { id: 7, at: Date(1_200_000_000_000) }).unwrap();
+    let c = same_decode::<WithChrono>(&bytes).unwrap();
+    assert_eq!(c.at.timestamp_millis(), 1_200_000_000_000);
+    let t = same_decode::<WithTime>(&bytes).unwrap();
+    assert_eq!(t.at.unix_timestamp(), 1_200_000_000);
+}
+
+#[test]
+fn truncated_input_is_an_error_inside_the_input() {
+    let bytes = sb::to_vec(&compound()).unwrap();
+    for cut in 0..bytes.len() {
+        let input = &bytes[..cut];
+        let e = sb::from_slice::<Compound>(input).unwrap_err();
+        assert!(e.offset() <= cut as u64, "cut at {cut}: {e}");
+        assert!(oracle_decode::<Compound>(input).is_err());
+        assert!(sb::from_reader::<_, Compound>(input).is_err(), "cut at {cut}");
+        assert!(sb::from_slice::<IgnoredAny>(input).is_err(), "cut at {cut}");
+    }
+    let e = sb::from_slice::<i32>(b"<int>12").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
+    assert_eq!(e.offset(), 7);
+    let e = sb::from_slice::<Vec<i32>>(b"<list><length>1</length><int>1</int>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
+    assert_eq!(e.offset(), 36);
+}
+
+fn assert_limit<T: Debug>(r: hessian::Result<T>, what: &str) -> hessian::Error {
+    match r {
+        Err(e) => match e.kind() {
+            ErrorKind::LimitExceeded { what: w, .. } if *w == what => e,
+            k => panic!("expected the {what} limit, got {k} at {}", e.offset()),
+        },
+        Ok(v) => panic!("expected the {what} limit, decoded {v:?}"),
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Node {
+    next: Option<Box<Node>>,
+}
+
+#[test]
+fn hostile_lengths_and_depths_hit_the_limits() {
+    // declared lengths past the limits: refused before anything is allocated
+    assert_limit(sb::from_slice::<Vec<i32>>(b"<list><length>2147483647</length></list>"), "collection length");
+    assert!(sb::from_reader::<_, Vec<i32>>(&b"<list><length>2147483647</length><int>1</int>"[..]).is_err());
+    let e = sb::from_slice::<Vec<i32>>(b"<list><length>99999999999999999999</length></list>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{e}");
+    // a list holding more or fewer elements than it declares
+    let e = sb::from_slice::<Vec<i32>>(b"<list><length>2</length><int>1</int></list>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{e}");
+    let e = sb::from_slice::<(i32,)>(b"<list><length>1</length><int>1</int><int>1</int></list>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{e}");
+
+    // the configured limits
+    let strict = Limits {
+        max_collection_len: 2,
+        max_string_len: 3,
+        max_binary_len: 3,
+        max_refs: 2,
+        max_message_size: 1000,
+        ..Limits::default()
+    };
+    let list = sb::to_vec(&vec![1, 2, 3]).unwrap();
+    assert_limit(sb::from_slice_with_limits::<Vec<i32>>(&list, strict), "collection length");
+    assert_limit(sb::from_slice_with_limits::<IgnoredAny>(&list, strict), "collection length");
+    let map = sb::to_vec(&BTreeMap::from([(1, 1), (2, 2), (3, 3)])).unwrap();
+    assert_limit(sb::from_slice_with_limits::<BTreeMap<i32, i32>>(&map, strict), "collection length");
+    let s = sb::to_vec("four").unwrap();
+    assert_limit(sb::from_slice_with_limits::<String>(&s, strict), "string length");
+    let b = sb::to_vec(&serde_bytes::ByteBuf::from(vec![0u8; 4])).unwrap();
+    assert_limit(sb::from_slice_with_limits::<serde_bytes::ByteBuf>(&b, strict), "binary length");
+    let nested = sb::to_vec(&vec![vec![vec![0u8]]]).unwrap();
+    assert_limit(sb::from_slice_with_limits::<Vec<Vec<Vec<u8>>>>(&nested, strict), "references");
+    assert_limit(sb::from_slice_with_limits::<()>(&b"<null/>".repeat(200), strict), "message size");
+    assert!(sb::from_slice_with_limits::<Vec<i32>>(&sb::to_vec(&vec![1, 2]).unwrap(), strict).is_ok());
+
+    // depth: far deeper than any limit, into self-describing types and a recursive struct
+    let deep_lists = b"<list>".repeat(100_000);
+    let deep_maps = b"<map><string>next</string>".repeat(100_000);
+    for bytes in [&deep_lists, &deep_maps] {
+        assert_limit(sb::from_slice::<serde_json::Value>(bytes), "depth");
+        assert_limit(sb::from_slice::<Value>(bytes), "depth");
+        assert_limit(sb::from_slice::<IgnoredAny>(bytes), "depth");
+        assert_limit(sb::from_reader::<_, IgnoredAny>(bytes.as_slice()), "depth");
+    }
+    let shallow = Limits { max_depth: 32, ..Limits::default() };
+    let e = assert_limit(sb::from_slice_with_limits::<Node>(&deep_maps, shallow), "depth");
+    assert_eq!(e.offset(), 32 * 26 + 5, "just after the `<map>` of the 33rd map");
+    // right up to the limit is fine
+    let ok = [b"<map><string>next</string>".repeat(31), b"<null/>".to_vec(), b"</map>".repeat(31)].concat();
+    sb::from_slice_with_limits::<Node>(&ok, shallow).unwrap();
+    same_decode::<Node>(&ok).unwrap();
+}
+
+// ---- no panic, and the same results as the dynamic path, on any input ----
+
+/// A tiny deterministic generator for mutation tests.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// Decodes `bytes` into several types, natively (slice, reader, strict limits) and through the
+/// dynamic path, and checks that the two agree.
+fn decode_every_way(bytes: &[u8]) {
+    let _ = same_decode::<Compound>(bytes);
+    let _ = same_decode::<Vec<Shape>>(bytes);
+    let _ = same_decode::<Vec<structs::Item>>(bytes);
+    let _ = same_decode::<structs::w2::Order>(bytes);
+    let _ = same_decode::<Value>(bytes);
+    let _ = same_decode::<serde_json::Value>(bytes);
+    let _ = same_decode::<BTreeMap<String, Option<Color>>>(bytes);
+    let _ = same_decode::<(String, i64, f64, Date)>(bytes);
+    let _ = same_decode::<IgnoredAny>(bytes);
+    let _ = sb::from_slice::<Vec<Shared<Value>>>(bytes);
+    let _ = sb::from_slice::<Person>(bytes);
+    let strict = Limits { max_depth: 3, max_collection_len: 4, max_string_len: 8, max_refs: 5, ..Limits::default() };
+    let _ = sb::from_slice_with_limits::<Compound>(bytes, strict);
+    let _ = sb::from_slice_with_limits::<serde_json::Value>(bytes, strict);
+}
+
+#[test]
+fn mutated_inputs_never_panic_and_decode_as_the_dynamic_path() {
+    let seeds = [
+        sb::to_vec(&compound()).unwrap(),
+        sb::to_vec(&structs::items(2)).unwrap(),
+        sb::to_vec(&structs::w2::request()).unwrap(),
+        sb::to_vec(&vec![Shape::Circle(1.0), Shape::Poly { sides: 1, name: "x".into() }]).unwrap(),
+        sb::to_vec(&("s", 1i64, 2.0f64, Date(3))).unwrap(),
+        typed_map("com.example.Color", &[("ordinal", int(1)), ("name", string("Green"))]),
+        burlap::to_vec(&Value::list(vec![
+            Value::typed_map("com.example.Address", vec![("city".into(), Value::string("P"))]),
+            Value::Ref(1),
+            Value::Ref(0),
+        ]))
+        .unwrap(),
+    ];
+    let tokens: [&[u8]; 12] =
+        [b"<", b">", b"/", b"<list>", b"</list>", b"<map>", b"</map>", b"<ref>0</ref>", b"<null/>", b"<int>", b"1", b" "];
+    let mut rng = Lcg(0x5eed);
+    for seed in &seeds {
+        decode_every_way(seed);
+        for _ in 0..300 {
+            let mut b = seed.clone();
+            for _ in 0..=rng.next() % 3 {
+                let i = rng.next() as usize % b.len().max(1);
+                match rng.next() % 4 {
+                    0 if !b.is_empty() => b[i] = rng.next() as u8,
+                    1 if !b.is_empty() => b.truncate(i),
+                    2 => {
+                        let t = tokens[rng.next() as usize % tokens.len()];
+                        let at = i.min(b.len());
+                        b.splice(at..at, t.iter().copied());
+                    }
+                    _ if !b.is_empty() => {
+                        let n = (rng.next() as usize % 8).min(b.len() - i);
+                        b.drain(i..i + n);
+                    }
+                    _ => {}
+                }
+            }
+            decode_every_way(&b);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_markup_never_panics(parts in prop::collection::vec(prop::sample::select(vec![
+        "<null>", "</null>", "<null/>", "<boolean>", "</boolean>", "<int>", "</int>", "<long>", "</long>",
+        "<double>", "</double>", "<date>", "</date>", "<string>", "</string>", "<base64>", "</base64>",
+        "<list>", "</list>", "<list/>", "<map>", "</map>", "<map/>", "<type>", "</type>", "<length>",
+        "</length>", "<ref>", "</ref>", "<remote>", "</remote>", "<xml>", "</xml>", "0", "1", "-1", "7",
+        "name", "x", "&#60;", "&amp;", " ", "19700101T000000.000Z", "AAEC", "t.Inner", "<!-- c -->",
+    ]), 0..40)) {
+        decode_every_way(parts.concat().as_bytes());
+    }
+
+    #[test]
+    fn generated_structs_match_the_dynamic_path(
+        (a, c, d, g) in any::<(i8, i32, i64, u32)>(), i in any::<f32>(), j in any::<f64>(), k in any::<bool>(),
+        m in "[a-zA-Z0-9 <>&'\"éß😀]{0,20}", n in any::<Option<i32>>(),
+        q in prop::collection::vec(any::<u8>(), 0..200), colors in prop::collection::vec(any::<bool>(), 0..5),
+    ) {
+        let v = Scalars {
+            a, b: a.into(), c, d, e: a as u8, f: c as u16, g, h: g.into(), i, j, k, l: 'x', m, n, o: None, p: (), q,
+            r: d.into(), s: g.into(),
+        };
+        let bytes = same_bytes(&v);
+        prop_assert!(same_decode::<Scalars>(&bytes).is_ok());
+        let colors: Vec<Color> = colors.into_iter().map(|g| if g { Color::Green } else { Color::Red }).collect();
+        let bytes = same_bytes(&colors);
+        prop_assert_eq!(same_decode::<Vec<Color>>(&bytes).unwrap(), colors);
+    }
+}
