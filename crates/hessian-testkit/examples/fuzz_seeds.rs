@@ -37,6 +37,7 @@ fn main() {
         }
         if let Ok(b) = burlap::to_vec(v) {
             write("burlap_decode", &c.name, &b);
+            write("serde_burlap", &c.name, &b);
         }
         if let Ok(b) = serde_json::to_vec(&json::to_json(v)) {
             write("json_from_json", &c.name, &b);
@@ -93,7 +94,27 @@ fn main() {
     for (name, b) in seeds {
         write("serde_h1", name, &b);
     }
-    for t in ["h2_decode", "h1_decode", "burlap_decode", "json_from_json", "serde_h2", "serde_h1", "rpc_request"] {
+    let seeds: Vec<(&str, Vec<u8>)> = vec![
+        ("w1_item", hessian::serde::burlap::to_vec(&structs::Item::of(3)).expect("encodes")),
+        ("w1_items", hessian::serde::burlap::to_vec(&structs::items(5)).expect("encodes")),
+        ("w2_request", hessian::serde::burlap::to_vec(&structs::w2::request()).expect("encodes")),
+        ("w3_moneys", hessian::serde::burlap::to_vec(&structs::moneys(8)).expect("encodes")),
+        ("tuple", hessian::serde::burlap::to_vec(&("s", vec![1u8, 2], 0.5f64, true)).expect("encodes")),
+        ("map", hessian::serde::burlap::to_vec(&[("k", vec![Some(1i64), None])]).expect("encodes")),
+    ];
+    for (name, b) in seeds {
+        write("serde_burlap", name, &b);
+    }
+    for t in [
+        "h2_decode",
+        "h1_decode",
+        "burlap_decode",
+        "json_from_json",
+        "serde_h2",
+        "serde_h1",
+        "serde_burlap",
+        "rpc_request",
+    ] {
         let n = std::fs::read_dir(Path::new("fuzz/corpus").join(t)).map(|d| d.count()).unwrap_or(0);
         println!("{t}: {n} seeds");
     }

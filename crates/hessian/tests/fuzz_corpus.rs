@@ -102,6 +102,32 @@ fn serde_h1_corpus() {
     }
 }
 
+/// Native Burlap serde and the dynamic path agree on `data` for `T`, as for Hessian 1.
+fn burlap_paths_agree<T: serde::de::DeserializeOwned + std::fmt::Debug>(data: &[u8]) {
+    let native = hessian::serde::burlap::from_slice::<T>(data);
+    let dynamic = burlap::from_slice(data).and_then(hessian::serde::from_value::<T>);
+    match (&native, &dynamic) {
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
+        (Err(e), Err(_)) => assert!(e.offset() <= data.len() as u64, "{e}"),
+        (Ok(_), Err(e)) if is_ref_refused(e) => {}
+        _ => panic!("native {native:?}, dynamic {dynamic:?}"),
+    }
+}
+
+#[test]
+fn serde_burlap_corpus() {
+    for data in corpus("serde_burlap") {
+        burlap_paths_agree::<structs::Item>(&data);
+        burlap_paths_agree::<Vec<structs::Item>>(&data);
+        burlap_paths_agree::<w2::Order>(&data);
+        burlap_paths_agree::<Vec<structs::MoneyCents>>(&data);
+        burlap_paths_agree::<Value>(&data);
+        burlap_paths_agree::<serde_json::Value>(&data);
+        burlap_paths_agree::<(String, Vec<u8>, f64, bool)>(&data);
+        let _ = hessian::serde::burlap::from_reader::<_, w2::Order>(data.as_slice());
+    }
+}
+
 /// Found by `h2_decode` in its first seconds: a typed list whose type name is the empty string
 /// (`U 0x00 …`). The decoder accepts it, as Java's `Hessian2Input` does; the encoder refuses an
 /// empty type name with a typed error, as Java's `Hessian2Output.writeType` does
