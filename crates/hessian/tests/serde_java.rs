@@ -5,7 +5,8 @@
 //! it with the Java workload via `equals` (`SerdeCheck check`). Java -> Rust: what Java's
 //! `Hessian2Output` writes decodes into the Rust structs, and the Rust structs serialize to
 //! exactly Java's bytes. The same both ways in Hessian 1.0.2 (`hessian::serde::h1`,
-//! `HessianOutput`/`HessianInput`).
+//! `HessianOutput`/`HessianInput`) and in Burlap (`hessian::serde::burlap`,
+//! `BurlapOutput`/`BurlapInput`).
 
 use hessian::serde::{from_slice, to_vec};
 use hessian_testkit::java::{java, Java};
@@ -88,6 +89,34 @@ fn w1_w2_w3_hessian1_both_ways() {
     check_in_java(&java, "h1", "moneycents", 10000, &hessian::serde::h1::to_vec(&hand).unwrap());
 }
 
+fn burlap_both_ways<T: Serialize + DeserializeOwned + PartialEq + Debug>(
+    java: &Java,
+    case: &str,
+    n: usize,
+    value: &T,
+) {
+    let ours = hessian::serde::burlap::to_vec(value).unwrap();
+    check_in_java(java, "burlap", case, n, &ours);
+    let theirs = java.run("SerdeCheck", &["write", "burlap", case, &n.to_string()], b"");
+    let decoded: T = hessian::serde::burlap::from_slice(&theirs).unwrap();
+    assert_eq!(&decoded, value, "{case}({n}): decoding Java's Burlap bytes");
+    assert!(ours == theirs, "{case}({n}): Rust's Burlap serde bytes differ from BurlapOutput's");
+}
+
+#[test]
+fn w1_w2_w3_burlap_both_ways() {
+    let Some(java) = java() else { return };
+    for n in [1, 10, 5000] {
+        burlap_both_ways(&java, "items", n, &structs::items(n));
+    }
+    burlap_both_ways(&java, "request", 0, &structs::w2::request());
+    burlap_both_ways(&java, "reply", 0, &structs::w2::reply());
+    burlap_both_ways(&java, "money", 0, &structs::money());
+    burlap_both_ways(&java, "moneys", 10000, &structs::moneys(10000));
+    let hand: Vec<structs::MoneyCents> = (0..10000).map(|i| structs::MoneyCents::of(i * 100)).collect();
+    check_in_java(&java, "burlap", "moneycents", 10000, &hessian::serde::burlap::to_vec(&hand).unwrap());
+}
+
 /// The W2 enum of the conformance classes (`org.example.h2conformance.Color`).
 #[derive(Serialize, serde::Deserialize, Debug, PartialEq)]
 #[serde(rename = "org.example.h2conformance.Color")]
@@ -132,4 +161,16 @@ fn java_references_decode_into_plain_structs_and_enums() {
     assert_eq!(h1(&theirs).matches("ref(").count(), 3, "{}", h1(&theirs));
     assert_eq!(hessian::serde::h1::from_slice::<Vec<Color>>(&theirs).unwrap(), colors);
     check_in_java(&java, "h1", "colors", 0, &hessian::serde::h1::to_vec(&colors).unwrap());
+
+    // Burlap: the same repeats as `<ref>n</ref>`
+    let theirs = java.run("SerdeCheck", &["write", "burlap", "shared", &n.to_string()], b"");
+    let shown = String::from_utf8_lossy(&theirs).into_owned();
+    assert_eq!(shown.matches("<ref>").count(), 2 * (n as usize - 1) + 2, "{shown}");
+    assert_eq!(hessian::serde::burlap::from_slice::<Vec<structs::w2::LineItem>>(&theirs).unwrap(), lines);
+    check_in_java(&java, "burlap", "shared", n as usize, &hessian::serde::burlap::to_vec(&lines).unwrap());
+    let theirs = java.run("SerdeCheck", &["write", "burlap", "colors", "0"], b"");
+    let shown = String::from_utf8_lossy(&theirs).into_owned();
+    assert_eq!(shown.matches("<ref>").count(), 3, "{shown}");
+    assert_eq!(hessian::serde::burlap::from_slice::<Vec<Color>>(&theirs).unwrap(), colors);
+    check_in_java(&java, "burlap", "colors", 0, &hessian::serde::burlap::to_vec(&colors).unwrap());
 }

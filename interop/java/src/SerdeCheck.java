@@ -1,3 +1,5 @@
+import com.caucho.burlap.io.BurlapInput;
+import com.caucho.burlap.io.BurlapOutput;
 import com.caucho.hessian.io.AbstractHessianInput;
 import com.caucho.hessian.io.AbstractHessianOutput;
 import com.caucho.hessian.io.Hessian2Input;
@@ -11,8 +13,8 @@ import java.util.List;
  * Checks what the Rust serde layer writes, and writes what it reads.
  *
  * <pre>
- * SerdeCheck check h2|h1 CASE N   decode stdin, compare with the workload, print OK (exit 1 otherwise)
- * SerdeCheck write h2|h1 CASE N   write the workload to stdout
+ * SerdeCheck check h2|h1|burlap CASE N   decode stdin, compare with the workload, print OK (exit 1 otherwise)
+ * SerdeCheck write h2|h1|burlap CASE N   write the workload to stdout
  * </pre>
  * CASE: items, request, reply, money, moneys, moneycents (a list of N Money written with only
  * their cents: Java keeps text null), shared (N W2 line items sharing one Product and one Money,
@@ -46,12 +48,13 @@ public final class SerdeCheck {
   }
 
   public static void main(String[] args) throws Exception {
-    boolean h2 = args[1].equals("h2");
+    String proto = args[1];
     String c = args[2];
     int n = Integer.parseInt(args[3]);
     if (args[0].equals("write")) {
       ByteArrayOutputStream bos = new ByteArrayOutputStream();
-      AbstractHessianOutput out = h2 ? new Hessian2Output(bos) : new HessianOutput(bos);
+      AbstractHessianOutput out = proto.equals("h2") ? new Hessian2Output(bos)
+          : proto.equals("h1") ? new HessianOutput(bos) : new BurlapOutput(bos);
       out.writeObject(expected(c, n));
       out.flush();
       System.out.write(bos.toByteArray());
@@ -59,8 +62,9 @@ public final class SerdeCheck {
       return;
     }
     byte[] data = System.in.readAllBytes();
-    AbstractHessianInput in = h2 ? new Hessian2Input(new java.io.ByteArrayInputStream(data))
-        : new HessianInput(new java.io.ByteArrayInputStream(data));
+    java.io.InputStream is = new java.io.ByteArrayInputStream(data);
+    AbstractHessianInput in = proto.equals("h2") ? new Hessian2Input(is)
+        : proto.equals("h1") ? new HessianInput(is) : new BurlapInput(is);
     Object got = in.readObject();
     boolean ok;
     if (c.equals("moneycents")) {
