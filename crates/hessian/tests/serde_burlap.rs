@@ -42,11 +42,7 @@ fn find(bytes: &[u8], needle: &str) -> u64 {
 /// a slice and from a reader, give the value back.
 fn check<T: Serialize + DeserializeOwned + PartialEq + Debug>(v: &T) -> Vec<u8> {
     let ours = sb::to_vec(v).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-    assert_eq!(
-        String::from_utf8_lossy(&ours),
-        String::from_utf8_lossy(&oracle_bytes(v).unwrap()),
-        "bytes of {v:?}"
-    );
+    assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&oracle_bytes(v).unwrap()), "bytes of {v:?}");
     assert_eq!(ours, oracle_bytes(v).unwrap(), "bytes of {v:?}");
     let mut w = Vec::new();
     sb::to_writer(&mut w, v).unwrap();
@@ -513,11 +509,13 @@ fn references_are_copied_into_plain_types_from_a_slice() {
     let e = sb::from_slice_with_limits::<serde_json::Value>(&java, shallow).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
     // the address twice: the second a copy
-    let v: (Address, Address) = sb::from_slice(&burlap::to_vec(&Value::list(vec![
-        Value::typed_map("com.example.Address", vec![("city".into(), Value::string("Paris"))]),
-        Value::Ref(1),
-    ]))
-    .unwrap())
+    let v: (Address, Address) = sb::from_slice(
+        &burlap::to_vec(&Value::list(vec![
+            Value::typed_map("com.example.Address", vec![("city".into(), Value::string("Paris"))]),
+            Value::Ref(1),
+        ]))
+        .unwrap(),
+    )
     .unwrap();
     assert_eq!(v.0, v.1);
     assert_eq!(v.1.city, "Paris");
@@ -683,7 +681,8 @@ fn the_deserializer_and_serializer_types() {
     assert_eq!(d.deserialize_value::<i32>().unwrap(), 2);
     d.end().unwrap();
     // limits through the builder; reset forgets references
-    let mut d = sb::Deserializer::from_slice(b"<list/><list/>").with_limits(Limits { max_refs: 1, ..Limits::default() });
+    let mut d =
+        sb::Deserializer::from_slice(b"<list/><list/>").with_limits(Limits { max_refs: 1, ..Limits::default() });
     d.deserialize_value::<Vec<i32>>().unwrap();
     d.reset();
     d.deserialize_value::<Vec<i32>>().unwrap();
@@ -735,8 +734,8 @@ fn a_wrong_field_reports_the_offset_of_its_value() {
         b: String,
         c: i32,
     }
-    let pair = sb::to_vec(&(ThreeOk { a: 1, b: "xy".into(), c: 3 }, Three { a: 2, b: "xy".into(), c: "zz".into() }))
-        .unwrap();
+    let pair =
+        sb::to_vec(&(ThreeOk { a: 1, b: "xy".into(), c: 3 }, Three { a: 2, b: "xy".into(), c: "zz".into() })).unwrap();
     let e = sb::from_slice::<(ThreeInts, ThreeInts)>(&pair).unwrap_err();
     assert_eq!(e.offset(), find(&pair, "<string>zz"), "{e}");
     // and from a reader
@@ -975,8 +974,20 @@ fn mutated_inputs_never_panic_and_decode_as_the_dynamic_path() {
         ]))
         .unwrap(),
     ];
-    let tokens: [&[u8]; 12] =
-        [b"<", b">", b"/", b"<list>", b"</list>", b"<map>", b"</map>", b"<ref>0</ref>", b"<null/>", b"<int>", b"1", b" "];
+    let tokens: [&[u8]; 12] = [
+        b"<",
+        b">",
+        b"/",
+        b"<list>",
+        b"</list>",
+        b"<map>",
+        b"</map>",
+        b"<ref>0</ref>",
+        b"<null/>",
+        b"<int>",
+        b"1",
+        b" ",
+    ];
     let mut rng = Lcg(0x5eed);
     for seed in &seeds {
         decode_every_way(seed);

@@ -89,12 +89,7 @@ fn w1_w2_w3_hessian1_both_ways() {
     check_in_java(&java, "h1", "moneycents", 10000, &hessian::serde::h1::to_vec(&hand).unwrap());
 }
 
-fn burlap_both_ways<T: Serialize + DeserializeOwned + PartialEq + Debug>(
-    java: &Java,
-    case: &str,
-    n: usize,
-    value: &T,
-) {
+fn burlap_both_ways<T: Serialize + DeserializeOwned + PartialEq + Debug>(java: &Java, case: &str, n: usize, value: &T) {
     let ours = hessian::serde::burlap::to_vec(value).unwrap();
     check_in_java(java, "burlap", case, n, &ours);
     let theirs = java.run("SerdeCheck", &["write", "burlap", case, &n.to_string()], b"");

@@ -368,10 +368,7 @@ impl<'de, R: Input<'de>> Deserializer<'de, R> {
                 .map_err(|e| e.at_offset(start));
         }
         // An untyped map `{variant: content}` with exactly one entry, keyed by a string.
-        if !matches!(
-            self.dec.peek_tok()?,
-            Tok::Start(Tag::String | Tag::Xml) | Tok::Empty(Tag::String | Tag::Xml)
-        ) {
+        if !matches!(self.dec.peek_tok()?, Tok::Start(Tag::String | Tag::Xml) | Tok::Empty(Tag::String | Tag::Xml)) {
             return Err(not_one_entry(start));
         }
         let v = visitor.visit_enum(EnumAccess { de: self })?;
@@ -579,8 +576,9 @@ impl<'de, R: Input<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                 Value::Ref(r) => self.replay(at, r as usize, "an enum", |de| {
                     de::Deserializer::deserialize_enum(de, name, variants, visitor)
                 }),
-                v => de::Deserializer::deserialize_enum(ValueDe(v), name, variants, visitor)
-                    .map_err(|e| e.at_offset(at)),
+                v => {
+                    de::Deserializer::deserialize_enum(ValueDe(v), name, variants, visitor).map_err(|e| e.at_offset(at))
+                }
             },
         }
     }

@@ -12,8 +12,8 @@
 //! [`burlap::Encoder`]: crate::burlap::Encoder
 
 use super::super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
-use crate::error::{Error, ErrorKind, Result};
 use crate::burlap::Encoder;
+use crate::error::{Error, ErrorKind, Result};
 use crate::value::Value;
 use serde::ser::{self, Serialize};
 use std::collections::HashMap;
