@@ -698,6 +698,25 @@ fn the_deserializer_and_serializer_types() {
 
 // ---- errors and their offsets ----
 
+#[test]
+fn offsets_hold_with_whitespace_and_comments() {
+    // the offset of an element is that of its `<`, whatever came before it
+    let spaced = b"<list>\n  <int>1</int>\n  <string>x</string>\n</list>";
+    let e = sb::from_slice::<(i32, i32)>(spaced).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+    assert_eq!(e.offset(), find(spaced, "<string>"), "{e}");
+    let commented = b"<list><int>1</int><!-- c --><?pi x?><string>x</string></list>";
+    let e = sb::from_slice::<(i32, i32)>(commented).unwrap_err();
+    assert_eq!(e.offset(), find(commented, "<string>"), "{e}");
+    // a reference copied from a list that starts after whitespace
+    let bytes = b"<list>\n <list><int>7</int></list>\n <ref>1</ref>\n</list>";
+    assert_eq!(same_decode::<(Vec<i32>, Vec<i32>)>(bytes).unwrap(), (vec![7], vec![7]));
+    // and an error inside the copy carries the offset of the original
+    let e = sb::from_slice::<(Vec<i32>, Vec<u8>)>(b"<list><list><int>300</int></list><ref>1</ref></list>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 300, target: "u8" }), "{e}");
+    assert_eq!(e.offset(), 12, "{e}");
+}
+
 #[derive(Serialize)]
 #[serde(rename = "T")]
 struct Three {
@@ -881,6 +900,16 @@ fn hostile_lengths_and_depths_hit_the_limits() {
     assert!(sb::from_reader::<_, Vec<i32>>(&b"<list><length>2147483647</length><int>1</int>"[..]).is_err());
     let e = sb::from_slice::<Vec<i32>>(b"<list><length>99999999999999999999</length></list>").unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{e}");
+    // where the reader stopped: after the `<length>` element, after the string
+    let e = sb::from_slice::<Vec<i32>>(b"<list><length>2147483647</length></list>").unwrap_err();
+    assert_eq!(e.offset(), 33, "{e}");
+    let e = sb::from_slice_with_limits::<String>(
+        b"<string>four</string>",
+        Limits { max_string_len: 3, ..Limits::default() },
+    )
+    .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "string length", .. }), "{e}");
+    assert_eq!(e.offset(), 21, "{e}");
     // a list holding more or fewer elements than it declares
     let e = sb::from_slice::<Vec<i32>>(b"<list><length>2</length><int>1</int></list>").unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{e}");

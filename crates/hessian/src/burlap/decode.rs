@@ -235,8 +235,8 @@ impl<R: BufRead> Decoder<R> {
                 Event::End(e) => Tok::End(tag(e.name().as_ref())),
                 Event::Empty(e) => Tok::Empty(tag(e.name().as_ref())),
                 Event::Text(t) if t.iter().all(u8::is_ascii_whitespace) => {
-                    // the reader consumed the `<` of the markup after the text
-                    self.tok_start = self.offset().saturating_sub(1);
+                    // (the position does not count the `<` the reader consumed after the text)
+                    self.tok_start = self.offset();
                     continue;
                 }
                 Event::Comment(_) | Event::Decl(_) | Event::PI(_) => {
