@@ -23,7 +23,22 @@ pub fn to_value<T: Serialize + ?Sized>(v: &T) -> Result<Value> {
 /// Converts a [`Value`] to a serde type (through its Hessian 2 encoding).
 pub fn from_value<T: DeserializeOwned>(v: &Value) -> Result<T> {
     let bytes = hessian::h2::to_vec(v).map_err(|e| Error::Type(format!("cannot encode reply: {e}")))?;
-    hessian::serde::from_slice(&bytes).map_err(|e| Error::Type(format!("unexpected value: {e}")))
+    hessian::serde::from_slice(&bytes).map_err(unexpected)
+}
+
+/// Encodes a call's arguments one after the other as one Hessian 2 message, so that they keep
+/// the one reference space they had on the wire: an object passed twice arrives as the object
+/// and a reference to it, and a later argument's references count the values before it.
+fn encode_args(values: &[Value]) -> Result<Vec<u8>> {
+    let mut e = hessian::h2::Encoder::vec();
+    for v in values {
+        e.write_value(v).map_err(|e| Error::Type(format!("cannot encode arguments: {e}")))?;
+    }
+    Ok(e.into_vec())
+}
+
+fn unexpected(e: hessian::Error) -> Error {
+    Error::Type(format!("unexpected value: {e}"))
 }
 
 /// Call arguments: a tuple of `Serialize` types (`()`, `(a,)`, `(a, b)`, … up to 8).
@@ -57,8 +72,9 @@ macro_rules! tuple_args {
                 if values.len() != $len {
                     return Err(Error::Type(format!("expected {} arguments, got {}", $len, values.len())));
                 }
-                let mut it = values.iter();
-                Ok(($(from_value::<$t>(it.next().unwrap_or(&Value::Null))?,)*))
+                let bytes = encode_args(&values)?;
+                let mut de = hessian::serde::Deserializer::from_slice(&bytes);
+                Ok(($(de.deserialize_value::<$t>().map_err(unexpected)?,)*))
             }
         }
     };

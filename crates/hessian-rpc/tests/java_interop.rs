@@ -33,6 +33,27 @@ fn java_proxy_calls_rust_server() {
     rt.block_on(server.shutdown());
 }
 
+/// Java's proxy writes all arguments of a call with one output: an object passed twice arrives
+/// as the object and a reference to it (`Q 0`, `R 0`, `<ref>0</ref>`), which typed handlers
+/// resolve into plain structs in every dialect.
+#[test]
+fn java_proxy_arguments_share_references_with_typed_handlers() {
+    use hessian_testkit::structs::w2::Money;
+    let Some(java) = java() else { return };
+    let service = hessian_rpc::Service::builder()
+        .typed_method("same", &["Money", "Money"], |(a, b): (Money, Money)| Ok(a == b))
+        .typed_method("second", &["Money", "List"], |(_, l): (Money, Vec<Money>)| Ok(l))
+        .build();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server =
+        rt.block_on(hessian_rpc::HessianServer::builder().mount("/refs", service).build().bind("127.0.0.1:0")).unwrap();
+    for (mode, _) in JAVA_MODES {
+        let out = java_client(&java, &server.url("/refs"), mode, "refs");
+        assert!(out.contains("ok same(m, m)") && out.contains("ok second(m, [m, m])"), "mode {mode}: {out}");
+    }
+    rt.block_on(server.shutdown());
+}
+
 /// Rust client dialects to try against the Java server.
 const RUST_DIALECTS: &[Dialect] = &[Dialect::HESSIAN2, Dialect::HYBRID, Dialect::HESSIAN1, Dialect::BURLAP];
 

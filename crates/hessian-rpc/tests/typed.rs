@@ -56,3 +56,31 @@ fn blocking_typed_call_against_java() {
     let order: w2::Order = proxy.call_typed("exchange", (w2::request(),)).unwrap();
     assert_eq!(order, w2::reply());
 }
+
+/// A call's arguments share one reference space: Java's proxy writes an object passed twice
+/// (`same(m, m)`) as the object and then `Q 0` (or `R 0` in Hessian 1), and a later argument's
+/// own references count the lists, maps and objects of the arguments before it. Typed handlers
+/// decode the arguments together, so both resolve.
+#[tokio::test]
+async fn typed_arguments_share_one_reference_space() {
+    let service = Service::builder()
+        .typed_method("same", &["Money", "Money"], |(a, b): (w2::Money, w2::Money)| Ok(a == b))
+        .typed_method("second", &["Money", "List"], |(_, l): (w2::Money, Vec<w2::Money>)| Ok(l))
+        .build();
+    let server = HessianServer::builder().mount("/refs", service).build().bind("127.0.0.1:0").await.unwrap();
+    let money = || w2::Money { cents: 5000, currency: "EUR".into() };
+    let money_value = hessian_rpc::typed::to_value(&money()).unwrap();
+    for dialect in [Dialect::HESSIAN2, Dialect::HYBRID, Dialect::HESSIAN1, Dialect::BURLAP] {
+        let proxy = Client::builder().dialect(dialect).build().proxy(&server.url("/refs")).unwrap();
+        // same(m, m): the second argument is a reference to the first
+        let v = proxy.call("same", vec![money_value.clone(), hessian::Value::Ref(0)]).await.unwrap();
+        assert_eq!(v, hessian::Value::Bool(true), "{dialect}");
+        // second(m, [n, n]): inside the second argument, the list is reference 1 and its
+        // element reference 2, so the repeat is `Q 2`
+        let list = hessian::Value::list(vec![money_value.clone(), hessian::Value::Ref(2)]);
+        let v = proxy.call("second", vec![money_value.clone(), list]).await.unwrap();
+        let back: Vec<w2::Money> = hessian_rpc::typed::from_value(&v).unwrap();
+        assert_eq!(back, [money(), money()], "{dialect}");
+    }
+    server.shutdown().await;
+}

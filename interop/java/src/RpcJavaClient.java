@@ -13,7 +13,7 @@ import java.util.List;
  * MODE: h2 (Hessian 2 calls), hybrid (Java's default: c 2 0 call, Hessian 2 reply),
  * h1 (pure Hessian 1, with a factory whose reply input is Hessian 1), burlap.
  * SUITE: bench (every W1 size and W2, plus the W2 fault), overload, faults, test2 (every method of
- * RpcTestHessian2), timing [W2 calls].
+ * RpcTestHessian2), refs (RpcRefsService: one object passed as two arguments), timing [W2 calls].
  * Prints "ok NAME" or "FAIL NAME: why" per check and exits 1 if any failed.
  */
 public class RpcJavaClient {
@@ -113,6 +113,14 @@ public class RpcJavaClient {
     System.out.println("dialect " + plain.dialect());
   }
 
+  static void refs(String url, String mode) throws Exception {
+    RpcRefsService s = proxy(RpcRefsService.class, url, mode, false);
+    com.squarespace.hopper.types.Money m = new com.squarespace.hopper.types.Money(5000, "EUR");
+    check("same(m, m)", s.same(m, m), "the server saw two different values");
+    List<com.squarespace.hopper.types.Money> l = s.second(m, new java.util.ArrayList<>(List.of(m, m)));
+    check("second(m, [m, m])", l.size() == 2 && m.equals(l.get(0)) && m.equals(l.get(1)), String.valueOf(l));
+  }
+
   static double[] stats(long[] nanos) {
     long[] s = nanos.clone();
     Arrays.sort(s);
@@ -153,6 +161,7 @@ public class RpcJavaClient {
       case "bench": bench(url, mode); break;
       case "faults": faults(url, mode); break;
       case "overload": overload(url, mode); break;
+      case "refs": refs(url, mode); break;
       case "timing": timing(url, mode, args.length > 3 ? Integer.parseInt(args[3]) : 5000); break;
       case "test2": RpcTestHessian2Client.run(url, mode); break;
       default: throw new IllegalArgumentException("unknown suite " + suite);
