@@ -11,6 +11,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = from_slice::<structs::Item>(data);
     let _ = from_slice::<Vec<structs::Item>>(data);
     let _ = from_slice::<w2::Order>(data);
+    // references (`Q`) into plain structs are copies read again from the input
+    let _ = from_slice::<Vec<w2::LineItem>>(data);
     let _ = from_slice::<Vec<structs::Money>>(data);
     let _ = from_slice::<hessian::Value>(data);
     let _ = from_slice::<serde_json::Value>(data);

@@ -64,6 +64,7 @@ fn json_and_serde_corpus() {
         let _ = hessian::serde::from_slice::<structs::Item>(&data);
         let _ = hessian::serde::from_slice::<Vec<structs::Item>>(&data);
         let _ = hessian::serde::from_slice::<w2::Order>(&data);
+        let _ = hessian::serde::from_slice::<Vec<w2::LineItem>>(&data);
         let _ = hessian::serde::from_slice::<Value>(&data);
         let _ = hessian::serde::from_slice::<serde_json::Value>(&data);
     }
