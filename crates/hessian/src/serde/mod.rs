@@ -41,6 +41,7 @@ pub mod de;
 pub mod dynamic;
 pub mod external;
 pub mod h1;
+mod map_ser;
 pub mod ser;
 mod shared;
 mod value;
