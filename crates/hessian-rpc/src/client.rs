@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::fault::RemoteFault;
 use crate::protocol::{self, Dialect};
 use bytes::Bytes;
+use hessian::serde::message::CallWriter;
 use hessian::{Call, Limits, Value};
 use http::{header, Request, StatusCode, Uri};
 use http_body_util::{BodyExt, Full, Limited};
@@ -204,18 +205,31 @@ impl Proxy {
         method: &str,
         args: A,
     ) -> Result<R> {
-        let v = self.call(method, args.into_values()?).await?;
-        crate::typed::from_value(&v)
+        let cfg = &self.client.config;
+        let d = cfg.dialect;
+        let mut w = CallWriter::new(d.call.format(), d.call_major(), method, &[], args.count())?;
+        args.write_args(&mut w)?;
+        let body = w.finish()?;
+        let reply = self.post(body).await?;
+        match hessian::serde::message::reply_from_slice::<R>(d.reply.format(), &reply, cfg.limits) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(f)) => Err(Error::Fault(RemoteFault(f))),
+            Err(e) => Err(Error::Reply(e)),
+        }
+    }
+
+    /// Sends an encoded call within the configured timeout and returns the reply body.
+    async fn post(&self, body: Vec<u8>) -> Result<Bytes> {
+        let timeout = self.client.config.timeout;
+        tokio::time::timeout(timeout, self.client.post(&self.uri, body)).await.map_err(|_| Error::Timeout(timeout))?
     }
 
     /// Calls with a prepared [`Call`] (which may carry headers, for Hessian 1 and Burlap).
     pub async fn call_with(&self, call: Call) -> Result<Value> {
         let cfg = &self.client.config;
         let body = protocol::encode_call(cfg.dialect, &call)?;
-        let reply = tokio::time::timeout(cfg.timeout, self.client.post(&self.uri, body))
-            .await
-            .map_err(|_| Error::Timeout(cfg.timeout))??;
-        match protocol::decode_reply(cfg.dialect.reply, &reply, cfg.limits)? {
+        let reply = self.post(body).await?;
+        match protocol::decode_reply(cfg.dialect.reply, &reply, cfg.limits).map_err(Error::Reply)? {
             Ok(v) => Ok(v),
             Err(f) => Err(Error::Fault(RemoteFault(f))),
         }

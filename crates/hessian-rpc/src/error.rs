@@ -20,6 +20,10 @@ pub enum Error {
     /// The call could not be encoded or the reply could not be decoded.
     #[error("codec error: {0}")]
     Codec(#[from] hessian::Error),
+    /// The reply could not be decoded: not a reply of the protocol in use, or a value that is
+    /// not of the declared return type. The error's offset is an offset into the reply body.
+    #[error("bad reply: {0}")]
+    Reply(#[source] hessian::Error),
     /// The reply was not a valid reply of the protocol in use.
     #[error("protocol error: {0}")]
     Protocol(String),

@@ -52,6 +52,108 @@ pub fn no_such_method(method: &str) -> Fault {
     Fault::new(NO_SUCH_METHOD_EXCEPTION, escape_message(&format!("The service has no method named: {method}")))
 }
 
+/// Turns a service method's error into the fault its caller receives. Implement it for your
+/// own error types to choose the Java exception class a Java client catches; [`Fault`],
+/// [`ServiceError`] (into which any `std::error::Error` converts) and `Infallible` have it.
+pub trait IntoFault {
+    /// The fault to send.
+    fn into_fault(self) -> Fault;
+}
+
+impl IntoFault for Fault {
+    fn into_fault(self) -> Fault {
+        self
+    }
+}
+
+impl IntoFault for std::convert::Infallible {
+    fn into_fault(self) -> Fault {
+        match self {}
+    }
+}
+
+/// Java's class for an exception that has no more specific class.
+pub const RUNTIME_EXCEPTION: &str = "java.lang.RuntimeException";
+
+/// The error of a service method: a Java exception class and a message, sent the way
+/// `HessianSkeleton` sends an exception thrown by a method (a `ServiceException` fault whose
+/// detail is the exception object, so a Java client rethrows that very class).
+///
+/// Any `std::error::Error` converts into it as a `java.lang.RuntimeException` with the error's
+/// message (and its sources'), so methods returning `Result<T, ServiceError>` can use `?` on
+/// any error; [`ServiceError::new`] chooses the class.
+///
+/// ```
+/// use hessian_rpc::ServiceError;
+/// fn parse(s: &str) -> Result<i32, ServiceError> {
+///     let n: i32 = s.parse()?; // a ParseIntError becomes a java.lang.RuntimeException
+///     if n < 0 {
+///         return Err(ServiceError::illegal_argument(format!("{n} is negative")));
+///     }
+///     Ok(n)
+/// }
+/// assert_eq!(parse("x").unwrap_err().class(), "java.lang.RuntimeException");
+/// assert_eq!(parse("-1").unwrap_err().class(), "java.lang.IllegalArgumentException");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceError {
+    class: std::borrow::Cow<'static, str>,
+    message: String,
+}
+
+impl ServiceError {
+    /// An exception of the Java class `class` (e.g. `java.lang.IllegalStateException`, or
+    /// an application exception class the Java client knows) with `message`.
+    pub fn new(class: impl Into<std::borrow::Cow<'static, str>>, message: impl fmt::Display) -> Self {
+        ServiceError { class: class.into(), message: message.to_string() }
+    }
+
+    /// A `java.lang.IllegalArgumentException`.
+    pub fn illegal_argument(message: impl fmt::Display) -> Self {
+        Self::new("java.lang.IllegalArgumentException", message)
+    }
+
+    /// A `java.lang.IllegalStateException`.
+    pub fn illegal_state(message: impl fmt::Display) -> Self {
+        Self::new("java.lang.IllegalStateException", message)
+    }
+
+    /// The Java exception class.
+    pub fn class(&self) -> &str {
+        &self.class
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ServiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.class, self.message)
+    }
+}
+
+impl<E: std::error::Error> From<E> for ServiceError {
+    fn from(e: E) -> Self {
+        let mut message = e.to_string();
+        let mut cur = e.source();
+        while let Some(c) = cur {
+            message.push_str(": ");
+            message.push_str(&c.to_string());
+            cur = c.source();
+        }
+        ServiceError::new(RUNTIME_EXCEPTION, message)
+    }
+}
+
+impl IntoFault for ServiceError {
+    fn into_fault(self) -> Fault {
+        service_exception(&self.class, &self.message)
+    }
+}
+
 /// A fault received from a server, with accessors for what Java puts in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RemoteFault(pub Fault);

@@ -35,9 +35,9 @@ pub mod typed;
 
 pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientConfig, Proxy};
 pub use error::{Error, Result};
-pub use fault::RemoteFault;
+pub use fault::{IntoFault, RemoteFault, ServiceError};
 pub use hessian::{Call, Fault, Reply, Value};
 pub use protocol::{Dialect, Protocol};
 pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig};
 pub use service::{CallContext, Handler, Service, ServiceBuilder};
-pub use typed::{FromArgs, IntoArgs};
+pub use typed::{ArgError, FromArgs, IntoArgs};

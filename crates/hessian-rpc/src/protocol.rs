@@ -22,6 +22,15 @@ pub enum Protocol {
 }
 
 impl Protocol {
+    /// The codec's format of this protocol.
+    pub fn format(self) -> hessian::Format {
+        match self {
+            Protocol::Hessian2 => hessian::Format::Hessian2,
+            Protocol::Hessian1 => hessian::Format::Hessian1,
+            Protocol::Burlap => hessian::Format::Burlap,
+        }
+    }
+
     /// The `Content-Type` Caucho's proxies send for this protocol (`BurlapProxy` sends
     /// `text/xml`).
     pub fn content_type(self) -> &'static str {
@@ -63,6 +72,16 @@ impl Dialect {
     /// Burlap both ways.
     pub const BURLAP: Dialect = Dialect { call: Protocol::Burlap, reply: Protocol::Burlap };
 
+    /// The major version a Hessian 1 call's header carries in this dialect: 2 for the hybrid
+    /// (asking for a Hessian 2 reply), 1 otherwise.
+    pub fn call_major(self) -> u8 {
+        if self.call == Protocol::Hessian1 && self.reply == Protocol::Hessian2 {
+            2
+        } else {
+            1
+        }
+    }
+
     /// Detects the dialect of a call from its first bytes, or `None` if they match no protocol.
     /// The format comes from [`hessian::detect`] (the rules shared with the `hessian` tool); a
     /// call must moreover start like one: `H` (or the 2.0 draft's bare `C`), `c`, or XML.
@@ -94,7 +113,7 @@ impl std::fmt::Display for Dialect {
 /// (objects instead of typed maps of field names), so that handlers and callers see one shape
 /// whatever the protocol. Each value is converted on its own: a back reference from one
 /// argument into another is not renumbered.
-fn h2_shape(protocol: Protocol, v: Value) -> Value {
+pub(crate) fn h2_shape(protocol: Protocol, v: Value) -> Value {
     match protocol {
         Protocol::Hessian2 => v,
         Protocol::Hessian1 | Protocol::Burlap => hessian::convert::to_h2(&v),

@@ -2,12 +2,11 @@
 //! [`Service`]s, detects each call's protocol, and answers in kind; plus a standalone
 //! hyper-based [`HessianServer::serve`] with keep-alive, limits and graceful shutdown.
 
-use crate::fault::PROTOCOL_EXCEPTION;
 use crate::protocol::{self, Dialect};
 use crate::service::Service;
 use bytes::Bytes;
 use futures_util::FutureExt;
-use hessian::{Fault, Limits, Reply};
+use hessian::Limits;
 use http::{header, Method, Request, Response, StatusCode};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, Limited};
@@ -220,19 +219,20 @@ impl HessianServer {
         let Some(dialect) = Dialect::detect(&body) else {
             return text(StatusCode::BAD_REQUEST, "not a Hessian or Burlap call");
         };
-        let reply: Reply = match protocol::decode_call(dialect, &body, inner.config.limits) {
-            Ok(call) => {
-                let svc = service.clone();
-                match AssertUnwindSafe(svc.dispatch(call, dialect)).catch_unwind().await {
-                    Ok(r) => r,
-                    Err(_) => {
-                        Err(crate::fault::service_exception("java.lang.RuntimeException", "the service panicked"))
-                    }
+        let respond = service.respond(&body, dialect, inner.config.limits);
+        let bytes = match AssertUnwindSafe(respond).catch_unwind().await {
+            Ok(b) => b,
+            Err(_) => {
+                let f = crate::fault::service_exception("java.lang.RuntimeException", "the service panicked");
+                match protocol::encode_reply(dialect.reply, &Err(f)) {
+                    Ok(b) => b,
+                    Err(_) => return text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
                 }
             }
-            Err(e) => Err(Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call))),
         };
-        encode_response(dialect, &reply)
+        let mut r = Response::new(Full::new(Bytes::from(bytes)));
+        r.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(dialect.reply.content_type()));
+        r
     }
 
     /// Binds `addr` and serves until the process ends.
@@ -307,23 +307,6 @@ impl HessianServer {
         drop(listener);
         let _ = tokio::time::timeout(self.inner.config.shutdown_grace, graceful.shutdown()).await;
     }
-}
-
-/// Encodes a reply in the dialect's reply protocol as an HTTP 200 response.
-fn encode_response(dialect: Dialect, reply: &Reply) -> Response<Full<Bytes>> {
-    let bytes = match protocol::encode_reply(dialect.reply, reply) {
-        Ok(b) => b,
-        Err(e) => {
-            let fault = Fault::new(PROTOCOL_EXCEPTION, format!("could not encode the reply: {e}"));
-            match protocol::encode_reply(dialect.reply, &Err(fault)) {
-                Ok(b) => b,
-                Err(_) => return text(StatusCode::INTERNAL_SERVER_ERROR, "could not encode the reply"),
-            }
-        }
-    };
-    let mut r = Response::new(Full::new(Bytes::from(bytes)));
-    r.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(dialect.reply.content_type()));
-    r
 }
 
 /// A server running in the background (see [`HessianServer::bind`]).

@@ -2,16 +2,22 @@
 //! `AbstractSkeleton` registers (plain name, `name__N` and the mangled `name_type_type`), and
 //! dispatched the way `HessianSkeleton` dispatches.
 
-use crate::fault::{self, NO_SUCH_METHOD};
-use crate::protocol::Dialect;
-use hessian::{Call, Fault, Value};
-use std::collections::HashMap;
+use crate::fault::{self, IntoFault, NO_SUCH_METHOD, PROTOCOL_EXCEPTION};
+use crate::protocol::{self, Dialect, Protocol};
+use crate::typed::FromArgs;
+use hessian::serde::message::{CallReader, CallWriter};
+use hessian::{Call, Fault, Limits, Value};
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 
 /// The future a handler returns.
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Value, Fault>> + Send + 'static>>;
+
+/// The future of a typed method: the encoded reply body, or a fault.
+type ReplyFuture = Pin<Box<dyn Future<Output = Result<Vec<u8>, Fault>> + Send + 'static>>;
 
 /// What a handler learns about the call besides its arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,12 +55,62 @@ where
     }
 }
 
+/// A typed method: decodes its arguments from the request body into its own types and encodes
+/// its result straight into the reply body.
+trait TypedHandler: Send + Sync + 'static {
+    /// Decodes the arguments (all of them, or a fault naming the one that failed) and returns
+    /// the method's future, not yet started.
+    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, Fault>;
+}
+
+struct TypedFn<A, F> {
+    name: String,
+    f: F,
+    _args: PhantomData<fn() -> A>,
+}
+
+impl<A, R, E, F, Fut> TypedHandler for TypedFn<A, F>
+where
+    A: FromArgs + 'static,
+    R: serde::Serialize + 'static,
+    E: IntoFault + 'static,
+    F: Fn(A) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, E>> + Send + 'static,
+{
+    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, Fault> {
+        let a = A::read_args(args).map_err(|e| {
+            let message = format!("{}: argument {} of {}: {}", self.name, e.index + 1, A::LEN, e.error);
+            fault::service_exception("java.lang.IllegalArgumentException", &message)
+        })?;
+        let fut = (self.f)(a);
+        let format = ctx.dialect.reply.format();
+        let name = self.name.clone();
+        Ok(Box::pin(async move {
+            match fut.await {
+                Ok(r) => hessian::serde::message::reply_to_vec(format, &r).map_err(|e| {
+                    let message = format!("{name}: the reply cannot be encoded: {e}");
+                    fault::service_exception("java.lang.IllegalStateException", &message)
+                }),
+                Err(e) => Err(e.into_fault()),
+            }
+        }))
+    }
+}
+
+#[derive(Clone)]
+enum Kind {
+    /// Arguments and result as [`Value`]s.
+    Values(Arc<dyn Handler>),
+    /// Arguments and result straight between the wire and serde types.
+    Typed(Arc<dyn TypedHandler>),
+}
+
 /// One method of a service: its name, the Hessian names of its parameter types, its handler.
 #[derive(Clone)]
 pub struct Method {
     name: String,
     params: Vec<String>,
-    handler: Arc<dyn Handler>,
+    kind: Kind,
 }
 
 impl Method {
@@ -78,6 +134,13 @@ impl std::fmt::Debug for Method {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}({})", self.name, self.params.join(", "))
     }
+}
+
+/// What a call turned into once its method was found and its arguments decoded.
+enum Started {
+    Typed(ReplyFuture),
+    Values(HandlerFuture),
+    Ready(Value),
 }
 
 /// `AbstractSkeleton.mangleName`: the method name followed by `_type` for each parameter.
@@ -114,6 +177,9 @@ pub fn mangle_java_class(java_name: &str) -> String {
 #[derive(Clone, Default)]
 pub struct Service {
     methods: HashMap<String, Method>,
+    /// Plain names registered for more than one argument count: a Hessian 1 or Burlap call of
+    /// such a name (whose argument count the wire does not say) is counted before dispatch.
+    overloaded: HashSet<String>,
     api_class: Option<String>,
     home_class: Option<String>,
     object_class: Option<String>,
@@ -153,7 +219,9 @@ impl Service {
 
     /// Dispatches a decoded call and returns the reply (a value or a fault). Faults follow
     /// `HessianSkeleton`: `NoSuchMethodException` for unknown names, `NoSuchMethod` for an
-    /// argument count mismatch, and the handler's own fault otherwise.
+    /// argument count mismatch, and the handler's own fault otherwise. A typed method gets the
+    /// arguments re-encoded as Hessian 2 and its reply decoded into a [`Value`]; servers use
+    /// [`respond`](Self::respond), which never builds values for typed methods.
     pub async fn dispatch(&self, call: Call, dialect: Dialect) -> Result<Value, Fault> {
         let argc = call.args.len();
         let Some(method) = self.lookup(&call.method, argc) else {
@@ -162,15 +230,98 @@ impl Service {
             }
             return Err(fault::no_such_method(&call.method));
         };
-        if method.params.len() != argc {
-            return Err(Fault::new(
-                NO_SUCH_METHOD,
-                fault::escape_message(&format!("method {method:?} argument length mismatch, received length={argc}")),
-            ));
-        }
-        let handler = method.handler.clone();
+        check_arity(method, argc)?;
         let ctx = CallContext { method: call.method, headers: call.headers, dialect };
-        handler.call(ctx, call.args).await
+        match &method.kind {
+            Kind::Values(h) => h.clone().call(ctx, call.args).await,
+            Kind::Typed(h) => {
+                let encode = |call_args: &[Value]| -> hessian::Result<Vec<u8>> {
+                    let mut w = CallWriter::new(hessian::Format::Hessian2, 2, &ctx.method, &[], call_args.len())?;
+                    for a in call_args {
+                        w.arg(a)?;
+                    }
+                    w.finish()
+                };
+                let body = encode(&call.args).map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?;
+                let mut reader = CallReader::new(hessian::Format::Hessian2, &body, Limits::default())
+                    .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?;
+                let fut = h.start(&ctx, &mut reader)?;
+                let bytes = fut.await?;
+                protocol::decode_reply(dialect.reply, &bytes, Limits::default())
+                    .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?
+            }
+        }
+    }
+
+    /// Answers one call given as the bytes of a request body in `dialect.call`, and returns the
+    /// reply body in `dialect.reply` (a value, or a fault as `HessianSkeleton` writes it).
+    ///
+    /// The method is picked from the call's header before any argument is decoded; a typed
+    /// method's arguments are decoded straight into its types (one reference space for all of
+    /// them) and its result is encoded straight into the reply. The method runs only once all
+    /// its arguments decoded and the call ended where it should.
+    pub async fn respond(&self, body: &[u8], dialect: Dialect, limits: Limits) -> Vec<u8> {
+        let reply = match self.start(body, dialect, limits) {
+            Ok(Started::Typed(fut)) => fut.await,
+            Ok(Started::Values(fut)) => match fut.await {
+                Ok(v) => encode_value_reply(dialect.reply, v),
+                Err(f) => Err(f),
+            },
+            Ok(Started::Ready(v)) => encode_value_reply(dialect.reply, v),
+            Err(f) => Err(f),
+        };
+        reply.unwrap_or_else(|f| encode_fault(dialect.reply, f))
+    }
+
+    /// Reads the call's header, finds the method, decodes the arguments and returns the
+    /// method's future, not yet started.
+    fn start(&self, body: &[u8], dialect: Dialect, limits: Limits) -> Result<Started, Fault> {
+        let malformed =
+            |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call));
+        let format = dialect.call.format();
+        let mut reader = CallReader::new(format, body, limits).map_err(malformed)?;
+        let argc = match reader.arg_count() {
+            Some(n) => Some(n),
+            None if self.overloaded.contains(reader.method()) => {
+                Some(count_args(format, body, limits).map_err(malformed)?)
+            }
+            None => None,
+        };
+        let method = match argc {
+            Some(n) => self.lookup(reader.method(), n),
+            None => self.methods.get(reader.method()),
+        };
+        let Some(method) = method else {
+            let name = reader.method().to_owned();
+            if name == GET_ATTRIBUTE || name == BURLAP_GET_ATTRIBUTE {
+                let args = read_value_args(dialect.call, reader).map_err(malformed)?;
+                return Ok(Started::Ready(self.get_attribute(&args)));
+            }
+            return Err(fault::no_such_method(&name));
+        };
+        if let Some(n) = argc {
+            check_arity(method, n)?;
+        }
+        let headers = reader.take_headers();
+        let headers = headers.into_iter().map(|(k, v)| (k, protocol::h2_shape(dialect.call, v))).collect();
+        let ctx = CallContext { method: reader.method().to_owned(), headers, dialect };
+        match &method.kind {
+            Kind::Values(h) => {
+                let args = read_value_args(dialect.call, reader).map_err(malformed)?;
+                check_arity(method, args.len())?;
+                Ok(Started::Values(h.clone().call(ctx, args)))
+            }
+            Kind::Typed(h) => {
+                let fut = h.start(&ctx, &mut reader)?;
+                if !reader.at_end().map_err(malformed)? {
+                    // more arguments than the method has: count them for the fault's message
+                    let n = count_args(format, body, limits).map_err(malformed)?;
+                    return Err(arity_fault(method, n));
+                }
+                reader.finish().map_err(malformed)?;
+                Ok(Started::Typed(fut))
+            }
+        }
     }
 
     fn get_attribute(&self, args: &[Value]) -> Value {
@@ -181,6 +332,54 @@ impl Service {
             _ => None,
         };
         value.map_or(Value::Null, Value::string)
+    }
+}
+
+fn arity_fault(method: &Method, argc: usize) -> Fault {
+    let message = format!("method {method:?} argument length mismatch, received length={argc}");
+    Fault::new(NO_SUCH_METHOD, fault::escape_message(&message))
+}
+
+fn check_arity(method: &Method, argc: usize) -> Result<(), Fault> {
+    if method.params.len() == argc {
+        Ok(())
+    } else {
+        Err(arity_fault(method, argc))
+    }
+}
+
+/// Reads the remaining arguments as values in the Hessian 2 shape, and the end of the call.
+fn read_value_args(protocol: Protocol, mut reader: CallReader<'_>) -> hessian::Result<Vec<Value>> {
+    let mut args = Vec::new();
+    while !reader.at_end()? {
+        args.push(protocol::h2_shape(protocol, reader.value_arg()?));
+    }
+    reader.finish()?;
+    Ok(args)
+}
+
+/// Counts the arguments of a call whose format does not say how many there are.
+fn count_args(format: hessian::Format, body: &[u8], limits: Limits) -> hessian::Result<usize> {
+    let mut reader = CallReader::new(format, body, limits)?;
+    while !reader.at_end()? {
+        reader.value_arg()?;
+    }
+    Ok(reader.args_read())
+}
+
+fn encode_value_reply(protocol: Protocol, v: Value) -> Result<Vec<u8>, Fault> {
+    protocol::encode_reply(protocol, &Ok(v))
+        .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, format!("could not encode the reply: {e}")))
+}
+
+/// Encodes a fault; one whose detail cannot be encoded is sent without it.
+fn encode_fault(protocol: Protocol, f: Fault) -> Vec<u8> {
+    match protocol::encode_reply(protocol, &Err(f)) {
+        Ok(b) => b,
+        Err(e) => {
+            let plain = Fault::new(PROTOCOL_EXCEPTION, format!("could not encode the fault: {e}"));
+            protocol::encode_reply(protocol, &Err(plain)).unwrap_or_default()
+        }
     }
 }
 
@@ -233,36 +432,82 @@ impl ServiceBuilder {
         })
     }
 
-    /// Registers a typed synchronous method: the arguments are decoded into the tuple `A` of
-    /// `Deserialize` types and the result `R` is encoded with serde. A value that does not
-    /// decode as `A` gets an `IllegalArgumentException` fault.
+    /// Registers a typed async method: the arguments are decoded from the request body into the
+    /// tuple `A` of `Deserialize` types, and the result `R` is encoded with serde straight into
+    /// the reply body, in every protocol. The parameter types for Caucho's mangled name come from
+    /// `A` ([`hessian::serde::mangled_type_name`]). An argument that does not decode as its type
+    /// gets an `IllegalArgumentException` fault naming the method, the argument and the offset
+    /// in the request body; an error `E` becomes the fault [`IntoFault`] makes of it.
+    ///
+    /// ```
+    /// use hessian_rpc::{Service, ServiceError};
+    /// let service = Service::builder()
+    ///     .typed("add", |(a, b): (i32, i32)| async move {
+    ///         a.checked_add(b).ok_or_else(|| ServiceError::illegal_argument("overflow"))
+    ///     })
+    ///     .build();
+    /// assert_eq!(service.method_names(), ["add", "add__2", "add_int_int"]);
+    /// ```
+    pub fn typed<A, R, E, F, Fut>(self, name: &str, f: F) -> Self
+    where
+        A: FromArgs + 'static,
+        R: serde::Serialize + 'static,
+        E: IntoFault + 'static,
+        F: Fn(A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, E>> + Send + 'static,
+    {
+        let params = A::mangled_params();
+        self.typed_with_params(name, params, f)
+    }
+
+    /// [`typed`](Self::typed) with the parameter types for Caucho's mangled name given (for
+    /// Java types the serde mapping does not tell, such as `[int` for an `int[]`).
+    pub fn typed_with_params<A, R, E, F, Fut>(self, name: &str, params: Vec<String>, f: F) -> Self
+    where
+        A: FromArgs + 'static,
+        R: serde::Serialize + 'static,
+        E: IntoFault + 'static,
+        F: Fn(A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<R, E>> + Send + 'static,
+    {
+        let handler = TypedFn { name: name.to_owned(), f, _args: PhantomData };
+        self.register(name, params, Kind::Typed(Arc::new(handler)))
+    }
+
+    /// Registers a typed synchronous method (see [`typed`](Self::typed); run inline on the
+    /// connection's task, so keep it short), with the parameter types for the mangled name
+    /// given.
     pub fn typed_method<A, R, F>(self, name: &str, params: &[&str], f: F) -> Self
     where
-        A: crate::typed::FromArgs + 'static,
+        A: FromArgs + Send + 'static,
         R: serde::Serialize + 'static,
         F: Fn(A) -> Result<R, Fault> + Send + Sync + 'static,
     {
-        let method = name.to_owned();
-        self.sync_method(name, params, move |values| {
-            let args = A::from_values(values).map_err(|e| {
-                fault::service_exception("java.lang.IllegalArgumentException", &format!("{method}: {e}"))
-            })?;
-            let r = f(args)?;
-            crate::typed::to_value(&r)
-                .map_err(|e| fault::service_exception("java.lang.IllegalStateException", &format!("{method}: {e}")))
+        let f = Arc::new(f);
+        let params = params.iter().map(|p| (*p).to_owned()).collect();
+        self.typed_with_params(name, params, move |a: A| {
+            let f = f.clone();
+            async move { f(a) }
         })
     }
 
     /// Registers any [`Handler`].
-    pub fn handler(mut self, name: &str, params: &[&str], handler: impl Handler) -> Self {
-        let m = Method {
-            name: name.to_owned(),
-            params: params.iter().map(|p| (*p).to_owned()).collect(),
-            handler: Arc::new(handler),
-        };
-        self.service.methods.entry(name.to_owned()).or_insert_with(|| m.clone());
-        self.service.methods.insert(format!("{name}__{}", params.len()), m.clone());
-        self.service.methods.insert(m.mangled_name(), m);
+    pub fn handler(self, name: &str, params: &[&str], handler: impl Handler) -> Self {
+        let params = params.iter().map(|p| (*p).to_owned()).collect();
+        self.register(name, params, Kind::Values(Arc::new(handler)))
+    }
+
+    fn register(mut self, name: &str, params: Vec<String>, kind: Kind) -> Self {
+        let m = Method { name: name.to_owned(), params, kind };
+        let methods = &mut self.service.methods;
+        if methods.contains_key(&format!("{name}__{}", m.params.len())) {
+            // the same name and arity again: as in Java, the first one keeps the name
+        } else if methods.keys().any(|k| k.strip_prefix(name).is_some_and(|rest| rest.starts_with("__"))) {
+            self.service.overloaded.insert(name.to_owned());
+        }
+        methods.entry(name.to_owned()).or_insert_with(|| m.clone());
+        methods.insert(format!("{name}__{}", m.params.len()), m.clone());
+        methods.insert(m.mangled_name(), m);
         self
     }
 

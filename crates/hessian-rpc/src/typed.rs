@@ -1,7 +1,9 @@
-//! Typed calls with serde: arguments are tuples of `Serialize` types, replies any
-//! `DeserializeOwned` type, mapped to Hessian by `hessian::serde` (struct = Java object named by
-//! `#[serde(rename = "java.class.Name")]`). Works in every protocol: values cross the wire as
-//! [`Value`]s, which the protocol layer gives the Hessian 2 shape.
+//! Typed calls with serde, straight to the wire: arguments are tuples of `Serialize` types
+//! written into the call's body as one message ([`hessian::serde::message::CallWriter`]), and a
+//! server method's arguments are decoded from the request body into the tuple of its
+//! `Deserialize` types ([`hessian::serde::message::CallReader`]), in every protocol. No
+//! [`Value`](hessian::Value) is built on the way. Structs map to Java objects named by
+//! `#[serde(rename = "java.class.Name")]` (`docs/serde-mapping.md`).
 //!
 //! ```no_run
 //! # async fn run(proxy: hessian_rpc::Proxy) -> hessian_rpc::Result<()> {
@@ -9,89 +11,81 @@
 //! # Ok(()) }
 //! ```
 
-use crate::error::{Error, Result};
-use hessian::Value;
+use hessian::serde::message::{CallReader, CallWriter};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// Converts a serde value to a [`Value`] (through its Hessian 2 encoding).
-pub fn to_value<T: Serialize + ?Sized>(v: &T) -> Result<Value> {
-    let bytes = hessian::serde::to_vec(v).map_err(|e| Error::Type(format!("cannot serialize: {e}")))?;
-    hessian::h2::from_slice(&bytes).map_err(|e| Error::Type(format!("cannot serialize: {e}")))
-}
-
-/// Converts a [`Value`] to a serde type (through its Hessian 2 encoding).
-pub fn from_value<T: DeserializeOwned>(v: &Value) -> Result<T> {
-    let bytes = hessian::h2::to_vec(v).map_err(|e| Error::Type(format!("cannot encode reply: {e}")))?;
-    hessian::serde::from_slice(&bytes).map_err(unexpected)
-}
-
-/// Encodes a call's arguments one after the other as one Hessian 2 message, so that they keep
-/// the one reference space they had on the wire: an object passed twice arrives as the object
-/// and a reference to it, and a later argument's references count the values before it.
-fn encode_args(values: &[Value]) -> Result<Vec<u8>> {
-    let mut e = hessian::h2::Encoder::vec();
-    for v in values {
-        e.write_value(v).map_err(|e| Error::Type(format!("cannot encode arguments: {e}")))?;
-    }
-    Ok(e.into_vec())
-}
-
-fn unexpected(e: hessian::Error) -> Error {
-    Error::Type(format!("unexpected value: {e}"))
-}
-
 /// Call arguments: a tuple of `Serialize` types (`()`, `(a,)`, `(a, b)`, … up to 8).
 pub trait IntoArgs {
-    /// The arguments as values.
-    fn into_values(self) -> Result<Vec<Value>>;
+    /// Number of arguments.
+    fn count(&self) -> usize;
+    /// Writes the arguments, in order, into the call.
+    fn write_args(&self, w: &mut CallWriter) -> hessian::Result<()>;
 }
 
-/// Handler arguments: a tuple of `DeserializeOwned` types, decoded from the call's values.
+/// An argument that could not be decoded: its index (from 0) and the codec's error, whose
+/// offset is an offset into the request body.
+#[derive(Debug)]
+pub struct ArgError {
+    /// Which argument (0-based).
+    pub index: usize,
+    /// What went wrong, with the offset in the request body.
+    pub error: hessian::Error,
+}
+
+/// Handler arguments: a tuple of `DeserializeOwned` types, decoded from the request body.
 pub trait FromArgs: Sized {
     /// Number of arguments.
     const LEN: usize;
-    /// Decodes the arguments (the count has been checked by the dispatcher).
-    fn from_values(values: Vec<Value>) -> Result<Self>;
+    /// Decodes the arguments, in order, from the call.
+    fn read_args(r: &mut CallReader<'_>) -> Result<Self, ArgError>;
+    /// The parameter types as Caucho's mangling names them (`int`, `string`, `Order`, …; see
+    /// [`hessian::serde::mangled_type_name`]).
+    fn mangled_params() -> Vec<String>;
 }
 
 macro_rules! tuple_args {
-    ($len:expr; $($t:ident $v:ident),*) => {
+    ($len:expr; $($t:ident $v:ident $i:tt),*) => {
         impl<$($t: Serialize),*> IntoArgs for ($($t,)*) {
-            #[allow(unused_variables, non_snake_case)]
-            fn into_values(self) -> Result<Vec<Value>> {
-                let ($($v,)*) = self;
-                Ok(vec![$(to_value(&$v)?),*])
+            fn count(&self) -> usize {
+                $len
+            }
+
+            #[allow(unused_variables)]
+            fn write_args(&self, w: &mut CallWriter) -> hessian::Result<()> {
+                $(w.arg(&self.$i)?;)*
+                Ok(())
             }
         }
 
         impl<$($t: DeserializeOwned),*> FromArgs for ($($t,)*) {
             const LEN: usize = $len;
-            #[allow(unused_variables, unused_mut)]
-            fn from_values(values: Vec<Value>) -> Result<Self> {
-                if values.len() != $len {
-                    return Err(Error::Type(format!("expected {} arguments, got {}", $len, values.len())));
-                }
-                let bytes = encode_args(&values)?;
-                let mut de = hessian::serde::Deserializer::from_slice(&bytes);
-                Ok(($(de.deserialize_value::<$t>().map_err(unexpected)?,)*))
+
+            #[allow(unused_variables)]
+            fn read_args(r: &mut CallReader<'_>) -> Result<Self, ArgError> {
+                Ok(($(r.arg::<$t>().map_err(|error| ArgError { index: $i, error })?,)*))
+            }
+
+            fn mangled_params() -> Vec<String> {
+                vec![$(hessian::serde::mangled_type_name::<$t>()),*]
             }
         }
     };
 }
 
 tuple_args!(0;);
-tuple_args!(1; A a);
-tuple_args!(2; A a, B b);
-tuple_args!(3; A a, B b, C c);
-tuple_args!(4; A a, B b, C c, D d);
-tuple_args!(5; A a, B b, C c, D d, E e);
-tuple_args!(6; A a, B b, C c, D d, E e, F f);
-tuple_args!(7; A a, B b, C c, D d, E e, F f, G g);
-tuple_args!(8; A a, B b, C c, D d, E e, F f, G g, H h);
+tuple_args!(1; A a 0);
+tuple_args!(2; A a 0, B b 1);
+tuple_args!(3; A a 0, B b 1, C c 2);
+tuple_args!(4; A a 0, B b 1, C c 2, D d 3);
+tuple_args!(5; A a 0, B b 1, C c 2, D d 3, E e 4);
+tuple_args!(6; A a 0, B b 1, C c 2, D d 3, E e 4, F f 5);
+tuple_args!(7; A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6);
+tuple_args!(8; A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7);
 
 /// Declares a typed client stub: a struct wrapping a [`Proxy`](crate::Proxy) with one async
-/// method per remote method.
+/// method per remote method. The [`service`](crate::service) attribute macro derives a client
+/// (and the server) from a trait instead; this is for services declared elsewhere.
 ///
 /// ```no_run
 /// use hessian_rpc::client_stub;

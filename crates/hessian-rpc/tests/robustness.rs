@@ -95,13 +95,22 @@ async fn malformed_and_truncated_calls_get_faults() {
         assert_eq!(status, 200);
     }
     // nesting bomb: 100,000 nested lists, limited by max_depth
-    let mut bomb = b"H\x02\x00C\x04echo\x91".to_vec();
+    let mut bomb = b"H\x02\x00C\x04echo\x92".to_vec();
     bomb.extend(std::iter::repeat_n(0x79u8, 100_000));
     let (status, body) = raw_post(&server, "/echo", &bomb).await;
     assert_eq!(status, 200);
     assert_eq!(
         hessian::h2::message::reply_from_slice(&body, Default::default()).unwrap().unwrap_err().code,
         "ProtocolException"
+    );
+    // as in HessianSkeleton, a Hessian 2 call's argument count is checked before any argument
+    // is decoded: the same bomb declaring one argument is refused as a count mismatch
+    bomb[9] = 0x91;
+    let (status, body) = raw_post(&server, "/echo", &bomb).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        hessian::h2::message::reply_from_slice(&body, Default::default()).unwrap().unwrap_err().code,
+        "NoSuchMethod"
     );
     // not Hessian at all, empty
     assert_eq!(raw_post(&server, "/echo", b"GET / HTTP/1.0").await.0, 400);

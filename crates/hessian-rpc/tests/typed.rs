@@ -69,7 +69,7 @@ async fn typed_arguments_share_one_reference_space() {
         .build();
     let server = HessianServer::builder().mount("/refs", service).build().bind("127.0.0.1:0").await.unwrap();
     let money = || w2::Money { cents: 5000, currency: "EUR".into() };
-    let money_value = hessian_rpc::typed::to_value(&money()).unwrap();
+    let money_value = hessian::serde::to_value(&money()).unwrap();
     for dialect in [Dialect::HESSIAN2, Dialect::HYBRID, Dialect::HESSIAN1, Dialect::BURLAP] {
         let proxy = Client::builder().dialect(dialect).build().proxy(&server.url("/refs")).unwrap();
         // same(m, m): the second argument is a reference to the first
@@ -79,7 +79,7 @@ async fn typed_arguments_share_one_reference_space() {
         // element reference 2, so the repeat is `Q 2`
         let list = hessian::Value::list(vec![money_value.clone(), hessian::Value::Ref(2)]);
         let v = proxy.call("second", vec![money_value.clone(), list]).await.unwrap();
-        let back: Vec<w2::Money> = hessian_rpc::typed::from_value(&v).unwrap();
+        let back: Vec<w2::Money> = hessian::serde::from_value(v).unwrap();
         assert_eq!(back, [money(), money()], "{dialect}");
     }
     server.shutdown().await;

@@ -24,6 +24,24 @@ impl Call {
     }
 }
 
+/// The start of a call, up to its arguments, as every format's decoder reads it
+/// (`h2::message::read_call_header`, `h1::Decoder::read_call_header`,
+/// `burlap::Decoder::read_call_header`), so that a server can pick the method before it decodes
+/// the arguments into the method's own types.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct CallHeader {
+    /// The method name as it appears on the wire.
+    pub method: String,
+    /// Call headers (Hessian 1 and Burlap only), in wire order.
+    pub headers: Vec<(String, Value)>,
+    /// The major version of the call's header: 2 for Hessian 2 and for the Hessian 1 call
+    /// Java's proxy sends by default (`c 2 0`, answered in Hessian 2), 1 for a plain Hessian 1
+    /// call, 1 for Burlap.
+    pub major: u8,
+    /// The number of arguments, where the format writes it (Hessian 2 only).
+    pub argc: Option<usize>,
+}
+
 /// A fault (a remote exception): Hessian's `code`, `message` and optional `detail` entries.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fault {

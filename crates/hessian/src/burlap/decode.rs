@@ -10,7 +10,7 @@
 use super::text;
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::java_utf8;
-use crate::message::{Call, Fault, RawReply, Reply};
+use crate::message::{Call, CallHeader, Fault, RawReply, Reply};
 use crate::read::{finish_str, Read, SliceRead};
 use crate::value::{List, Map, Remote, Value};
 use quick_xml::events::Event;
@@ -600,38 +600,60 @@ impl<R: BufRead> Decoder<R> {
 
     /// Reads a call: `<burlap:call>`, headers, `<method>`, arguments, `</burlap:call>`.
     pub fn read_call(&mut self) -> Result<Call> {
+        let header = self.read_call_header()?;
+        let mut args = Vec::new();
+        while !self.at_call_end()? {
+            if args.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            args.push(self.read_value()?);
+        }
+        self.read_call_end()?;
+        Ok(Call { method: header.method, headers: header.headers, args })
+    }
+
+    /// Reads the start of a call, up to its arguments: `<burlap:call>`, the headers,
+    /// `<method>`. The arguments follow (read them, then [`read_call_end`](Self::read_call_end));
+    /// Burlap does not say how many there are ([`CallHeader::argc`] is `None`).
+    pub fn read_call_header(&mut self) -> Result<CallHeader> {
         match self.next_tok()? {
             Tok::Start(Tag::Call) => {}
             _ => return Err(self.malformed("expected <burlap:call>")),
         }
-        let mut call = Call::default();
+        let mut headers = Vec::new();
         loop {
             match self.next_tok()? {
                 tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => {
+                    if headers.len() >= self.limits.max_collection_len {
+                        return Err(self.limit("collection length", self.limits.max_collection_len));
+                    }
                     self.leaf(tok, self.max_text())?;
                     let name = self.text_string()?;
                     let v = self.read_value()?;
-                    call.headers.push((name, v));
+                    headers.push((name, v));
                 }
                 tok @ (Tok::Start(Tag::Method) | Tok::Empty(Tag::Method)) => {
                     self.leaf(tok, self.max_text())?;
-                    call.method = self.text_string()?;
-                    break;
+                    let method = self.text_string()?;
+                    return Ok(CallHeader { method, headers, major: 1, argc: None });
                 }
                 _ => return Err(self.malformed("expected <header> or <method>")),
             }
         }
-        loop {
-            let tok = self.next_tok()?;
-            if tok == Tok::End(Tag::Call) {
-                break;
-            }
-            if call.args.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
-            call.args.push(self.parse_value(tok)?);
+    }
+
+    /// Whether the arguments of a call have all been read (`</burlap:call>` is next).
+    pub fn at_call_end(&mut self) -> Result<bool> {
+        match self.peek_tok()? {
+            Tok::End(Tag::Call) => Ok(true),
+            Tok::Eof => Err(self.err(ErrorKind::UnexpectedEof)),
+            _ => Ok(false),
         }
-        Ok(call)
+    }
+
+    /// Reads the `</burlap:call>` that ends a call.
+    pub fn read_call_end(&mut self) -> Result<()> {
+        self.expect_end(Tag::Call)
     }
 
     /// Reads a reply: `<burlap:reply>`, headers (skipped), a value or a `<fault>`,
@@ -644,17 +666,31 @@ impl<R: BufRead> Decoder<R> {
     /// exactly as written (every key, in wire order, a null `message` included), where
     /// [`Fault`] keeps only string `code`/`message` and `detail`.
     pub fn read_reply_entries(&mut self) -> Result<RawReply> {
+        if let Some(entries) = self.read_reply_header()? {
+            return Ok(Err(entries));
+        }
+        let v = self.read_value()?;
+        self.read_reply_end()?;
+        Ok(Ok(v))
+    }
+
+    /// Reads the start of a reply: `<burlap:reply>` and its headers (skipped). A fault is read
+    /// whole (with `</burlap:reply>`) and its map's entries returned; otherwise the value
+    /// follows (read it, then [`read_reply_end`](Self::read_reply_end)).
+    pub fn read_reply_header(&mut self) -> Result<Option<Vec<(Value, Value)>>> {
         match self.next_tok()? {
             Tok::Start(Tag::Reply) => {}
             _ => return Err(self.malformed("expected <burlap:reply>")),
         }
         loop {
-            match self.next_tok()? {
-                tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => {
+            match self.peek_tok()? {
+                Tok::Start(Tag::Header) | Tok::Empty(Tag::Header) => {
+                    let tok = self.next_tok()?;
                     self.leaf(tok, self.max_text())?;
                     self.read_value()?;
                 }
                 Tok::Start(Tag::Fault) => {
+                    self.next_tok()?;
                     self.enter()?;
                     let mut entries = Vec::new();
                     loop {
@@ -670,16 +706,17 @@ impl<R: BufRead> Decoder<R> {
                         entries.push((k, v));
                     }
                     self.depth -= 1;
-                    self.expect_end(Tag::Reply)?;
-                    return Ok(Err(entries));
+                    self.read_reply_end()?;
+                    return Ok(Some(entries));
                 }
-                tok => {
-                    let v = self.parse_value(tok)?;
-                    self.expect_end(Tag::Reply)?;
-                    return Ok(Ok(v));
-                }
+                _ => return Ok(None),
             }
         }
+    }
+
+    /// Reads the `</burlap:reply>` that ends a reply.
+    pub fn read_reply_end(&mut self) -> Result<()> {
+        self.expect_end(Tag::Reply)
     }
 }
 

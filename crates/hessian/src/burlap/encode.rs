@@ -294,6 +294,16 @@ impl<W: Write> Encoder<W> {
         self.write_call_end()
     }
 
+    /// Starts a reply whose value follows: `<burlap:reply>`.
+    pub fn write_reply_begin(&mut self) -> Result<()> {
+        self.put("<burlap:reply>")
+    }
+
+    /// Ends a reply: `</burlap:reply>`.
+    pub fn write_reply_end(&mut self) -> Result<()> {
+        self.put("</burlap:reply>")
+    }
+
     /// Writes a complete reply, `<burlap:reply>value</burlap:reply>`, or for a fault
     /// `<burlap:reply><fault>…</fault></burlap:reply>` as `BurlapSkeleton` sends it.
     pub fn write_reply(&mut self, reply: &Reply) -> Result<()> {

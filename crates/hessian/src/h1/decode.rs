@@ -7,7 +7,7 @@
 
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Limits, Result};
-use crate::message::{Call, Fault, Reply};
+use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
 use crate::value::{List, Map, Remote, Value};
 use std::marker::PhantomData;
@@ -477,60 +477,95 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Reads a call: `c major minor`, headers, `m method`, arguments, `z`. Returns the call and
     /// the major version of its header (1, or 2 for the hybrid call of `HessianProxyFactory`).
     pub fn read_call(&mut self) -> Result<(Call, u8)> {
+        let header = self.read_call_header()?;
+        let mut args = Vec::new();
+        while !self.at_call_end()? {
+            self.check_count(args.len())?;
+            args.push(self.read_value()?);
+        }
+        self.read_call_end()?;
+        Ok((Call { method: header.method, headers: header.headers, args }, header.major))
+    }
+
+    /// Reads the start of a call, up to its arguments: `c major minor`, the headers, `m method`.
+    /// The arguments follow (read them, then [`read_call_end`](Self::read_call_end)); Hessian 1
+    /// does not say how many there are ([`CallHeader::argc`] is `None`).
+    pub fn read_call_header(&mut self) -> Result<CallHeader> {
         self.expect(BC_CALL, "call")?;
         let [major, _minor] = self.be::<2>()?;
-        let mut call = Call::default();
+        let mut headers = Vec::new();
         loop {
             let c = self.read.next()?;
             match c {
                 BC_HEADER => {
+                    self.check_count(headers.len())?;
                     let name = self.read_len_str()?;
                     let v = self.read_value()?;
-                    call.headers.push((name, v));
+                    headers.push((name, v));
                 }
                 BC_METHOD => {
-                    call.method = self.read_len_str()?;
-                    break;
+                    let method = self.read_len_str()?;
+                    return Ok(CallHeader { method, headers, major, argc: None });
                 }
                 _ => return Err(self.unexpected(c, "call header or method")),
             }
         }
-        loop {
-            let c = self.read.next()?;
-            if c == BC_END {
-                break;
-            }
-            self.check_count(call.args.len())?;
-            call.args.push(self.parse_value(c)?);
+    }
+
+    /// Whether the arguments of a call have all been read (the next byte is the call's `z`).
+    pub fn at_call_end(&mut self) -> Result<bool> {
+        match self.read.peek()? {
+            Some(BC_END) => Ok(true),
+            Some(_) => Ok(false),
+            None => Err(self.err(ErrorKind::UnexpectedEof)),
         }
-        Ok((call, major))
+    }
+
+    /// Reads the `z` that ends a call.
+    pub fn read_call_end(&mut self) -> Result<()> {
+        self.expect(BC_END, "end of call")
     }
 
     /// Reads a reply: `r major minor`, headers (skipped), then a value or a fault, then `z`.
     pub fn read_reply(&mut self) -> Result<Reply> {
+        if let Some(fault) = self.read_reply_header()? {
+            return Ok(Err(fault));
+        }
+        let v = self.read_value()?;
+        self.read_reply_end()?;
+        Ok(Ok(v))
+    }
+
+    /// Reads the start of a reply: `r major minor` and its headers (skipped). A fault is read
+    /// whole (with the reply's `z`) and returned; otherwise the value follows (read it, then
+    /// [`read_reply_end`](Self::read_reply_end)).
+    pub fn read_reply_header(&mut self) -> Result<Option<Fault>> {
         self.expect(BC_REPLY, "reply")?;
         self.be::<2>()?;
         loop {
-            let c = self.read.next()?;
-            match c {
-                BC_HEADER => {
+            match self.read.peek()? {
+                Some(BC_HEADER) => {
+                    self.read.next()?;
                     self.read_len_str()?;
                     self.read_value()?;
                 }
-                BC_FAULT => {
+                Some(BC_FAULT) => {
+                    self.read.next()?;
                     self.enter()?;
                     let entries = self.read_entries(0)?;
                     self.leave();
-                    self.expect(BC_END, "end of reply")?;
-                    return Ok(Err(Fault::from_entries(entries)));
+                    self.read_reply_end()?;
+                    return Ok(Some(Fault::from_entries(entries)));
                 }
-                _ => {
-                    let v = self.parse_value(c)?;
-                    self.expect(BC_END, "end of reply")?;
-                    return Ok(Ok(v));
-                }
+                Some(_) => return Ok(None),
+                None => return Err(self.err(ErrorKind::UnexpectedEof)),
             }
         }
+    }
+
+    /// Reads the `z` that ends a reply.
+    pub fn read_reply_end(&mut self) -> Result<()> {
+        self.expect(BC_END, "end of reply")
     }
 }
 

@@ -309,6 +309,17 @@ impl<W: Write> Encoder<W> {
         self.write_raw(&[BC_END])
     }
 
+    /// Starts a reply whose value follows: `r 1 0`.
+    pub fn write_reply_begin(&mut self) -> Result<()> {
+        self.w.buf.extend_from_slice(&[BC_REPLY, MAJOR, MINOR]);
+        Ok(())
+    }
+
+    /// Ends a reply (`z`).
+    pub fn write_reply_end(&mut self) -> Result<()> {
+        self.write_raw(&[BC_END])
+    }
+
     /// Writes a complete reply: `r 1 0 value z`, or for a fault `r 1 0 f … z z` as
     /// `HessianOutput.writeFault` writes it (the fault includes the reply envelope).
     pub fn write_reply(&mut self, reply: &Reply) -> Result<()> {

@@ -13,7 +13,7 @@
 use super::codes::{BC_CALL, BC_END, BC_FAULT, BC_MAP, BC_MAP_UNTYPED, BC_REPLY, BC_VERSION};
 use super::{Decoder, Encoder};
 use crate::error::{Error, ErrorKind, Limits, Result};
-use crate::message::{Call, Fault, Reply};
+use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::Read;
 use crate::value::Value;
 use std::io::Write;
@@ -116,27 +116,52 @@ pub fn read_call<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<Call> {
 /// Reads a call after its version header: `C method argc arg*`. The argument count is checked
 /// against the limits and the remaining input before anything is allocated.
 pub fn read_call_body<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<Call> {
-    expect(dec, BC_CALL, "call")?;
-    let method = dec.read_string()?;
-    let argc = dec.read_int()?;
-    let argc = dec.check_len(argc.into())?;
+    let header = read_call_start(dec)?;
+    let argc = header.argc.unwrap_or(0);
     let mut args = Vec::with_capacity(argc.min(64));
     for _ in 0..argc {
         args.push(dec.read_value()?);
     }
-    Ok(Call { method, headers: Vec::new(), args })
+    Ok(Call { method: header.method, headers: Vec::new(), args })
+}
+
+/// Reads the start of a call, up to its arguments: the optional version header, `C`, the
+/// method name and the argument count (checked against the limits and the remaining input).
+/// The arguments follow.
+pub fn read_call_header<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<CallHeader> {
+    if dec.peek_code()? == Some(BC_VERSION) {
+        read_version(dec)?;
+    }
+    read_call_start(dec)
+}
+
+fn read_call_start<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<CallHeader> {
+    expect(dec, BC_CALL, "call")?;
+    let method = dec.read_string()?;
+    let argc = dec.read_int()?;
+    let argc = dec.check_len(argc.into())?;
+    Ok(CallHeader { method, headers: Vec::new(), major: 2, argc: Some(argc) })
 }
 
 /// Reads a complete reply: `H 2 0 R value` gives `Ok(value)`, `H 2 0 F map` gives
 /// `Err(fault)`. The version header is optional.
 pub fn read_reply<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<Reply> {
+    match read_reply_header(dec)? {
+        Some(fault) => Ok(Err(fault)),
+        None => Ok(Ok(dec.read_value()?)),
+    }
+}
+
+/// Reads the start of a reply: the optional version header, then `R` (the value follows: `None`)
+/// or `F` and the whole fault map (`Some(fault)`).
+pub fn read_reply_header<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<Option<Fault>> {
     if dec.peek_code()? == Some(BC_VERSION) {
         read_version(dec)?;
     }
     let code = dec.read_code()?;
     match code {
-        BC_REPLY => Ok(Ok(dec.read_value()?)),
-        BC_FAULT => Ok(Err(read_fault_map(dec)?)),
+        BC_REPLY => Ok(None),
+        BC_FAULT => Ok(Some(read_fault_map(dec)?)),
         _ => Err(dec.unexpected(code, "reply")),
     }
 }

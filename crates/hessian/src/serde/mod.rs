@@ -41,7 +41,9 @@ pub mod de;
 pub mod dynamic;
 pub mod external;
 pub mod h1;
+pub mod mangle;
 mod map_ser;
+pub mod message;
 pub mod ser;
 mod shared;
 mod value;
@@ -50,6 +52,7 @@ pub use date::Date;
 pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
 pub use dynamic::{from_value, to_value};
 pub use external::Externalizable;
+pub use mangle::mangled_type_name;
 pub use ser::{to_vec, to_writer, Serializer};
 pub use shared::Shared;
 

@@ -1,0 +1,510 @@
+//! Typed call and reply envelopes for the three formats: the arguments of a call and the value of
+//! a reply go straight between serde types and the wire, with no [`Value`] in between.
+//!
+//! The arguments of one call are one message, as Java's proxy writes them: class definitions and
+//! value references count across arguments, so an object passed twice arrives as the object and
+//! a reference to it, and decodes back into two equal values (or one [`Shared`](super::Shared)).
+//!
+//! ```
+//! use hessian::serde::message::{reply_from_slice, reply_to_vec, CallReader, CallWriter};
+//! use hessian::{Format, Limits};
+//!
+//! // the client side of `add(2, 3)`
+//! let mut call = CallWriter::new(Format::Hessian2, 2, "add", &[], 2).unwrap();
+//! call.arg(&2i32).unwrap();
+//! call.arg(&3i32).unwrap();
+//! let bytes = call.finish().unwrap();
+//! assert_eq!(bytes, b"H\x02\x00C\x03add\x92\x92\x93");
+//!
+//! // the server side
+//! let mut r = CallReader::new(Format::Hessian2, &bytes, Limits::default()).unwrap();
+//! assert_eq!(r.method(), "add");
+//! let (a, b): (i32, i32) = (r.arg().unwrap(), r.arg().unwrap());
+//! r.finish().unwrap();
+//! let reply = reply_to_vec(Format::Hessian2, &(a + b)).unwrap();
+//!
+//! // the client again
+//! let sum: Result<i32, _> = reply_from_slice(Format::Hessian2, &reply, Limits::default()).unwrap();
+//! assert_eq!(sum, Ok(5));
+//! ```
+
+use super::{burlap, de, h1, ser};
+use crate::error::{Error, ErrorKind, Limits, Result};
+use crate::message::{CallHeader, Fault};
+use crate::read::SliceRead;
+use crate::value::Value;
+use crate::Format;
+use serde::{Deserialize, Serialize};
+
+/// The serializer of one format, writing one message into a buffer. It lives on the stack for
+/// one message: boxing the large Hessian 2 variant would cost an allocation per call.
+#[allow(clippy::large_enum_variant)]
+enum AnySerializer {
+    H2(ser::Serializer<Vec<u8>>),
+    H1(h1::Serializer<Vec<u8>>),
+    Burlap(burlap::Serializer<Vec<u8>>),
+}
+
+impl AnySerializer {
+    fn new(format: Format, buf: Vec<u8>) -> AnySerializer {
+        match format {
+            Format::Hessian2 => AnySerializer::H2(ser::Serializer::new(buf)),
+            Format::Hessian1 => AnySerializer::H1(h1::Serializer::from_encoder(crate::h1::Encoder::new(buf))),
+            Format::Burlap => AnySerializer::Burlap(burlap::Serializer::from_encoder(crate::burlap::Encoder::new(buf))),
+        }
+    }
+
+    fn value<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
+        match self {
+            AnySerializer::H2(s) => s.serialize_value(v),
+            AnySerializer::H1(s) => s.serialize_value(v),
+            AnySerializer::Burlap(s) => s.serialize_value(v),
+        }
+    }
+
+    fn finish(self) -> Result<Vec<u8>> {
+        match self {
+            AnySerializer::H2(s) => s.finish(),
+            AnySerializer::H1(s) => s.finish(),
+            AnySerializer::Burlap(s) => s.finish(),
+        }
+    }
+}
+
+/// Writes one call: the envelope, then each argument with serde, all in one message.
+///
+/// The bytes are those Java's writers produce for the same call: `Hessian2Output.call`
+/// (`H 2 0 C method argc args`), `HessianOutput.call` (`c major 0 [headers] m method args z`,
+/// where major 2 is the hybrid Java's proxy sends by default) and `BurlapOutput.call`.
+pub struct CallWriter {
+    ser: AnySerializer,
+    argc: usize,
+    written: usize,
+}
+
+impl CallWriter {
+    /// Starts a call of `method` with `argc` arguments. `h1_major` is the major version of a
+    /// Hessian 1 call's header (1, or 2 for the hybrid answered in Hessian 2); `headers` are
+    /// written by Hessian 1 and Burlap (Hessian 2 calls have none: they must be empty).
+    pub fn new(format: Format, h1_major: u8, method: &str, headers: &[(String, Value)], argc: usize) -> Result<Self> {
+        Self::with_buffer(format, h1_major, method, headers, argc, Vec::new())
+    }
+
+    /// Like [`new`](Self::new), writing into `buf` (cleared first), e.g. a buffer kept from an
+    /// earlier call.
+    pub fn with_buffer(
+        format: Format,
+        h1_major: u8,
+        method: &str,
+        headers: &[(String, Value)],
+        argc: usize,
+        mut buf: Vec<u8>,
+    ) -> Result<Self> {
+        buf.clear();
+        let mut ser = AnySerializer::new(format, buf);
+        match &mut ser {
+            AnySerializer::H2(s) => {
+                if !headers.is_empty() {
+                    return Err(Error::new(ErrorKind::Unencodable("Hessian 2 calls carry no headers".into()), 0));
+                }
+                let argc = i32::try_from(argc)
+                    .map_err(|_| Error::new(ErrorKind::Unencodable("more than 2^31-1 arguments".into()), 0))?;
+                let e = s.encoder();
+                e.write_raw(&crate::h2::message::VERSION_HEADER)?;
+                e.write_raw(&[crate::h2::codes::BC_CALL])?;
+                e.write_str(method)?;
+                e.write_int(argc)?;
+            }
+            AnySerializer::H1(s) => {
+                let e = s.encoder();
+                e.write_call_begin(h1_major, 0)?;
+                for (name, value) in headers {
+                    e.write_header(name, value)?;
+                }
+                e.write_method(method)?;
+            }
+            AnySerializer::Burlap(s) => {
+                let e = s.encoder();
+                e.write_call_begin()?;
+                for (name, value) in headers {
+                    e.write_header(name, value)?;
+                }
+                e.write_method(method)?;
+            }
+        }
+        Ok(CallWriter { ser, argc, written: 0 })
+    }
+
+    /// Writes the next argument.
+    pub fn arg<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
+        if self.written == self.argc {
+            let msg = format!("more arguments than the {} the call declared", self.argc);
+            return Err(Error::new(ErrorKind::Unencodable(msg), Error::UNKNOWN_OFFSET));
+        }
+        self.written += 1;
+        self.ser.value(value)
+    }
+
+    /// Ends the call and returns its bytes.
+    pub fn finish(mut self) -> Result<Vec<u8>> {
+        if self.written != self.argc {
+            let msg = format!("{} arguments written, the call declared {}", self.written, self.argc);
+            return Err(Error::new(ErrorKind::Unencodable(msg), Error::UNKNOWN_OFFSET));
+        }
+        match &mut self.ser {
+            AnySerializer::H2(_) => {}
+            AnySerializer::H1(s) => s.encoder().write_call_end()?,
+            AnySerializer::Burlap(s) => s.encoder().write_call_end()?,
+        }
+        self.ser.finish()
+    }
+}
+
+/// Encodes a reply carrying `value` as the format's reply message: `H 2 0 R value`
+/// (`Hessian2Output`), `r 1 0 value z` (`HessianOutput`) or `<burlap:reply>value</burlap:reply>`.
+pub fn reply_to_vec<T: ?Sized + Serialize>(format: Format, value: &T) -> Result<Vec<u8>> {
+    reply_into(format, value, Vec::new())
+}
+
+/// Like [`reply_to_vec`], writing into `buf` (cleared first).
+pub fn reply_into<T: ?Sized + Serialize>(format: Format, value: &T, mut buf: Vec<u8>) -> Result<Vec<u8>> {
+    buf.clear();
+    let mut ser = AnySerializer::new(format, buf);
+    match &mut ser {
+        AnySerializer::H2(s) => {
+            let e = s.encoder();
+            e.write_raw(&crate::h2::message::VERSION_HEADER)?;
+            e.write_raw(&[crate::h2::codes::BC_REPLY])?;
+        }
+        AnySerializer::H1(s) => s.encoder().write_reply_begin()?,
+        AnySerializer::Burlap(s) => s.encoder().write_reply_begin()?,
+    }
+    ser.value(value)?;
+    match &mut ser {
+        AnySerializer::H2(_) => {}
+        AnySerializer::H1(s) => s.encoder().write_reply_end()?,
+        AnySerializer::Burlap(s) => s.encoder().write_reply_end()?,
+    }
+    ser.finish()
+}
+
+/// The deserializer of one format over a complete message in a slice (so that references into
+/// plain types decode as copies, and every error offset is an offset into the message).
+#[allow(clippy::large_enum_variant)]
+enum AnyDeserializer<'de> {
+    H2(de::Deserializer<'de, SliceRead<'de>>),
+    H1(h1::Deserializer<'de, SliceRead<'de>>),
+    Burlap(burlap::Deserializer<'de, &'de [u8]>),
+}
+
+impl<'de> AnyDeserializer<'de> {
+    fn new(format: Format, data: &'de [u8], limits: Limits) -> Result<Self> {
+        limits.check_message_size(data.len())?;
+        Ok(match format {
+            Format::Hessian2 => AnyDeserializer::H2(de::Deserializer::from_slice(data).with_limits(limits)),
+            Format::Hessian1 => AnyDeserializer::H1(h1::Deserializer::from_slice(data).with_limits(limits)),
+            Format::Burlap => AnyDeserializer::Burlap(burlap::Deserializer::from_slice(data).with_limits(limits)),
+        })
+    }
+
+    fn value<T: Deserialize<'de>>(&mut self) -> Result<T> {
+        match self {
+            AnyDeserializer::H2(d) => d.deserialize_value(),
+            AnyDeserializer::H1(d) => d.deserialize_value(),
+            AnyDeserializer::Burlap(d) => d.deserialize_value(),
+        }
+    }
+
+    /// A value in the format's own [`Value`] model (Hessian 1 and Burlap objects stay typed
+    /// maps), read by the format's decoder.
+    fn raw_value(&mut self) -> Result<Value> {
+        match self {
+            AnyDeserializer::H2(d) => d.decoder().read_value(),
+            AnyDeserializer::H1(d) => d.decoder().read_value(),
+            AnyDeserializer::Burlap(d) => d.decoder().read_value(),
+        }
+    }
+
+    fn offset(&mut self) -> u64 {
+        match self {
+            AnyDeserializer::H2(d) => d.decoder().offset(),
+            AnyDeserializer::H1(d) => d.decoder().offset(),
+            AnyDeserializer::Burlap(d) => d.decoder().offset(),
+        }
+    }
+
+    fn end(&mut self) -> Result<()> {
+        match self {
+            AnyDeserializer::H2(d) => d.end(),
+            AnyDeserializer::H1(d) => d.end(),
+            AnyDeserializer::Burlap(d) => d.end(),
+        }
+    }
+}
+
+/// Reads one call: the envelope up to the method name first (so that a server can pick the
+/// method), then each argument straight into its serde type, then the end of the call.
+pub struct CallReader<'de> {
+    de: AnyDeserializer<'de>,
+    header: CallHeader,
+    read: usize,
+}
+
+impl<'de> CallReader<'de> {
+    /// Reads the start of the call in `data` (a complete message) up to its first argument.
+    pub fn new(format: Format, data: &'de [u8], limits: Limits) -> Result<Self> {
+        let mut de = AnyDeserializer::new(format, data, limits)?;
+        let header = match &mut de {
+            AnyDeserializer::H2(d) => crate::h2::message::read_call_header(d.decoder())?,
+            AnyDeserializer::H1(d) => d.decoder().read_call_header()?,
+            AnyDeserializer::Burlap(d) => d.decoder().read_call_header()?,
+        };
+        Ok(CallReader { de, header, read: 0 })
+    }
+
+    /// The method name as it was sent.
+    pub fn method(&self) -> &str {
+        &self.header.method
+    }
+
+    /// The number of arguments, where the format says it (Hessian 2 only).
+    pub fn arg_count(&self) -> Option<usize> {
+        self.header.argc
+    }
+
+    /// The major version of the call's header (see [`CallHeader::major`]).
+    pub fn major(&self) -> u8 {
+        self.header.major
+    }
+
+    /// The call's headers (Hessian 1 and Burlap).
+    pub fn headers(&self) -> &[(String, Value)] {
+        &self.header.headers
+    }
+
+    /// Takes the call's headers out of the reader.
+    pub fn take_headers(&mut self) -> Vec<(String, Value)> {
+        std::mem::take(&mut self.header.headers)
+    }
+
+    /// How many arguments have been read so far.
+    pub fn args_read(&self) -> usize {
+        self.read
+    }
+
+    /// The offset in the message of the next byte to read (the next argument's first byte).
+    pub fn offset(&mut self) -> u64 {
+        self.de.offset()
+    }
+
+    /// Whether every argument has been read.
+    pub fn at_end(&mut self) -> Result<bool> {
+        match &mut self.de {
+            AnyDeserializer::H2(_) => Ok(Some(self.read) == self.header.argc),
+            AnyDeserializer::H1(d) => d.decoder().at_call_end(),
+            AnyDeserializer::Burlap(d) => d.decoder().at_call_end(),
+        }
+    }
+
+    fn next_arg(&mut self) -> Result<()> {
+        if self.at_end()? {
+            let at = self.de.offset();
+            return Err(Error::new(ErrorKind::Malformed(format!("the call has only {} arguments", self.read)), at));
+        }
+        self.read += 1;
+        Ok(())
+    }
+
+    /// Reads the next argument into `T`.
+    pub fn arg<T: Deserialize<'de>>(&mut self) -> Result<T> {
+        self.next_arg()?;
+        self.de.value()
+    }
+
+    /// Reads the next argument as a [`Value`] of the call's own format (Hessian 1 and Burlap
+    /// objects stay typed maps; [`crate::convert::to_h2`] gives them the Hessian 2 shape).
+    pub fn value_arg(&mut self) -> Result<Value> {
+        self.next_arg()?;
+        self.de.raw_value()
+    }
+
+    /// Reads the end of the call: fails if arguments are left or bytes follow the call.
+    pub fn finish(mut self) -> Result<()> {
+        if !self.at_end()? {
+            let at = self.de.offset();
+            return Err(Error::new(ErrorKind::Malformed(format!("more than {} arguments", self.read)), at));
+        }
+        match &mut self.de {
+            AnyDeserializer::H2(_) => {}
+            AnyDeserializer::H1(d) => d.decoder().read_call_end()?,
+            AnyDeserializer::Burlap(d) => d.decoder().read_call_end()?,
+        }
+        self.de.end()
+    }
+}
+
+/// Decodes a complete reply in `format`: its value into `T`, or the fault it carries. Errors
+/// (a malformed envelope, a value that is no `T`) carry offsets into `data`.
+pub fn reply_from_slice<'de, T: Deserialize<'de>>(
+    format: Format,
+    data: &'de [u8],
+    limits: Limits,
+) -> Result<std::result::Result<T, Fault>> {
+    let mut de = AnyDeserializer::new(format, data, limits)?;
+    let fault = match &mut de {
+        AnyDeserializer::H2(d) => crate::h2::message::read_reply_header(d.decoder())?,
+        AnyDeserializer::H1(d) => d.decoder().read_reply_header()?,
+        AnyDeserializer::Burlap(d) => d.decoder().read_reply_header()?.map(Fault::from_entries),
+    };
+    if let Some(f) = fault {
+        de.end()?;
+        return Ok(Err(f));
+    }
+    let v = de.value()?;
+    match &mut de {
+        AnyDeserializer::H2(_) => {}
+        AnyDeserializer::H1(d) => d.decoder().read_reply_end()?,
+        AnyDeserializer::Burlap(d) => d.decoder().read_reply_end()?,
+    }
+    de.end()?;
+    Ok(Ok(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::Call;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    #[serde(rename = "t.Money")]
+    struct Money {
+        cents: i32,
+        currency: String,
+    }
+
+    const FORMATS: [(Format, u8); 4] =
+        [(Format::Hessian2, 2), (Format::Hessian1, 1), (Format::Hessian1, 2), (Format::Burlap, 1)];
+
+    fn value_call_bytes(format: Format, major: u8, call: &Call) -> Vec<u8> {
+        match format {
+            Format::Hessian2 => crate::h2::message::call_to_vec(&call.method, &call.args).unwrap(),
+            Format::Hessian1 => crate::h1::write_call_versioned(call, major).unwrap(),
+            Format::Burlap => crate::burlap::write_call(call).unwrap(),
+        }
+    }
+
+    #[test]
+    fn typed_calls_are_the_value_paths_bytes_and_read_back() {
+        let m = Money { cents: 1250, currency: "EUR".into() };
+        for (format, major) in FORMATS {
+            let mut w = CallWriter::new(format, major, "pay", &[], 3).unwrap();
+            w.arg(&m).unwrap();
+            w.arg("memo").unwrap();
+            w.arg(&m).unwrap();
+            let bytes = w.finish().unwrap();
+            // the same call through the Value model: the arguments as one message
+            let args =
+                vec![crate::serde::to_value(&m).unwrap(), Value::string("memo"), crate::serde::to_value(&m).unwrap()];
+            let args = match format {
+                Format::Hessian2 => args,
+                _ => args.iter().map(crate::convert::to_h1).collect(),
+            };
+            assert_eq!(bytes, value_call_bytes(format, major, &Call::new("pay", args)), "{format} {major}");
+
+            let mut r = CallReader::new(format, &bytes, Limits::default()).unwrap();
+            assert_eq!((r.method(), r.major()), ("pay", major));
+            assert_eq!(r.arg_count(), (format == Format::Hessian2).then_some(3));
+            assert_eq!(r.arg::<Money>().unwrap(), m);
+            assert_eq!(r.arg::<String>().unwrap(), "memo");
+            assert!(!r.at_end().unwrap());
+            assert_eq!(r.arg::<Money>().unwrap(), m);
+            assert!(r.at_end().unwrap());
+            r.finish().unwrap();
+        }
+    }
+
+    #[test]
+    fn argument_count_mismatches_are_errors() {
+        for (format, major) in FORMATS {
+            let mut w = CallWriter::new(format, major, "f", &[], 1).unwrap();
+            w.arg(&1i32).unwrap();
+            assert!(w.arg(&2i32).is_err());
+            let w = CallWriter::new(format, major, "f", &[], 1).unwrap();
+            assert!(w.finish().is_err());
+
+            let mut w = CallWriter::new(format, major, "f", &[], 2).unwrap();
+            w.arg(&1i32).unwrap();
+            w.arg(&2i32).unwrap();
+            let bytes = w.finish().unwrap();
+            let mut r = CallReader::new(format, &bytes, Limits::default()).unwrap();
+            r.arg::<i32>().unwrap();
+            let e = r.finish().unwrap_err();
+            assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{format}: {e}");
+            let mut r = CallReader::new(format, &bytes, Limits::default()).unwrap();
+            r.arg::<i32>().unwrap();
+            r.arg::<i32>().unwrap();
+            assert!(r.arg::<i32>().is_err());
+        }
+    }
+
+    #[test]
+    fn type_errors_point_into_the_message() {
+        for (format, major) in FORMATS {
+            let mut w = CallWriter::new(format, major, "f", &[], 2).unwrap();
+            w.arg(&1i32).unwrap();
+            w.arg("not a number").unwrap();
+            let bytes = w.finish().unwrap();
+            let mut r = CallReader::new(format, &bytes, Limits::default()).unwrap();
+            r.arg::<i32>().unwrap();
+            let at = r.offset();
+            let e = r.arg::<i32>().unwrap_err();
+            assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{format}: {e}");
+            assert!(e.offset() >= at && e.offset() < bytes.len() as u64, "{format}: {e} (arg at {at})");
+        }
+    }
+
+    #[test]
+    fn replies_and_faults_read_back() {
+        let m = Money { cents: 7, currency: "GBP".into() };
+        let fault = Fault::new("ServiceException", "boom");
+        for format in [Format::Hessian2, Format::Hessian1, Format::Burlap] {
+            let bytes = reply_to_vec(format, &m).unwrap();
+            let value_bytes = match format {
+                Format::Hessian2 => crate::h2::message::reply_to_vec(&Ok(crate::serde::to_value(&m).unwrap())),
+                Format::Hessian1 => {
+                    crate::h1::write_reply(&Ok(crate::convert::to_h1(&crate::serde::to_value(&m).unwrap())))
+                }
+                Format::Burlap => {
+                    crate::burlap::write_reply(&Ok(crate::convert::to_h1(&crate::serde::to_value(&m).unwrap())))
+                }
+            }
+            .unwrap();
+            assert_eq!(bytes, value_bytes, "{format}");
+            assert_eq!(reply_from_slice::<Money>(format, &bytes, Limits::default()).unwrap(), Ok(m.clone()));
+            let e = reply_from_slice::<i32>(format, &bytes, Limits::default()).unwrap_err();
+            assert!(e.offset() > 0 && e.offset() < bytes.len() as u64, "{format}: {e}");
+            for n in 0..bytes.len() {
+                assert!(reply_from_slice::<Money>(format, &bytes[..n], Limits::default()).is_err(), "{format} {n}");
+            }
+            let fb = match format {
+                Format::Hessian2 => crate::h2::message::reply_to_vec(&Err(fault.clone())),
+                Format::Hessian1 => crate::h1::write_reply(&Err(fault.clone())),
+                Format::Burlap => crate::burlap::write_reply(&Err(fault.clone())),
+            }
+            .unwrap();
+            assert_eq!(reply_from_slice::<Money>(format, &fb, Limits::default()).unwrap(), Err(fault.clone()));
+        }
+    }
+
+    #[test]
+    fn hessian2_calls_carry_no_headers() {
+        let h = vec![("h".to_owned(), Value::Int(1))];
+        assert!(CallWriter::new(Format::Hessian2, 2, "f", &h, 0).is_err());
+        let mut w = CallWriter::new(Format::Hessian1, 1, "f", &h, 0).unwrap();
+        assert!(w.arg(&1).is_err());
+        let bytes = w.finish().unwrap();
+        let r = CallReader::new(Format::Hessian1, &bytes, Limits::default()).unwrap();
+        assert_eq!(r.headers(), &h[..]);
+    }
+}
