@@ -23,6 +23,9 @@
 
 #![deny(missing_docs)]
 
+// The `service` macro's expansion names this crate `::hessian_rpc`, also inside it (the demo).
+extern crate self as hessian_rpc;
+
 pub mod client;
 #[cfg(feature = "demo")]
 pub mod demo;
@@ -37,6 +40,7 @@ pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientCon
 pub use error::{Error, Result};
 pub use fault::{IntoFault, RemoteFault, ServiceError};
 pub use hessian::{Call, Fault, Reply, Value};
+pub use hessian_rpc_macros::service;
 pub use protocol::{Dialect, Protocol};
 pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig};
 pub use service::{CallContext, Handler, Service, ServiceBuilder};

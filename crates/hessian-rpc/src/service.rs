@@ -4,7 +4,7 @@
 
 use crate::fault::{self, IntoFault, NO_SUCH_METHOD, PROTOCOL_EXCEPTION};
 use crate::protocol::{self, Dialect, Protocol};
-use crate::typed::FromArgs;
+use crate::typed::{ArgError, FromArgs};
 use hessian::serde::message::{CallReader, CallWriter};
 use hessian::{Call, Fault, Limits, Value};
 use std::collections::{HashMap, HashSet};
@@ -60,7 +60,7 @@ where
 trait TypedHandler: Send + Sync + 'static {
     /// Decodes the arguments (all of them, or a fault naming the one that failed) and returns
     /// the method's future, not yet started.
-    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, Fault>;
+    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, ArgError>;
 }
 
 struct TypedFn<A, F> {
@@ -77,11 +77,8 @@ where
     F: Fn(A) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<R, E>> + Send + 'static,
 {
-    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, Fault> {
-        let a = A::read_args(args).map_err(|e| {
-            let message = format!("{}: argument {} of {}: {}", self.name, e.index + 1, A::LEN, e.error);
-            fault::service_exception("java.lang.IllegalArgumentException", &message)
-        })?;
+    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, ArgError> {
+        let a = A::read_args(args)?;
         let fut = (self.f)(a);
         let format = ctx.dialect.reply.format();
         let name = self.name.clone();
@@ -245,7 +242,10 @@ impl Service {
                 let body = encode(&call.args).map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?;
                 let mut reader = CallReader::new(hessian::Format::Hessian2, &body, Limits::default())
                     .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?;
-                let fut = h.start(&ctx, &mut reader)?;
+                let fut = h.start(&ctx, &mut reader).map_err(|e| {
+                    let message = format!("{}: argument {}: {}", method.name, e.index + 1, e.error);
+                    fault::service_exception("java.lang.IllegalArgumentException", &message)
+                })?;
                 let bytes = fut.await?;
                 protocol::decode_reply(dialect.reply, &bytes, Limits::default())
                     .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?
@@ -312,7 +312,23 @@ impl Service {
                 Ok(Started::Values(h.clone().call(ctx, args)))
             }
             Kind::Typed(h) => {
-                let fut = h.start(&ctx, &mut reader)?;
+                let fut = match h.start(&ctx, &mut reader) {
+                    Ok(fut) => fut,
+                    // fewer arguments than the method has (Hessian 1 and Burlap do not say)
+                    Err(e) if reader.args_read() == e.index && reader.at_end().unwrap_or(false) => {
+                        return Err(arity_fault(method, e.index));
+                    }
+                    Err(e) => {
+                        let message = format!(
+                            "{}: argument {} of {}: {}",
+                            method.name,
+                            e.index + 1,
+                            method.params.len(),
+                            e.error
+                        );
+                        return Err(fault::service_exception("java.lang.IllegalArgumentException", &message));
+                    }
+                };
                 if !reader.at_end().map_err(malformed)? {
                     // more arguments than the method has: count them for the fault's message
                     let n = count_args(format, body, limits).map_err(malformed)?;
