@@ -2,13 +2,12 @@
 //! `/bench` (`getItems(int)`, `exchange(Order)`) and Caucho's `TestHessian2` conformance service
 //! at `/test2`.
 
-use crate::fault::service_exception;
+use crate::fault::ServiceError;
 use crate::server::HessianServer;
 use crate::service::Service;
-use hessian::{Fault, Value};
+use hessian::Value;
 use hessian_testkit::catalogue;
-use hessian_testkit::workloads::{self, W2Classes};
-use std::sync::Arc;
+use hessian_testkit::structs::{self, w2, Item};
 
 /// Java interface name of the benchmark service (reported by `_hessian_getAttribute`).
 pub const BENCH_API: &str = "RpcBenchService";
@@ -36,31 +35,58 @@ pub fn same_graph(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The W1/W2 service: `getItems(int n)` answers the W1 list of `n` items; `exchange(Order)`
-/// answers the W2 reply graph when given the W2 request graph, and a
-/// `java.lang.IllegalArgumentException` fault otherwise.
-pub fn bench_service() -> Service {
-    let w2 = Arc::new(W2Classes::default());
-    let request = Arc::new(w2.request());
-    let reply = Arc::new(w2.reply());
-    Service::builder()
-        .api_class(BENCH_API)
-        .sync_method("getItems", &["int"], |args| match args[0].as_i64() {
-            Some(n) if (0..=MAX_ITEMS).contains(&n) => Ok(workloads::items(n as usize)),
-            _ => Err(bad_argument(&format!("getItems: n must be an int in 0..={MAX_ITEMS}, got {}", args[0]))),
-        })
-        .sync_method("exchange", &["Order"], move |args| {
-            if same_graph(&args[0], &request) {
-                Ok((*reply).clone())
-            } else {
-                Err(bad_argument("exchange: the order is not the W2 request"))
-            }
-        })
-        .build()
+/// The W1/W2 benchmark service, declared once with [`service`](crate::service): the server
+/// below and the typed clients `BenchClient` and `BenchBlockingClient` come from it. Its Java
+/// twin is `interop/java/src/RpcBenchService.java`.
+#[hessian_rpc::service(api = "RpcBenchService")]
+pub trait Bench {
+    /// W1: the list of `n` items (`n` in `0..=1000000`).
+    async fn get_items(&self, n: i32) -> Result<Vec<Item>, ServiceError>;
+    /// W2: answers the W2 reply graph when given the W2 request graph.
+    async fn exchange(&self, order: w2::Order) -> Result<w2::Order, ServiceError>;
 }
 
-fn bad_argument(message: &str) -> Fault {
-    service_exception("java.lang.IllegalArgumentException", message)
+/// The implementation of [`Bench`] the demo server runs (as Java's `RpcBenchServiceImpl`).
+#[derive(Debug)]
+pub struct BenchImpl {
+    request: w2::Order,
+    reply: w2::Order,
+}
+
+impl Default for BenchImpl {
+    fn default() -> Self {
+        BenchImpl { request: w2::request(), reply: w2::reply() }
+    }
+}
+
+impl Bench for BenchImpl {
+    async fn get_items(&self, n: i32) -> Result<Vec<Item>, ServiceError> {
+        match usize::try_from(n) {
+            Ok(n) if n as i64 <= MAX_ITEMS => Ok(structs::items(n)),
+            _ => Err(ServiceError::illegal_argument(format!("getItems: n must be an int in 0..={MAX_ITEMS}, got {n}"))),
+        }
+    }
+
+    async fn exchange(&self, order: w2::Order) -> Result<w2::Order, ServiceError> {
+        if order == self.request {
+            Ok(self.reply.clone())
+        } else {
+            Err(ServiceError::illegal_argument(format!(
+                "exchange: the order is not the W2 request (order 1001 of customer 42 with three lines, \
+                 see docs/workloads.md); got order {} of customer {} with {} lines",
+                order.id,
+                order.customer.id,
+                order.lines.len()
+            )))
+        }
+    }
+}
+
+/// The W1/W2 service as the demo server serves it: `getItems(int n)` answers the W1 list of `n`
+/// items; `exchange(Order)` answers the W2 reply graph when given the W2 request graph, and a
+/// `java.lang.IllegalArgumentException` fault otherwise.
+pub fn bench_service() -> Service {
+    BenchImpl::default().into_service()
 }
 
 /// The demo server of the Serving conventions: `/bench` and `/test2`.

@@ -8,6 +8,7 @@ use common::{java_client, rust_server, JavaServer};
 use hessian::Value;
 use hessian_rpc::{Client, Dialect};
 use hessian_testkit::java::java;
+use hessian_testkit::structs;
 use hessian_testkit::workloads::{items, W2Classes, W1_SIZES};
 
 /// Java client modes and the dialect the Rust server must detect for each.
@@ -74,6 +75,16 @@ async fn rust_client_calls_java_server() {
         }
         let got = bench.call("exchange", vec![w2.request()]).await.unwrap();
         assert!(hessian_rpc::demo::same_graph(&got, &w2.reply()), "{dialect}: exchange");
+
+        // the typed client the service macro derives, against Java's skeleton
+        let typed = hessian_rpc::demo::BenchClient::new(bench.clone());
+        for n in W1_SIZES {
+            assert_eq!(typed.get_items(n as i32).await.unwrap(), structs::items(n), "{dialect}: typed getItems({n})");
+        }
+        assert_eq!(typed.exchange(structs::w2::request()).await.unwrap(), structs::w2::reply(), "{dialect}: typed");
+        let err = typed.exchange(structs::w2::reply()).await.unwrap_err();
+        let fault = err.fault().unwrap_or_else(|| panic!("{dialect}: expected a fault, got {err}"));
+        assert_eq!(fault.exception_class(), Some("java.lang.IllegalArgumentException"), "{dialect}");
 
         // a Java exception thrown by the service
         let err = bench.call("exchange", vec![w2.reply()]).await.unwrap_err();
