@@ -260,26 +260,55 @@ impl Service {
     /// method's arguments are decoded straight into its types (one reference space for all of
     /// them) and its result is encoded straight into the reply. The method runs only once all
     /// its arguments decoded and the call ended where it should.
+    ///
+    /// Each call is a `tracing` span named `hessian.call` (level INFO, target `hessian_rpc`)
+    /// with the fields `method`, `protocol`, `request_bytes`, `reply_bytes`, `duration_us` and,
+    /// for a fault, `fault` (its code).
     pub async fn respond(&self, body: &[u8], dialect: Dialect, limits: Limits) -> Vec<u8> {
-        let reply = match self.start(body, dialect, limits) {
-            Ok(Started::Typed(fut)) => fut.await,
-            Ok(Started::Values(fut)) => match fut.await {
+        let span = tracing::info_span!(
+            target: "hessian_rpc",
+            "hessian.call",
+            method = tracing::field::Empty,
+            protocol = %dialect,
+            request_bytes = body.len(),
+            reply_bytes = tracing::field::Empty,
+            duration_us = tracing::field::Empty,
+            fault = tracing::field::Empty,
+        );
+        let t0 = std::time::Instant::now();
+        let reply = {
+            let _enter = span.enter();
+            self.start(body, dialect, limits, &span)
+        };
+        let reply = match reply {
+            Ok(Started::Typed(fut)) => tracing::Instrument::instrument(fut, span.clone()).await,
+            Ok(Started::Values(fut)) => match tracing::Instrument::instrument(fut, span.clone()).await {
                 Ok(v) => encode_value_reply(dialect.reply, v),
                 Err(f) => Err(f),
             },
             Ok(Started::Ready(v)) => encode_value_reply(dialect.reply, v),
             Err(f) => Err(f),
         };
-        reply.unwrap_or_else(|f| encode_fault(dialect.reply, f))
+        let bytes = match reply {
+            Ok(b) => b,
+            Err(f) => {
+                span.record("fault", f.code.as_str());
+                encode_fault(dialect.reply, f)
+            }
+        };
+        span.record("reply_bytes", bytes.len());
+        span.record("duration_us", t0.elapsed().as_micros() as u64);
+        bytes
     }
 
     /// Reads the call's header, finds the method, decodes the arguments and returns the
     /// method's future, not yet started.
-    fn start(&self, body: &[u8], dialect: Dialect, limits: Limits) -> Result<Started, Fault> {
+    fn start(&self, body: &[u8], dialect: Dialect, limits: Limits, span: &tracing::Span) -> Result<Started, Fault> {
         let malformed =
             |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call));
         let format = dialect.call.format();
         let mut reader = CallReader::new(format, body, limits).map_err(malformed)?;
+        span.record("method", reader.method());
         let argc = match reader.arg_count() {
             Some(n) => Some(n),
             None if self.overloaded.contains(reader.method()) => {
