@@ -1,24 +1,29 @@
-//! A client: `cargo run -p hessian-rpc --example client -- http://127.0.0.1:8080/bench`.
-//! Calls `getItems(3)` with the async client and `exchange` with the blocking client.
+//! A client of the `server` example: start it (`cargo run -p hessian-rpc --example server`),
+//! then `cargo run -p hessian-rpc --example client -- http://127.0.0.1:8080`. Calls
+//! `greet` with the derived async client, then with the blocking one, then `hello` with a
+//! dynamic `Value` call.
 
+#[path = "shared/greeter.rs"]
+#[allow(dead_code)] // the client does not use the implementation
+mod greeter;
+
+use greeter::{GreeterBlockingClient, GreeterClient};
 use hessian::Value;
 use hessian_rpc::{BlockingClient, Client, Dialect};
 
 fn main() -> Result<(), hessian_rpc::Error> {
-    let url = std::env::args().nth(1).unwrap_or_else(|| "http://127.0.0.1:8080/bench".into());
+    let base = std::env::args().nth(1).unwrap_or_else(|| "http://127.0.0.1:8080".into());
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async {
-        let proxy = Client::builder().dialect(Dialect::HESSIAN2).build().proxy(&url)?;
-        let items = proxy.call("getItems", vec![Value::Int(3)]).await?;
-        println!("getItems(3) = {items}");
+        let greeter = GreeterClient::new(Client::new().proxy(&format!("{base}/greeter"))?);
+        println!("greet = {:?}", greeter.greet("Ada".into(), 2).await?);
+        let hello = Client::builder().dialect(Dialect::HYBRID).build().proxy(&format!("{base}/hello"))?;
+        println!("hello = {}", hello.call("hello", vec![Value::string("Bob")]).await?);
         Ok::<_, hessian_rpc::Error>(())
     })?;
     drop(rt);
-    let blocking = BlockingClient::new(Client::builder())?;
-    let order = hessian_testkit::workloads::W2Classes::default().request();
-    match blocking.proxy(&url)?.call("exchange", vec![order]) {
-        Ok(reply) => println!("exchange -> {reply}"),
-        Err(e) => println!("exchange failed: {e}"),
-    }
+    let blocking = BlockingClient::new(Client::builder().dialect(Dialect::BURLAP))?;
+    let greeter = GreeterBlockingClient::new(blocking.proxy(&format!("{base}/greeter"))?);
+    println!("greet (blocking, Burlap) = {:?}", greeter.greet("Eve".into(), 1)?);
     Ok(())
 }

@@ -1,7 +1,13 @@
 //! A standalone server: `cargo run -p hessian-rpc --example server -- 127.0.0.1:8080`.
-//! Serves the W1/W2 demo service at `/bench` and a tiny `hello(string)` service at `/hello`,
-//! until Ctrl-C, then shuts down gracefully.
+//! Serves the typed `Greeter` service (`examples/shared/greeter.rs`) at `/greeter` and a
+//! dynamic `hello(string)` service of `Value` handlers at `/hello`, until Ctrl-C, then shuts
+//! down gracefully. Call it with `cargo run -p hessian-rpc --example client`, or with the
+//! `hessian` tool: `hessian call http://127.0.0.1:8080/greeter greet '"Ada"' 2`.
 
+#[path = "shared/greeter.rs"]
+mod greeter;
+
+use greeter::{Greeter, Polite};
 use hessian::Value;
 use hessian_rpc::{HessianServer, Service};
 
@@ -13,10 +19,9 @@ async fn main() -> std::io::Result<()> {
             Ok(Value::String(format!("hello, {}", args[0].as_str().unwrap_or("stranger"))))
         })
         .build();
-    let server =
-        HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).mount("/hello", hello).build();
+    let server = HessianServer::builder().mount("/greeter", Polite.into_service()).mount("/hello", hello).build();
     let listener = tokio::net::TcpListener::bind(&addr).await?;
-    println!("serving on http://{}/bench and /hello", listener.local_addr()?);
+    println!("serving on http://{}/greeter and /hello (Ctrl-C stops)", listener.local_addr()?);
     server
         .serve_listener(listener, async {
             let _ = tokio::signal::ctrl_c().await;

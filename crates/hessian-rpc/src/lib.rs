@@ -45,3 +45,8 @@ pub use protocol::{Dialect, Protocol};
 pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig};
 pub use service::{CallContext, Handler, Service, ServiceBuilder};
 pub use typed::{ArgError, FromArgs, IntoArgs};
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
