@@ -1,4 +1,4 @@
-//! The codec benchmark: workload W1 (a list of 5000 items, `shared/workloads.md`) encoded and
+//! The codec benchmark: workload W1 (a list of 5000 items, `docs/workloads.md`) encoded and
 //! decoded as a dynamic `Value`, compared in the same run with the `hessian_rs` crate on the same
 //! data (the same objects, written as Hessian 2 objects with one class definition).
 //!

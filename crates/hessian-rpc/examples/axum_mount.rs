@@ -2,7 +2,7 @@
 //! `cargo run -p hessian-rpc --example axum_mount -- 127.0.0.1:8080`, then
 //! `curl http://127.0.0.1:8080/health` and `cargo run -p hessian-rpc --example client`.
 
-#[path = "shared/greeter.rs"]
+#[path = "common/greeter.rs"]
 mod greeter;
 
 use axum::routing::get;

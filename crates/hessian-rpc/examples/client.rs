@@ -3,7 +3,7 @@
 //! `greet` with the derived async client, then with the blocking one, then `hello` with a
 //! dynamic `Value` call.
 
-#[path = "shared/greeter.rs"]
+#[path = "common/greeter.rs"]
 #[allow(dead_code)] // the client does not use the implementation
 mod greeter;
 

@@ -1,10 +1,10 @@
 //! A standalone server: `cargo run -p hessian-rpc --example server -- 127.0.0.1:8080`.
-//! Serves the typed `Greeter` service (`examples/shared/greeter.rs`) at `/greeter` and a
+//! Serves the typed `Greeter` service (`examples/common/greeter.rs`) at `/greeter` and a
 //! dynamic `hello(string)` service of `Value` handlers at `/hello`, until Ctrl-C, then shuts
 //! down gracefully. Call it with `cargo run -p hessian-rpc --example client`, or with the
 //! `hessian` tool: `hessian call http://127.0.0.1:8080/greeter greet '"Ada"' 2`.
 
-#[path = "shared/greeter.rs"]
+#[path = "common/greeter.rs"]
 mod greeter;
 
 use greeter::{Greeter, Polite};

@@ -1,4 +1,4 @@
-//! The W1-W3 data sets of `shared/workloads.md` as plain Rust structs with serde derives, mapped
+//! The W1-W3 data sets of `docs/workloads.md` as plain Rust structs with serde derives, mapped
 //! to the Java classes of `interop/java/src` (remote names via `#[serde(rename)]`).
 //!
 //! Fields are declared in Java's wire order (Java's serializer writes primitive and

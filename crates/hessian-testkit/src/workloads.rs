@@ -1,4 +1,4 @@
-//! The W1-W3 data sets of `shared/workloads.md` as [`Value`]s, with objects laid out exactly as
+//! The W1-W3 data sets of `docs/workloads.md` as [`Value`]s, with objects laid out exactly as
 //! Java's `Hessian2Output` writes the matching classes of `interop/java/src`.
 //!
 //! Java's serializer writes primitive and `java.lang.*` fields before all others, so the wire order

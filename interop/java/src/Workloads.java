@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 
-/** The W1-W3 data sets of shared/workloads.md, built exactly as specified. */
+/** The W1-W3 data sets of docs/workloads.md, built exactly as specified. */
 public final class Workloads {
   private Workloads() {}
 

@@ -3,7 +3,7 @@ package org.example.remoting;
 import java.util.Date;
 import java.util.Objects;
 
-/** Workload W1 item (see shared/workloads.md). */
+/** Workload W1 item (see docs/workloads.md). */
 public class Item implements java.io.Serializable {
   public String name;
   public String street;

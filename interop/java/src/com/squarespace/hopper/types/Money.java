@@ -2,7 +2,7 @@ package com.squarespace.hopper.types;
 
 import java.util.Objects;
 
-/** Workload W2 type (see shared/workloads.md). */
+/** Workload W2 type (see docs/workloads.md). */
 public class Money implements java.io.Serializable {
   public int cents;
   public String currency;
