@@ -1,7 +1,8 @@
 //! RPC round-trip benchmark over loopback (not a timed test): W1 `getItems(n)` for every size
 //! and W2 `exchange(Order)`, for each client/server pair that can run here:
-//! Rust client -> Rust server (Hessian 2 and, when the build has it, Hessian 1), Rust client ->
-//! Java server, Java client -> Rust server, Java client -> Java server.
+//! Rust client (the typed client `#[service]` derives, and the dynamic `Value` client) -> Rust
+//! server in every dialect, typed Rust client -> Java server, Java client -> Rust server, Java
+//! client -> Java server.
 //!
 //! Run: `cargo bench -p hessian-bench --bench rpc` (W2: 1,000 warm-up + 5,000 measured calls;
 //! `RPC_BENCH_FULL=1` for the 50,000 of the specification). Java rows are skipped when Java or
@@ -76,6 +77,49 @@ async fn rust_client(label: &str, url: &str, dialect: Dialect, w2_calls: usize) 
     );
 }
 
+/// The same calls with the typed client `#[service]` derives (`hessian_rpc::demo::BenchClient`):
+/// arguments and replies straight between the structs and the wire.
+async fn rust_typed_client(label: &str, url: &str, dialect: Dialect, w2_calls: usize) {
+    use hessian_testkit::structs::w2;
+    let proxy = Client::builder().dialect(dialect).build().proxy(&format!("{url}/bench")).expect("url");
+    let bench = hessian_rpc::demo::BenchClient::new(proxy);
+    for n in W1_SIZES {
+        for _ in 0..10 {
+            bench.get_items(n as i32).await.expect("warm-up");
+        }
+        let mut t = Vec::with_capacity(100);
+        for _ in 0..100 {
+            let t0 = Instant::now();
+            let v = bench.get_items(n as i32).await.expect("getItems");
+            t.push(t0.elapsed());
+            assert_eq!(v.len(), n);
+            std::hint::black_box(v);
+        }
+        let s = stats(t);
+        let (req, rep) = sizes(dialect, "getItems", Value::Int(n as i32), &items(n));
+        println!("| {label} | {dialect} | W1 n={n} | {:.1} | {:.1} | {:.1} | {req} | {rep} |", s.mean, s.median, s.p99);
+    }
+    let request = w2::request();
+    for _ in 0..w2_calls.min(1000) {
+        bench.exchange(request.clone()).await.expect("warm-up");
+    }
+    let mut t = Vec::with_capacity(w2_calls);
+    for _ in 0..w2_calls {
+        let order = request.clone();
+        let t0 = Instant::now();
+        let v = bench.exchange(order).await.expect("exchange");
+        t.push(t0.elapsed());
+        std::hint::black_box(v);
+    }
+    let s = stats(t);
+    let w2v = W2Classes::default();
+    let (req, rep) = sizes(dialect, "exchange", w2v.request(), &w2v.reply());
+    println!(
+        "| {label} | {dialect} | W2 x{w2_calls} | {:.1} | {:.1} | {:.1} | {req} | {rep} |",
+        s.mean, s.median, s.p99
+    );
+}
+
 fn java_client(java: &hessian_testkit::java::Java, label: &str, url: &str, mode: &str, w2_calls: usize) {
     let out = java.run("RpcJavaClient", &[&format!("{url}/bench"), mode, "timing", &w2_calls.to_string()], b"");
     for line in String::from_utf8_lossy(&out).lines() {
@@ -105,7 +149,8 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|");
     for dialect in [Dialect::HESSIAN2, Dialect::HESSIAN1, Dialect::HYBRID, Dialect::BURLAP] {
         if supported(dialect) {
-            rt.block_on(rust_client("Rust -> Rust", &rust_url, dialect, w2_calls));
+            rt.block_on(rust_typed_client("Rust typed -> Rust", &rust_url, dialect, w2_calls));
+            rt.block_on(rust_client("Rust Value -> Rust", &rust_url, dialect, w2_calls));
         }
     }
     let Some(java) = hessian_testkit::java::java() else {
@@ -119,7 +164,7 @@ fn main() {
     let java_url = format!("http://127.0.0.1:{port}");
     for dialect in [Dialect::HESSIAN2, Dialect::HESSIAN1] {
         if supported(dialect) {
-            rt.block_on(rust_client("Rust -> Java", &java_url, dialect, w2_calls));
+            rt.block_on(rust_typed_client("Rust typed -> Java", &java_url, dialect, w2_calls));
         }
     }
     for mode in ["h2", "hybrid"] {

@@ -84,3 +84,36 @@ async fn typed_arguments_share_one_reference_space() {
     }
     server.shutdown().await;
 }
+
+/// Regression: `call_typed` once turned each argument into a `Value` from its own message and
+/// copied their references verbatim into one call, so a reference inside a later argument (a
+/// `Shared` value repeated in a `Vec`) pointed at the wrong value once an earlier argument held an
+/// object. The arguments are one message now, against the Rust server and Java's skeleton.
+#[test]
+fn shared_values_in_a_later_argument_keep_their_references() {
+    use hessian::serde::Shared;
+    use std::sync::Arc;
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let refs = Service::builder()
+        .typed_method("same", &["Money", "Money"], |(a, b): (w2::Money, w2::Money)| Ok(a == b))
+        .typed_method("second", &["Money", "List"], |(_, l): (w2::Money, Vec<w2::Money>)| Ok(l))
+        .build();
+    let rust = rt.block_on(HessianServer::builder().mount("/refs", refs).build().bind("127.0.0.1:0")).unwrap();
+    let java = hessian_testkit::java::java().map(|j| common::JavaServer::start(&j));
+    let first = w2::Money { cents: 1, currency: "EUR".into() };
+    let shared = Shared(Arc::new(w2::Money { cents: 2, currency: "GBP".into() }));
+    let mut urls = vec![rust.url("/refs")];
+    urls.extend(java.as_ref().map(|j| j.url("/refs")));
+    for url in &urls {
+        for dialect in [Dialect::HESSIAN2, Dialect::HYBRID, Dialect::HESSIAN1, Dialect::BURLAP] {
+            let client = BlockingClient::new(Client::builder().dialect(dialect)).unwrap();
+            let proxy = client.proxy(url).unwrap();
+            let back: Vec<w2::Money> =
+                proxy.call_typed("second", (first.clone(), vec![shared.clone(), shared.clone()])).unwrap();
+            assert_eq!(back, [(*shared.0).clone(), (*shared.0).clone()], "{url} {dialect}");
+            let same: bool = proxy.call_typed("same", (shared.clone(), shared.clone())).unwrap();
+            assert!(same, "{url} {dialect}");
+        }
+    }
+    rt.block_on(rust.shutdown());
+}

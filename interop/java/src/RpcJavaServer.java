@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 
 /**
  * Caucho's skeletons behind com.sun.net.httpserver: /bench (RpcBenchService), /overload
- * (RpcOverloadService) and /test2 (RpcTestHessian2). Each path answers Hessian (any version, as
+ * (RpcOverloadService), /test2 (RpcTestHessian2) and /refs (RpcRefsService). Each path answers Hessian (any version, as
  * HessianSkeleton detects it) and Burlap (a body starting with '<'). Prints "PORT n" and serves
  * until killed. Usage: RpcJavaServer [port]
  */
@@ -60,6 +60,7 @@ public class RpcJavaServer {
     mount(server, "/bench", new RpcBenchServiceImpl(), RpcBenchService.class);
     mount(server, "/overload", new RpcOverloadServiceImpl(), RpcOverloadService.class);
     mount(server, "/test2", RpcTestHessian2Impl.create(), RpcTestHessian2.class);
+    mount(server, "/refs", new RpcRefsServiceImpl(), RpcRefsService.class);
     server.start();
     System.out.println("PORT " + server.getAddress().getPort());
     System.out.flush();
