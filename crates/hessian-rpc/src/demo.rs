@@ -8,6 +8,7 @@ use crate::service::Service;
 use hessian::Value;
 use hessian_testkit::catalogue;
 use hessian_testkit::structs::{self, w2, Item};
+use std::sync::Arc;
 
 /// Java interface name of the benchmark service (reported by `_hessian_getAttribute`).
 pub const BENCH_API: &str = "RpcBenchService";
@@ -42,20 +43,21 @@ pub fn same_graph(a: &Value, b: &Value) -> bool {
 pub trait Bench {
     /// W1: the list of `n` items (`n` in `0..=1000000`).
     async fn get_items(&self, n: i32) -> Result<Vec<Item>, ServiceError>;
-    /// W2: answers the W2 reply graph when given the W2 request graph.
-    async fn exchange(&self, order: w2::Order) -> Result<w2::Order, ServiceError>;
+    /// W2: answers the W2 reply graph when given the W2 request graph (an `Arc`, so the server
+    /// answers the one graph it keeps without copying it, as Java's implementation does).
+    async fn exchange(&self, order: w2::Order) -> Result<Arc<w2::Order>, ServiceError>;
 }
 
 /// The implementation of [`Bench`] the demo server runs (as Java's `RpcBenchServiceImpl`).
 #[derive(Debug)]
 pub struct BenchImpl {
     request: w2::Order,
-    reply: w2::Order,
+    reply: Arc<w2::Order>,
 }
 
 impl Default for BenchImpl {
     fn default() -> Self {
-        BenchImpl { request: w2::request(), reply: w2::reply() }
+        BenchImpl { request: w2::request(), reply: Arc::new(w2::reply()) }
     }
 }
 
@@ -67,7 +69,7 @@ impl Bench for BenchImpl {
         }
     }
 
-    async fn exchange(&self, order: w2::Order) -> Result<w2::Order, ServiceError> {
+    async fn exchange(&self, order: w2::Order) -> Result<Arc<w2::Order>, ServiceError> {
         if order == self.request {
             Ok(self.reply.clone())
         } else {

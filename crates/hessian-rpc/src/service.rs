@@ -64,7 +64,7 @@ trait TypedHandler: Send + Sync + 'static {
 }
 
 struct TypedFn<A, F> {
-    name: String,
+    name: Arc<str>,
     f: F,
     _args: PhantomData<fn() -> A>,
 }
@@ -177,6 +177,8 @@ pub struct Service {
     /// Plain names registered for more than one argument count: a Hessian 1 or Burlap call of
     /// such a name (whose argument count the wire does not say) is counted before dispatch.
     overloaded: HashSet<String>,
+    /// The methods registered under `name__N`, by name and N.
+    by_arity: HashMap<String, Vec<(usize, Method)>>,
     api_class: Option<String>,
     home_class: Option<String>,
     object_class: Option<String>,
@@ -204,7 +206,10 @@ impl Service {
     /// Finds the method a call names, as `HessianSkeleton` does: first `name__argc`, then the
     /// name itself (plain or mangled).
     pub fn lookup(&self, method: &str, argc: usize) -> Option<&Method> {
-        self.methods.get(&format!("{method}__{argc}")).or_else(|| self.methods.get(method))
+        // `by_arity[method]` holds what `methods["{method}__{argc}"]` holds, without building
+        // the key for every call
+        let by_arity = self.by_arity.get(method).and_then(|v| v.iter().find(|(n, _)| *n == argc));
+        by_arity.map(|(_, m)| m).or_else(|| self.methods.get(method))
     }
 
     /// All registered names (plain, `__N` and mangled), sorted.
@@ -515,7 +520,7 @@ impl ServiceBuilder {
         F: Fn(A) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<R, E>> + Send + 'static,
     {
-        let handler = TypedFn { name: name.to_owned(), f, _args: PhantomData };
+        let handler = TypedFn { name: name.into(), f, _args: PhantomData };
         self.register(name, params, Kind::Typed(Arc::new(handler)))
     }
 
@@ -552,6 +557,9 @@ impl ServiceBuilder {
         }
         methods.entry(name.to_owned()).or_insert_with(|| m.clone());
         methods.insert(format!("{name}__{}", m.params.len()), m.clone());
+        let arities = self.service.by_arity.entry(name.to_owned()).or_default();
+        arities.retain(|(n, _)| *n != m.params.len());
+        arities.push((m.params.len(), m.clone()));
         methods.insert(m.mangled_name(), m);
         self
     }

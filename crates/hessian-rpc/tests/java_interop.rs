@@ -81,7 +81,7 @@ async fn rust_client_calls_java_server() {
         for n in W1_SIZES {
             assert_eq!(typed.get_items(n as i32).await.unwrap(), structs::items(n), "{dialect}: typed getItems({n})");
         }
-        assert_eq!(typed.exchange(structs::w2::request()).await.unwrap(), structs::w2::reply(), "{dialect}: typed");
+        assert_eq!(*typed.exchange(structs::w2::request()).await.unwrap(), structs::w2::reply(), "{dialect}: typed");
         let err = typed.exchange(structs::w2::reply()).await.unwrap_err();
         let fault = err.fault().unwrap_or_else(|| panic!("{dialect}: expected a fault, got {err}"));
         assert_eq!(fault.exception_class(), Some("java.lang.IllegalArgumentException"), "{dialect}");
