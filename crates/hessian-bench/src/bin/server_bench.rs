@@ -37,7 +37,9 @@ use std::time::{Duration, Instant};
 /// production JIT and collector the JVM picks (tiered C1+C2, G1 here), and a fixed 1 GiB heap;
 /// never the test kit's fast-start flags.
 fn jetty_jvm_opts() -> Vec<&'static str> {
-    let mut o: Vec<&str> = TIMING_JVM_OPTS.to_vec();
+    // The `--add-opens` of the timing options (their `sun.net.httpserver` setting is for the JDK's
+    // HTTP server, which Jetty does not use).
+    let mut o: Vec<&str> = TIMING_JVM_OPTS.iter().copied().filter(|x| x.starts_with("--add-opens")).collect();
     o.extend(["-Xms1g", "-Xmx1g"]);
     assert!(!o.iter().any(|x| x.contains("TieredStopAtLevel") || x.contains("UseSerialGC")));
     o
@@ -137,33 +139,47 @@ impl Drop for Server {
     }
 }
 
-/// Reads stdout lines until `parse` finds the port in one, then drains the rest in a thread.
-fn wait_ready(name: &'static str, mut child: Child, parse: fn(&str) -> Option<u16>) -> Res<Server> {
+/// How long a server may take to print its ready line.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Reads stdout lines until `parse` finds the port in one (at most [`START_TIMEOUT`]); a thread
+/// keeps draining stdout. Returns the server and the lines printed before the ready line.
+fn wait_ready(name: &'static str, mut child: Child, parse: fn(&str) -> Option<u16>) -> Res<(Server, Vec<String>)> {
     let stdout: ChildStdout = match child.stdout.take() {
         Some(s) => s,
         None => return Err(format!("{name}: no stdout")),
     };
     // From here on the child is killed on every error path.
     let mut server = Server { name, child, port: 0 };
-    let mut lines = BufReader::new(stdout);
-    let mut line = String::new();
-    loop {
-        line.clear();
-        let n = lines.read_line(&mut line).map_err(|e| format!("{name}: {e}"))?;
-        if n == 0 {
-            server.alive()?;
-            return Err(format!("{name} server closed its stdout before its ready line"));
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            // Once the driver stopped listening the lines are dropped.
+            let _ = tx.send(line);
         }
-        if let Some(port) = parse(line.trim()) {
-            server.port = port;
-            break;
+    });
+    let deadline = Instant::now() + START_TIMEOUT;
+    let mut before = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => match parse(line.trim()) {
+                Some(port) => {
+                    server.port = port;
+                    return Ok((server, before));
+                }
+                None => before.push(line),
+            },
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                return Err(format!("{name} server printed no ready line within {} s", START_TIMEOUT.as_secs()))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                server.alive()?;
+                return Err(format!("{name} server closed its stdout before its ready line"));
+            }
         }
     }
-    std::thread::spawn(move || {
-        let mut sink = Vec::new();
-        let _ = lines.read_to_end(&mut sink);
-    });
-    Ok(server)
 }
 
 fn start_rust(hessian: &Path) -> Res<Server> {
@@ -181,15 +197,20 @@ fn start_rust(hessian: &Path) -> Res<Server> {
         .spawn()
         .map_err(|e| format!("spawn {}: {e}", hessian.display()))?;
     // "hessian serve-demo: listening on http://127.0.0.1:PORT (...)"
-    wait_ready("Rust", child, |l| {
+    let (server, _) = wait_ready("Rust", child, |l| {
         let rest = l.split("http://127.0.0.1:").nth(1)?;
         rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
-    })
+    })?;
+    Ok(server)
 }
 
-fn start_jetty(java: &Java) -> Res<Server> {
+/// Starts JettyBench; also returns the JVM's `-XX:+PrintCommandLineFlags` line (the collector and
+/// heap it picked).
+fn start_jetty(java: &Java) -> Res<(Server, String)> {
+    let mut opts = jetty_jvm_opts();
+    opts.push("-XX:+PrintCommandLineFlags");
     let child = java
-        .command_with(&jetty_jvm_opts(), "JettyBench")
+        .command_with(&opts, "JettyBench")
         .arg("0")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -197,7 +218,9 @@ fn start_jetty(java: &Java) -> Res<Server> {
         .stderr(Stdio::inherit())
         .spawn()
         .map_err(|e| format!("spawn java JettyBench: {e}"))?;
-    wait_ready("Jetty", child, |l| l.strip_prefix("PORT ")?.trim().parse().ok())
+    let (server, before) = wait_ready("Jetty", child, |l| l.strip_prefix("PORT ")?.trim().parse().ok())?;
+    let flags = before.into_iter().find(|l| l.contains("-XX:")).unwrap_or_default();
+    Ok((server, flags))
 }
 
 /// One POST over a fresh connection (`Connection: close`): status and body (chunked or not).
@@ -544,9 +567,10 @@ fn bench(cfg: &Config, java: &Java, dir: &Path, wrk: &str) -> Res<()> {
     println!("{wrk}; JVM options of Jetty: {}", jetty_jvm_opts().join(" "));
 
     let mut rust = start_rust(&cfg.hessian)?;
-    let mut jetty = start_jetty(java)?;
+    let (mut jetty, jvm_flags) = start_jetty(java)?;
     println!("Rust server: {} pid {} port {}", cfg.hessian.display(), rust.pid(), rust.port);
     println!("Jetty server: JettyBench pid {} port {}", jetty.pid(), jetty.port);
+    println!("Jetty's JVM flags as the JVM reports them: {}", jvm_flags.trim());
 
     for w in &loads {
         check_bytes("before the load", &[&rust, &jetty], w)?;
@@ -639,6 +663,10 @@ fn bench(cfg: &Config, java: &Java, dir: &Path, wrk: &str) -> Res<()> {
     Ok(())
 }
 
+/// Largest RSS growth the soak accepts after its first tenth (4 MiB: about 4 bytes per call over
+/// a million calls), beyond which the driver fails.
+const SOAK_GROWTH_BOUND_KIB: u64 = 4096;
+
 /// The memory soak: the Rust server answers `cfg.soak` W2 calls (wrk at 64 connections, run for
 /// as long as the measured rate says, repeated until the count is reached) while a thread samples
 /// its RSS. Returns the report.
@@ -711,12 +739,16 @@ fn soak(cfg: &Config, rust: &mut Server, w: &Workload, script: &Path, rate: f64)
         let growth = max.saturating_sub(*first);
         let _ = writeln!(
             s,
-            "after the first tenth of the soak: RSS {:.1}–{:.1} MiB, growth {:.1} MiB over the last nine tenths (at most {:.3} bytes per call)",
+            "after the first tenth of the soak: RSS {:.1}–{:.1} MiB, largest growth {growth} KiB over the last nine tenths \
+             (at most {:.3} bytes per call)",
             mib(*min),
             mib(*max),
-            mib(growth),
             growth as f64 * 1024.0 / (done as f64 * 0.9)
         );
+        if growth > SOAK_GROWTH_BOUND_KIB {
+            return Err(format!("{s}RSS grew by {growth} KiB during the soak, more than {SOAK_GROWTH_BOUND_KIB} KiB"));
+        }
+        let _ = writeln!(s, "flat: the growth is within the bound of {SOAK_GROWTH_BOUND_KIB} KiB");
     }
     Ok(s)
 }
