@@ -7,6 +7,27 @@ use std::sync::OnceLock;
 /// Where Debian's `libhessian-java` installs the reference jar.
 pub const HESSIAN_JAR: &str = "/usr/share/java/hessian-4.0.38.jar";
 
+/// Debian's embedded Jetty 9.4 (`libjetty9-java`, which pulls `libservlet-api-java`): the jars the
+/// Jetty programs ([`JETTY_SOURCES`]) compile and run against.
+pub const JETTY_JARS: &[&str] = &[
+    "/usr/share/java/jetty9-server.jar",
+    "/usr/share/java/jetty9-servlet.jar",
+    "/usr/share/java/jetty9-http.jar",
+    "/usr/share/java/jetty9-io.jar",
+    "/usr/share/java/jetty9-util.jar",
+    "/usr/share/java/jetty9-security.jar",
+    "/usr/share/java/servlet-api.jar",
+];
+
+/// The sources of `interop/java/src` that need [`JETTY_JARS`]; without Jetty installed they are
+/// left out of the compilation, so the other Java programs still build.
+pub const JETTY_SOURCES: &[&str] = &["JettyBench.java"];
+
+/// Whether every jar of [`JETTY_JARS`] is installed.
+pub fn jetty_present() -> bool {
+    JETTY_JARS.iter().all(|j| Path::new(j).exists())
+}
+
 /// JVM options the reference needs on Java 17 (module access for its serializers, and no Nagle
 /// delay in `com.sun.net.httpserver`).
 pub const JVM_OPTS: &[&str] = &[
@@ -40,6 +61,7 @@ pub const TIMING_JVM_OPTS: &[&str] = &[
 #[derive(Debug, Clone)]
 pub struct Java {
     classes: PathBuf,
+    jetty: bool,
 }
 
 /// The repository root (two levels above this crate).
@@ -76,6 +98,21 @@ pub fn java() -> Option<Java> {
     .clone()
 }
 
+/// Like [`java`], and also needs Jetty ([`JETTY_JARS`]): `None` with a printed skip message when
+/// Java or Jetty is missing, a panic under `CI`.
+pub fn java_with_jetty() -> Option<Java> {
+    let java = java()?;
+    if java.has_jetty() {
+        return Some(java);
+    }
+    let why = "libjetty9-java (the jars /usr/share/java/jetty9-*.jar, servlet-api.jar) not installed";
+    if std::env::var_os("CI").is_some() {
+        panic!("Jetty tests must run in CI but {why}: run .ci/run, which installs it");
+    }
+    eprintln!("SKIPPING Jetty test: {why} (apt-get install libjetty9-java)");
+    None
+}
+
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).expect("read interop/java/src").flatten().collect();
     entries.sort_by_key(|e| e.path());
@@ -93,9 +130,23 @@ fn compile() -> Java {
     let root = repo_root();
     let mut files = Vec::new();
     sources(&root.join("interop/java/src"), &mut files);
+    let jetty = jetty_present();
+    if !jetty {
+        files.retain(|f| !f.file_name().is_some_and(|n| JETTY_SOURCES.iter().any(|j| n == *j)));
+    }
+    let mut classpath = HESSIAN_JAR.to_string();
+    if jetty {
+        for j in JETTY_JARS {
+            classpath.push(':');
+            classpath.push_str(j);
+        }
+    }
     // Content hash of all sources: a changed source compiles into a fresh directory, and
     // concurrent test binaries compiling the same sources race harmlessly via rename.
     let mut h: u64 = 0xcbf29ce484222325;
+    for b in classpath.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100000001b3);
+    }
     for f in &files {
         for b in f.to_string_lossy().bytes().chain(std::fs::read(f).expect("read java source")) {
             h = (h ^ u64::from(b)).wrapping_mul(0x100000001b3);
@@ -108,7 +159,7 @@ fn compile() -> Java {
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).expect("create java output dir");
         let out = Command::new("javac")
-            .args(["-nowarn", "-encoding", "UTF-8", "-cp", HESSIAN_JAR, "-d"])
+            .args(["-nowarn", "-encoding", "UTF-8", "-cp", &classpath, "-d"])
             .arg(&tmp)
             .args(&files)
             .output()
@@ -120,13 +171,26 @@ fn compile() -> Java {
             let _ = std::fs::remove_dir_all(&tmp);
         }
     }
-    Java { classes }
+    Java { classes, jetty }
 }
 
 impl Java {
-    /// The class path: compiled programs plus the reference jar.
+    /// The class path: compiled programs plus the reference jar (and [`JETTY_JARS`] when the
+    /// Jetty programs were compiled).
     pub fn classpath(&self) -> String {
-        format!("{}:{}", self.classes.display(), HESSIAN_JAR)
+        let mut cp = format!("{}:{}", self.classes.display(), HESSIAN_JAR);
+        if self.jetty {
+            for j in JETTY_JARS {
+                cp.push(':');
+                cp.push_str(j);
+            }
+        }
+        cp
+    }
+
+    /// Whether the Jetty programs ([`JETTY_SOURCES`]) were compiled and can run.
+    pub fn has_jetty(&self) -> bool {
+        self.jetty
     }
 
     /// A `java` command for `main_class` with the class path and JVM options set.
