@@ -20,7 +20,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn summary(label: &str, mut t: Vec<Duration>) {
+/// Prints median, p99 and mean; returns the median in µs.
+fn summary(label: &str, mut t: Vec<Duration>) -> f64 {
     t.sort();
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     let p99 = t[((t.len() as f64 * 0.99).ceil() as usize).clamp(1, t.len()) - 1];
@@ -32,6 +33,7 @@ fn summary(label: &str, mut t: Vec<Duration>) {
         mean,
         t.len()
     );
+    us(t[t.len() / 2])
 }
 
 /// The child: serves the demo service on loopback, prints `PORT n`, exits when stdin closes.
@@ -98,7 +100,8 @@ fn time_blocking(proxy: &hessian_rpc::BlockingProxy, w: Work, n: usize) -> Vec<D
 }
 
 /// The codec alone on the W1 5000 reply: encode (the server's part) + decode (the client's).
-fn codec(n: usize) {
+/// Returns the median of encode + decode, in µs.
+fn codec(n: usize) -> f64 {
     let reply = Ok(items(5000));
     let bytes = protocol::encode_reply(Protocol::Hessian2, &reply).expect("encode");
     let limits = hessian_rpc::ClientConfig::default().limits;
@@ -117,7 +120,7 @@ fn codec(n: usize) {
     println!("W1 getItems(5000) reply: {} bytes", bytes.len());
     summary("codec W1 5000 encode", enc);
     summary("codec W1 5000 decode", dec);
-    summary("codec W1 5000 encode + decode", both);
+    let median = summary("codec W1 5000 encode + decode", both);
     let mut build = Vec::new();
     for _ in 0..n {
         let t0 = Instant::now();
@@ -143,6 +146,7 @@ fn codec(n: usize) {
         drop(std::hint::black_box(v));
     }
     summary("codec W2 call+reply encode+decode, compare", t);
+    median
 }
 
 /// The floor of any client: the same request over a blocking `std::net` socket, no codec (the
@@ -206,9 +210,7 @@ fn main() {
         "codec" => &[],
         _ => &[Work::W0, Work::W2, Work::W1],
     };
-    if what == "all" || what == "codec" {
-        codec(n.min(1000));
-    }
+    let codec_us = (what == "all" || what == "codec").then(|| codec(n.min(1000)));
     if works.is_empty() {
         return;
     }
@@ -256,7 +258,10 @@ fn main() {
         // blocking
         let client = BlockingClient::new(Client::builder().dialect(Dialect::HESSIAN2)).expect("client");
         let proxy = client.proxy(&url).expect("url");
-        summary(&format!("{name} BlockingClient"), time_blocking(&proxy, w, n));
+        let blocking = summary(&format!("{name} BlockingClient"), time_blocking(&proxy, w, n));
+        if let (Work::W1, Some(c)) = (w, codec_us) {
+            println!("W1 5000 round trip / codec encode + decode: {:.2} (BlockingClient medians)", blocking / c);
+        }
     }
     drop(child.stdin.take());
     let _ = child.wait();

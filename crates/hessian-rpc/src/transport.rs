@@ -204,9 +204,10 @@ impl Transport {
 
     /// The most recently used idle connection of `key` that has not outlived the idle timeout
     /// and has nothing to read: end of stream means the server closed it, and bytes nobody asked
-    /// for mean it is out of step. The check is a non-blocking `recv` that normally finds nothing
-    /// (and so costs nothing: the read after the request would otherwise make that same
-    /// `EAGAIN` call before waiting).
+    /// for mean it is out of step. The check is tokio's `try_read`, which makes no system call
+    /// unless the reactor has seen the socket become readable since the last (short) read, so
+    /// it is free on a healthy connection; a close the reactor has not seen yet (a runtime not
+    /// polled while idle, as `BlockingClient`'s) is caught by the stale-connection retry.
     fn take(&self, key: &Key) -> Option<Conn<TcpStream>> {
         loop {
             let c = {
