@@ -37,8 +37,14 @@ fn summary(label: &str, mut t: Vec<Duration>) -> f64 {
 }
 
 /// The child: serves the demo service on loopback, prints `PORT n`, exits when stdin closes.
+/// `RPC_PROBE_SERVER=current` runs it on a current-thread runtime instead of the default
+/// multi-thread one (to tell the server runtime's own wake-ups apart).
 fn serve() {
-    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let rt = if std::env::var("RPC_PROBE_SERVER").as_deref() == Ok("current") {
+        tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")
+    } else {
+        tokio::runtime::Runtime::new().expect("runtime")
+    };
     let server = rt
         .block_on(
             HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build().bind("127.0.0.1:0"),
@@ -46,8 +52,10 @@ fn serve() {
         .expect("bind");
     println!("PORT {}", server.local_addr().port());
     std::io::stdout().flush().expect("flush");
-    let mut sink = Vec::new();
-    let _ = std::io::stdin().read_to_end(&mut sink);
+    // wait for stdin to close while the runtime runs (a current-thread one only runs in block_on)
+    rt.block_on(async {
+        let _ = tokio::task::spawn_blocking(|| std::io::stdin().read_to_end(&mut Vec::new())).await;
+    });
     rt.block_on(server.shutdown());
 }
 
@@ -196,6 +204,53 @@ fn time_raw(port: u16, w: Work, n: usize) -> Vec<Duration> {
     t
 }
 
+/// The same raw exchange over a tokio `TcpStream` on a current-thread runtime: what the async
+/// machinery (epoll wait instead of a blocking read) adds, without the client.
+fn time_raw_tokio(port: u16, w: Work, n: usize) -> Vec<Duration> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (method, arg) = workload(w);
+    let body = protocol::encode_call(Dialect::HESSIAN2, &hessian::Call::new(method, vec![arg])).expect("encode");
+    let mut req = format!(
+        "POST /bench HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: x-application/hessian\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(&body);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    rt.block_on(async {
+        let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
+        s.set_nodelay(true).expect("nodelay");
+        let mut buf = vec![0u8; 4 << 20];
+        let mut t = Vec::with_capacity(n);
+        for i in 0..n + (n / 10).max(1) {
+            let t0 = Instant::now();
+            s.write_all(&req).await.expect("write");
+            let mut got = 0;
+            loop {
+                let k = s.read(&mut buf[got..]).await.expect("read");
+                assert!(k > 0, "closed");
+                got += k;
+                let Some(end) = buf[..got].windows(4).position(|w| w == b"\r\n\r\n") else { continue };
+                let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
+                    .expect("content-length");
+                while got < end + 4 + len {
+                    let k = s.read(&mut buf[got..]).await.expect("read");
+                    assert!(k > 0, "closed");
+                    got += k;
+                }
+                break;
+            }
+            if i >= (n / 10).max(1) {
+                t.push(t0.elapsed());
+            }
+        }
+        t
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("serve") {
@@ -234,6 +289,7 @@ fn main() {
             Work::W2 => "W2 exchange",
         };
         summary(&format!("{name} raw std::net socket, no codec"), time_raw(port, w, n));
+        summary(&format!("{name} raw tokio socket, no codec"), time_raw_tokio(port, w, n));
         // async, from a task of a multi-thread runtime (the usual setting)
         let rt = tokio::runtime::Runtime::new().expect("runtime");
         let t = rt.block_on(async {
