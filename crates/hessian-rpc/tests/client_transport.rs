@@ -450,3 +450,23 @@ async fn a_call_too_large_for_the_server_gets_its_413() {
     assert_eq!(proxy.call("getItems", vec![Value::Int(1)]).await.unwrap(), hessian_testkit::workloads::items(1));
     server.shutdown().await;
 }
+
+/// A pooled connection belongs to the runtime that opened it: a client shared by two runtimes
+/// opens one connection on each, and outlives the first one.
+#[test]
+fn a_client_outlives_the_runtime_that_opened_its_connections() {
+    let reply = hessian2_reply(Value::Int(9));
+    let server = scripted(move |_, _, _| Action::Reply(with_length("", &reply)));
+    let client = Client::new();
+    let proxy = client.proxy(&server.url()).unwrap();
+    for _ in 0..2 {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        for _ in 0..3 {
+            assert_eq!(rt.block_on(proxy.call("m", vec![])).unwrap(), Value::Int(9));
+        }
+        drop(rt);
+    }
+    assert_eq!(server.connections.load(Ordering::SeqCst), 2);
+    drop(client);
+    drop(proxy);
+}
