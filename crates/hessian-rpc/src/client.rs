@@ -5,13 +5,11 @@
 use crate::error::{Error, Result};
 use crate::fault::RemoteFault;
 use crate::protocol::{self, Dialect};
+use crate::transport::{Settings, Target, Transport};
 use bytes::Bytes;
 use hessian::serde::message::CallWriter;
 use hessian::{Call, Limits, Value};
-use http::{header, Request, StatusCode, Uri};
-use http_body_util::{BodyExt, Full, Limited};
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
+use http::{StatusCode, Uri};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -93,25 +91,27 @@ impl ClientBuilder {
         self
     }
 
-    /// Builds the client. Must be called inside a Tokio runtime.
+    /// Builds the client. Needs no runtime; calls must run inside a Tokio runtime (a pooled
+    /// connection is only reused on the runtime that opened it).
     pub fn build(self) -> Client {
-        let mut connector = HttpConnector::new();
-        connector.set_nodelay(true);
-        connector.set_connect_timeout(Some(self.config.connect_timeout));
-        connector.set_keepalive(Some(Duration::from_secs(60)));
-        let http = hyper_util::client::legacy::Client::builder(TokioExecutor::new())
-            .pool_idle_timeout(self.config.pool_idle_timeout)
-            .pool_max_idle_per_host(self.config.pool_max_idle_per_host)
-            .pool_timer(hyper_util::rt::TokioTimer::new())
-            .build(connector);
-        Client { http, config: Arc::new(self.config) }
+        let c = &self.config;
+        let http = Transport::new(Settings {
+            connect_timeout: c.connect_timeout,
+            idle_timeout: c.pool_idle_timeout,
+            max_idle_per_host: c.pool_max_idle_per_host,
+            max_reply_size: c.max_reply_size,
+        });
+        Client { http: Arc::new(http), config: Arc::new(self.config) }
     }
 }
 
 /// A pooled client; clone it freely (clones share the pool).
+///
+/// Each call runs entirely in the caller's task: it takes an idle keep-alive connection to the
+/// host (or connects), writes the request and reads the reply itself, with no background task.
 #[derive(Clone, Debug)]
 pub struct Client {
-    http: hyper_util::client::legacy::Client<HttpConnector, Full<Bytes>>,
+    http: Arc<Transport>,
     config: Arc<ClientConfig>,
 }
 
@@ -145,17 +145,10 @@ impl Client {
     /// Sends one encoded call to `uri` and returns the reply body.
     async fn post(&self, uri: &Uri, body: Vec<u8>) -> Result<Bytes> {
         let content_type = self.config.dialect.call.content_type();
-        let req = Request::post(uri.clone())
-            .header(header::CONTENT_TYPE, content_type)
-            .body(Full::new(Bytes::from(body)))
-            .map_err(|e| Error::Transport(e.to_string()))?;
-        let resp = self.http.request(req).await.map_err(|e| Error::Transport(error_chain(&e)))?;
-        let status = resp.status();
-        let body = Limited::new(resp.into_body(), self.config.max_reply_size)
-            .collect()
-            .await
-            .map_err(|e| Error::Transport(format!("reading the reply: {e}")))?
-            .to_bytes();
+        let resp = self.http.post(&Target::of(uri)?, content_type, &body).await?;
+        let body = resp.body;
+        let status = StatusCode::from_u16(resp.status)
+            .map_err(|_| Error::Transport(format!("invalid HTTP status {} in the reply", resp.status)))?;
         if status != StatusCode::OK {
             let text = String::from_utf8_lossy(&body[..body.len().min(512)]).into_owned();
             return Err(Error::Http { status, body: text });
@@ -168,17 +161,6 @@ impl Default for Client {
     fn default() -> Self {
         Client::new()
     }
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        cur = c.source();
-    }
-    s
 }
 
 /// A handle on one remote service (a URL), sharing its client's connection pool.
@@ -246,27 +228,21 @@ impl Proxy {
     }
 }
 
-/// A blocking client for synchronous programs: owns a small Tokio runtime and runs each call on
-/// it. Do not use it from inside an async task.
+/// A blocking client for synchronous programs: owns a current-thread Tokio runtime, and each
+/// call drives it with `block_on` on the calling thread, so a call runs entirely on the caller's
+/// thread (no runtime thread, no hand-off). The pool's connections are registered with that
+/// runtime's reactor and only ever used through it. Do not use it from inside an async task.
 #[derive(Debug)]
 pub struct BlockingClient {
-    rt: Arc<tokio::runtime::Runtime>,
     client: Client,
+    rt: Arc<tokio::runtime::Runtime>,
 }
 
 impl BlockingClient {
     /// A blocking client with the given settings.
     pub fn new(builder: ClientBuilder) -> Result<BlockingClient> {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("hessian-rpc-client")
-            .enable_all()
-            .build()?;
-        let client = {
-            let _guard = rt.enter();
-            builder.build()
-        };
-        Ok(BlockingClient { rt: Arc::new(rt), client })
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+        Ok(BlockingClient { client: builder.build(), rt: Arc::new(rt) })
     }
 
     /// A blocking proxy for the service at `url`.

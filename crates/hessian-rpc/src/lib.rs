@@ -34,6 +34,7 @@ pub mod fault;
 pub mod protocol;
 pub mod server;
 pub mod service;
+mod transport;
 pub mod typed;
 
 pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientConfig, Proxy};

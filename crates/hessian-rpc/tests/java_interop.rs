@@ -116,3 +116,36 @@ async fn rust_client_calls_java_server() {
         assert_eq!(o.get_attribute("java.api.class").await.unwrap(), s("RpcOverloadService"));
     }
 }
+
+/// com.sun.net.httpserver sends `/bench-chunked` replies with `Transfer-Encoding: chunked` (in
+/// 4 KiB chunks): the Rust client reads them in every dialect, values, faults and keep-alive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rust_client_reads_chunked_replies_from_java() {
+    let Some(java) = java() else { return };
+    let server = JavaServer::start(&java);
+    let w2 = W2Classes::default();
+    for &dialect in RUST_DIALECTS {
+        let client = Client::builder().dialect(dialect).build();
+        let bench = client.proxy(&server.url("/bench-chunked")).unwrap();
+        for n in W1_SIZES {
+            let got = bench.call("getItems", vec![Value::Int(n as i32)]).await.unwrap();
+            assert!(hessian_rpc::demo::same_graph(&got, &items(n)), "{dialect}: getItems({n})");
+        }
+        let got = bench.call("exchange", vec![w2.request()]).await.unwrap();
+        assert!(hessian_rpc::demo::same_graph(&got, &w2.reply()), "{dialect}: exchange");
+        let err = bench.call("exchange", vec![w2.reply()]).await.unwrap_err();
+        let fault = err.fault().unwrap_or_else(|| panic!("{dialect}: expected a fault, got {err}"));
+        assert_eq!(fault.exception_class(), Some("java.lang.IllegalArgumentException"), "{dialect}");
+        assert_eq!(bench.get_attribute("java.api.class").await.unwrap(), Value::string("RpcBenchService"));
+    }
+    // the blocking client too
+    let url = server.url("/bench-chunked");
+    let got = tokio::task::spawn_blocking(move || {
+        let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+        let proxy = client.proxy(&url).unwrap();
+        (0..3).map(|_| proxy.call("getItems", vec![Value::Int(2500)]).unwrap()).collect::<Vec<_>>()
+    })
+    .await
+    .unwrap();
+    assert!(got.iter().all(|v| *v == items(2500)));
+}

@@ -13,12 +13,18 @@ import java.util.concurrent.Executors;
 
 /**
  * Caucho's skeletons behind com.sun.net.httpserver: /bench (RpcBenchService), /overload
- * (RpcOverloadService), /test2 (RpcTestHessian2) and /refs (RpcRefsService). Each path answers Hessian (any version, as
- * HessianSkeleton detects it) and Burlap (a body starting with '<'). Prints "PORT n" and serves
- * until killed. Usage: RpcJavaServer [port]
+ * (RpcOverloadService), /test2 (RpcTestHessian2) and /refs (RpcRefsService). Each path answers
+ * Hessian (any version, as HessianSkeleton detects it) and Burlap (a body starting with '<').
+ * /bench-chunked is /bench with replies sent chunked (Transfer-Encoding: chunked, as servlet
+ * containers stream them) instead of with a Content-Length. Prints "PORT n" and serves until
+ * killed. Usage: RpcJavaServer [port]
  */
 public class RpcJavaServer {
   static void mount(HttpServer server, String path, Object impl, Class<?> api) {
+    mount(server, path, impl, api, false);
+  }
+
+  static void mount(HttpServer server, String path, Object impl, Class<?> api, boolean chunked) {
     HessianSkeleton hessian = new HessianSkeleton(impl, api);
     BurlapSkeleton burlap = new BurlapSkeleton(impl, api);
     server.createContext(path, (HttpExchange ex) -> {
@@ -44,7 +50,8 @@ public class RpcJavaServer {
         }
         ex.getResponseHeaders().set("Content-Type", isBurlap ? "text/xml" : "x-application/hessian");
         byte[] bytes = out.toByteArray();
-        ex.sendResponseHeaders(200, bytes.length);
+        // a length of 0 makes com.sun.net.httpserver send the body chunked
+        ex.sendResponseHeaders(200, chunked ? 0 : bytes.length);
         OutputStream os = ex.getResponseBody();
         os.write(bytes);
       } finally {
@@ -58,6 +65,7 @@ public class RpcJavaServer {
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
     server.setExecutor(Executors.newFixedThreadPool(8));
     mount(server, "/bench", new RpcBenchServiceImpl(), RpcBenchService.class);
+    mount(server, "/bench-chunked", new RpcBenchServiceImpl(), RpcBenchService.class, true);
     mount(server, "/overload", new RpcOverloadServiceImpl(), RpcOverloadService.class);
     mount(server, "/test2", RpcTestHessian2Impl.create(), RpcTestHessian2.class);
     mount(server, "/refs", new RpcRefsServiceImpl(), RpcRefsService.class);
