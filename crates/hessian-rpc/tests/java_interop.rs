@@ -30,6 +30,9 @@ fn java_proxy_calls_rust_server() {
         }
         let out = java_client(&java, &server.url("/overload"), mode, "overload");
         assert!(out.contains(&format!("dialect {dialect}\n")), "mode {mode}: {out}");
+        // the same overloads declared with #[service]
+        let out = java_client(&java, &server.url("/overload-typed"), mode, "overload");
+        assert!(out.contains("dialect typed\n") && out.contains("ok add_string_string"), "mode {mode}: {out}");
     }
     rt.block_on(server.shutdown());
 }

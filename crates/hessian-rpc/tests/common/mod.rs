@@ -59,11 +59,47 @@ pub fn overload_service() -> Service {
         .build()
 }
 
-/// The Rust server the Java clients call: `/bench`, `/overload` and `/test2`.
+/// `RpcOverloadService` declared with the `#[service]` macro: Java's overloads as methods
+/// sharing one remote name (registered as `add`, `add__N` and the mangled `add_int_int`, …).
+#[hessian_rpc::service(api = "RpcOverloadService")]
+pub trait Overload {
+    /// `String add(int)`.
+    #[hessian(name = "add")]
+    async fn add_int(&self, a: i32) -> String;
+    /// `String add(int, int)`.
+    #[hessian(name = "add")]
+    async fn add_int_int(&self, a: i32, b: i32) -> String;
+    /// `String add(String, String)`.
+    #[hessian(name = "add")]
+    async fn add_string_string(&self, a: String, b: String) -> String;
+    /// Answers `typed` (a typed method has no call context).
+    async fn dialect(&self) -> String;
+}
+
+/// The implementation behind `/overload-typed`.
+pub struct OverloadImpl;
+
+impl Overload for OverloadImpl {
+    async fn add_int(&self, a: i32) -> String {
+        format!("int:{a}")
+    }
+    async fn add_int_int(&self, a: i32, b: i32) -> String {
+        format!("int,int:{}", a + b)
+    }
+    async fn add_string_string(&self, a: String, b: String) -> String {
+        format!("string,string:{a}{b}")
+    }
+    async fn dialect(&self) -> String {
+        "typed".into()
+    }
+}
+
+/// The Rust server the Java clients call: `/bench`, `/overload`, `/overload-typed` and `/test2`.
 pub fn rust_server() -> HessianServer {
     HessianServer::builder()
         .mount("/bench", bench_service())
         .mount("/overload", overload_service())
+        .mount("/overload-typed", OverloadImpl.into_service())
         .mount("/test2", test2_service())
         .build()
 }
