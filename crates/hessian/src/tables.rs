@@ -15,11 +15,12 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
     classes: Vec<Arc<ClassDef>>,
-    /// Empty until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins.
-    class_index: HashMap<Arc<ClassDef>, u32>,
+    /// `None` until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins
+    /// (not even created before: a new `HashMap` seeds its hasher from a thread-local).
+    class_index: Option<HashMap<Arc<ClassDef>, u32>>,
     types: Vec<String>,
-    /// Empty until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
-    type_index: HashMap<String, u32>,
+    /// `None` until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
+    type_index: Option<HashMap<String, u32>>,
     seeded_classes: usize,
     seeded_types: usize,
 }
@@ -53,8 +54,8 @@ impl Tables {
         self.classes.truncate(self.seeded_classes);
         self.types.truncate(self.seeded_types);
         // Rebuilt from the remaining entries when next needed.
-        self.class_index.clear();
-        self.type_index.clear();
+        self.class_index = None;
+        self.type_index = None;
     }
 
     /// Makes everything added so far part of the seed, so that [`reset`](Self::reset) keeps it
@@ -69,11 +70,11 @@ impl Tables {
     pub(crate) fn truncate(&mut self, classes: usize, types: usize) {
         if self.classes.len() > classes {
             self.classes.truncate(classes);
-            self.class_index.clear();
+            self.class_index = None;
         }
         if self.types.len() > types {
             self.types.truncate(types);
-            self.type_index.clear();
+            self.type_index = None;
         }
     }
 
@@ -100,10 +101,10 @@ impl Tables {
         if let Some(i) = self.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
             return Some(i as u32);
         }
-        if self.class_index.is_empty() {
-            return self.classes.iter().position(|c| **c == **class).map(|i| i as u32);
+        match &self.class_index {
+            None => self.classes.iter().position(|c| **c == **class).map(|i| i as u32),
+            Some(index) => index.get(class).copied(),
         }
-        self.class_index.get(class).copied()
     }
 
     /// Adds a class definition (if an equal one is not there yet) and returns its index.
@@ -129,10 +130,10 @@ impl Tables {
     /// The index of a type name, if any.
     #[inline]
     pub fn type_id(&self, name: &str) -> Option<u32> {
-        if self.type_index.is_empty() {
-            return self.types.iter().position(|t| t == name).map(|i| i as u32);
+        match &self.type_index {
+            None => self.types.iter().position(|t| t == name).map(|i| i as u32),
+            Some(index) => index.get(name).copied(),
         }
-        self.type_index.get(name).copied()
     }
 
     /// Adds a type name (if not there yet) and returns its index.
@@ -151,16 +152,27 @@ impl Tables {
 
 /// Appends `item` to `list` and returns its index; from [`INDEX_FROM`] entries on, keeps `index`
 /// (built from the whole list on first need) with the first index of every entry.
-fn push_indexed<K: Clone + Eq + std::hash::Hash>(list: &mut Vec<K>, index: &mut HashMap<K, u32>, item: K) -> u32 {
+fn push_indexed<K: Clone + Eq + std::hash::Hash>(
+    list: &mut Vec<K>,
+    index: &mut Option<HashMap<K, u32>>,
+    item: K,
+) -> u32 {
     let i = list.len() as u32;
     list.push(item);
     if list.len() >= INDEX_FROM {
-        if index.is_empty() {
-            for (j, k) in list.iter().enumerate() {
-                index.entry(k.clone()).or_insert(j as u32);
+        match index {
+            None => {
+                let mut built = HashMap::with_capacity(list.len() * 2);
+                for (j, k) in list.iter().enumerate() {
+                    built.entry(k.clone()).or_insert(j as u32);
+                }
+                *index = Some(built);
             }
-        } else if let Some(k) = list.last() {
-            index.entry(k.clone()).or_insert(i);
+            Some(index) => {
+                if let Some(k) = list.last() {
+                    index.entry(k.clone()).or_insert(i);
+                }
+            }
         }
     }
     i
