@@ -17,16 +17,38 @@ pub struct Tables {
     classes: Vec<Arc<ClassDef>>,
     /// `None` until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins
     /// (not even created before: a new `HashMap` seeds its hasher from a thread-local).
-    class_index: Option<HashMap<Arc<ClassDef>, u32>>,
+    class_index: Option<Box<HashMap<Arc<ClassDef>, u32>>>,
     types: Vec<String>,
     /// `None` until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
-    type_index: Option<HashMap<String, u32>>,
+    type_index: Option<Box<HashMap<String, u32>>>,
     seeded_classes: usize,
     seeded_types: usize,
 }
 
 /// The list length from which [`Tables`] keeps hash indexes.
 const INDEX_FROM: usize = 16;
+
+thread_local! {
+    /// The class vector of the last [`Tables`] dropped on this thread (empty, with its
+    /// capacity), for the next one: a decoder's tables get a class in nearly every message.
+    static CLASS_VECS: std::cell::Cell<Vec<Arc<ClassDef>>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most classes a recycled vector may have room for.
+const RECYCLE_MAX: usize = 256;
+
+impl Drop for Tables {
+    fn drop(&mut self) {
+        let cap = self.classes.capacity();
+        if cap == 0 || cap > RECYCLE_MAX {
+            return;
+        }
+        let mut v = std::mem::take(&mut self.classes);
+        v.clear();
+        // During thread teardown the slot may be gone: then the vector is simply freed.
+        let _ = CLASS_VECS.try_with(|slot| slot.set(v));
+    }
+}
 
 impl Tables {
     /// Empty tables (plain Hessian: every message starts from nothing).
@@ -118,6 +140,11 @@ impl Tables {
     /// Appends a class definition read from a stream (indices follow the stream, even when a
     /// definition repeats).
     pub fn push_class(&mut self, class: Arc<ClassDef>) -> u32 {
+        if self.classes.capacity() == 0 {
+            if let Ok(v) = CLASS_VECS.try_with(std::cell::Cell::take) {
+                self.classes = v;
+            }
+        }
         push_indexed(&mut self.classes, &mut self.class_index, class)
     }
 
@@ -154,7 +181,7 @@ impl Tables {
 /// (built from the whole list on first need) with the first index of every entry.
 fn push_indexed<K: Clone + Eq + std::hash::Hash>(
     list: &mut Vec<K>,
-    index: &mut Option<HashMap<K, u32>>,
+    index: &mut Option<Box<HashMap<K, u32>>>,
     item: K,
 ) -> u32 {
     let i = list.len() as u32;
@@ -166,7 +193,7 @@ fn push_indexed<K: Clone + Eq + std::hash::Hash>(
                 for (j, k) in list.iter().enumerate() {
                     built.entry(k.clone()).or_insert(j as u32);
                 }
-                *index = Some(built);
+                *index = Some(Box::new(built));
             }
             Some(index) => {
                 if let Some(k) = list.last() {
