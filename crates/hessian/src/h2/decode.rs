@@ -747,6 +747,27 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         Ok(self.tables.push_class(def) as usize)
     }
 
+    /// Whether class definition `idx` lists exactly `fields` (the `FIELDS` of a Rust type), in
+    /// order. Remembered per thread for definitions in the cache, by the address of `fields`.
+    pub(crate) fn class_lists_exactly(&self, idx: usize, fields: &'static [&'static str]) -> bool {
+        let Some(def) = self.tables.class(idx) else { return false };
+        let key = fields.as_ptr() as usize;
+        let exact = || {
+            !fields.is_empty() && def.fields.len() == fields.len() && def.fields.iter().zip(fields).all(|(a, b)| a == b)
+        };
+        let memo = DEF_CACHE.try_with(|c| {
+            let mut c = c.try_borrow_mut().ok()?;
+            // The cache keeps the definition alive, so the same address is the same definition.
+            let i = c.0.iter().position(|d| Arc::ptr_eq(d, def))?;
+            let slot = &mut c.1.get_mut(i)?.exact;
+            if slot.0 != key {
+                *slot = (key, exact());
+            }
+            Some(slot.1)
+        });
+        memo.ok().flatten().unwrap_or_else(exact)
+    }
+
     /// Parses an object instance header (code `O` or `0x60..=0x6f`), registering it as a
     /// reference and returning its class definition.
     pub fn parse_object_header(&mut self, code: u8) -> Result<Arc<ClassDef>> {
@@ -927,13 +948,18 @@ struct DefBytes {
     /// that reading the strings would check).
     max_units: usize,
     fields: usize,
+    /// The address of the `FIELDS` of the Rust type last checked against the definition, and
+    /// whether the definition lists exactly those (see `Decoder::class_lists_exactly`).
+    exact: (usize, bool),
 }
 
 /// The last (up to) 8 bytes of `b` as a little-endian word.
 #[inline(always)]
 fn tail_word(b: &[u8]) -> u64 {
-    let from = b.len().saturating_sub(8);
-    b[from..].iter().rev().fold(0, |w, &x| (w << 8) | u64::from(x))
+    match b.len().checked_sub(8).and_then(|from| b.get(from..)).and_then(|t| <[u8; 8]>::try_from(t).ok()) {
+        Some(t) => u64::from_le_bytes(t),
+        None => b.iter().rev().fold(0, |w, &x| (w << 8) | u64::from(x)),
+    }
 }
 
 impl DefCache {
@@ -999,7 +1025,13 @@ impl DefCache {
         bytes.remove(0); // the `C`
         let units = |s: &str| if s.is_ascii() { s.len() } else { s.encode_utf16().count() };
         let max_units = def.fields.iter().map(|f| units(f)).fold(units(&def.name), usize::max);
-        let entry = DefBytes { tail: tail_word(&bytes), bytes: bytes.into(), max_units, fields: def.fields.len() };
+        let entry = DefBytes {
+            tail: tail_word(&bytes),
+            bytes: bytes.into(),
+            max_units,
+            fields: def.fields.len(),
+            exact: (0, false),
+        };
         if self.0.len() == Self::KEEP {
             self.0.remove(0);
             self.1.remove(0);

@@ -409,9 +409,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     #[inline(never)]
     fn is_fast_slow(&mut self, idx: usize, fields: &'static [&'static str]) -> bool {
         let key = fields.as_ptr() as usize;
-        let fast = self.dec.tables().class(idx).is_some_and(|c| {
-            !fields.is_empty() && c.fields.len() == fields.len() && c.fields.iter().zip(fields).all(|(a, b)| a == b)
-        });
+        let fast = self.dec.class_lists_exactly(idx, fields);
         if let Some(slot) = self.fast.get_mut(idx) {
             *slot = (key, fast);
         } else {

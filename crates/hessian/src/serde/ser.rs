@@ -469,13 +469,14 @@ impl<W: Write> Serializer<W> {
             tables: tables.classes().len() as u32,
             types: tables.types().len() as u32,
         };
-        let Ok(schemas) = SCHEMAS.try_with(|s| s.take()) else { return Ok(None) };
-        let r = match schemas.iter().rev().find(|d| std::ptr::eq(d.name, name)) {
-            Some(schema) if schema.stable => self.define_from(schema, Some(undo)).map(Some),
-            _ => Ok(None),
-        };
-        SCHEMAS.with(|s| *s.borrow_mut() = schemas);
-        r
+        // `define_from` does not come back here, so the borrow cannot fail; if it did, the
+        // struct would simply be probed.
+        let r = SCHEMAS.try_with(|s| {
+            let schemas = s.try_borrow().ok()?;
+            let schema = schemas.iter().rev().find(|d| std::ptr::eq(d.name, name)).filter(|d| d.stable)?;
+            Some(self.define_from(schema, Some(undo)))
+        });
+        r.ok().flatten().transpose()
     }
 
     #[inline]
