@@ -47,9 +47,15 @@ impl Encoder<Vec<u8>> {
     /// buffer (Java's buffer is emulated as a window, so the bytes are the same). Take the result
     /// with [`into_vec`](Self::into_vec).
     pub fn vec() -> Self {
+        Self::vec_with_capacity(64)
+    }
+
+    /// [`vec`](Self::vec) with room for `capacity` bytes (at least 64) from the start (the
+    /// bytes written do not depend on it).
+    pub(crate) fn vec_with_capacity(capacity: usize) -> Self {
         let mut e = Encoder {
             out: Vec::new(),
-            buf: Vec::with_capacity(64),
+            buf: Vec::with_capacity(capacity.max(64)),
             flushed: 0,
             tables: Tables::new(),
             base: 0,

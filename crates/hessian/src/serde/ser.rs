@@ -443,9 +443,12 @@ impl<W: Write> Serializer<W> {
         };
         let name = schema.name;
         let mut ambiguous = false;
-        for c in self.classes.iter_mut().filter(|c| c.name == name) {
-            c.ambiguous = true;
-            ambiguous = true;
+        // Written on trust only when no entry has this name (see `speculate`).
+        if spec.is_none() {
+            for c in self.classes.iter_mut().filter(|c| c.name == name) {
+                c.ambiguous = true;
+                ambiguous = true;
+            }
         }
         self.tick += 1;
         let entry =
@@ -529,9 +532,18 @@ impl<W: Write> Serializer<W> {
 
 /// Serializes `value` as one Hessian 2.0 value into a new byte vector.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    let mut s = Serializer::from_encoder(Encoder::vec());
+    thread_local! {
+        /// The length of the last message `to_vec` wrote on this thread: the next one starts
+        /// with that much room (up to [`MAX_HINT`]) instead of growing from 64 bytes.
+        static LAST_LEN: Cell<usize> = const { Cell::new(0) };
+    }
+    const MAX_HINT: usize = 16 << 10;
+    let hint = LAST_LEN.try_with(Cell::get).unwrap_or(0).min(MAX_HINT);
+    let mut s = Serializer::from_encoder(Encoder::vec_with_capacity(hint));
     s.entry(value)?;
-    Ok(s.enc.into_vec())
+    let out = s.enc.into_vec();
+    let _ = LAST_LEN.try_with(|l| l.set(out.len()));
+    Ok(out)
 }
 
 /// Serializes `value` as one Hessian 2.0 value into `writer` (flushed at the end).
