@@ -17,9 +17,13 @@ pub struct Tables {
     classes: Vec<Arc<ClassDef>>,
     /// `None` until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins
     /// (not even created before: a new `HashMap` seeds its hasher from a thread-local).
+    /// Boxed: one word in the (often moved) tables instead of six, for a map that most
+    /// messages never make.
+    #[allow(clippy::box_collection)]
     class_index: Option<Box<HashMap<Arc<ClassDef>, u32>>>,
     types: Vec<String>,
     /// `None` until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
+    #[allow(clippy::box_collection)]
     type_index: Option<Box<HashMap<String, u32>>>,
     seeded_classes: usize,
     seeded_types: usize,
@@ -179,6 +183,7 @@ impl Tables {
 
 /// Appends `item` to `list` and returns its index; from [`INDEX_FROM`] entries on, keeps `index`
 /// (built from the whole list on first need) with the first index of every entry.
+#[allow(clippy::box_collection)]
 fn push_indexed<K: Clone + Eq + std::hash::Hash>(
     list: &mut Vec<K>,
     index: &mut Option<Box<HashMap<K, u32>>>,

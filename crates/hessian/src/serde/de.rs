@@ -37,7 +37,8 @@ pub struct Deserializer<'de, R: Read<'de>> {
     fast: [(usize, bool); FAST_INLINE],
     fast_more: Vec<(usize, bool)>,
     /// Values decoded through [`Shared`](super::Shared), by reference index (made when the
-    /// first one is decoded).
+    /// first one is decoded; boxed to keep the deserializer small).
+    #[allow(clippy::box_collection)]
     shared: Option<Box<HashMap<usize, Rc<dyn Any>>>>,
     /// Where each referenceable value starts, for references into plain types (slices only).
     copies: RefCopies,
