@@ -16,6 +16,11 @@
 //! `SERDE_JAVA_ARGS="WARMUP_S MEASURE_S [jdk]"` changes its durations (and with `jdk` uses the JDK's
 //! locked memory streams).
 //!
+//! `serde_money_1_*`, `serde_w2_request_*` and `serde_w2_reply_*` measure the fixed cost of one
+//! message (one W3 `Money`, the W2 `Order` request and reply) against rmp-serde with named fields
+//! (`to_vec_named`) and bincode; after the groups a table of ratios of the medians of this run is
+//! printed (e.g. `-- --warm-up-time 1 --measurement-time 2 'money_1|w2_|w1'`).
+//!
 //! `--features mimalloc` runs the same benchmarks with mimalloc as the global allocator (decoding
 //! W1 is mostly malloc/free of the owned strings under glibc); the allocator is printed first.
 
@@ -350,12 +355,66 @@ fn java_reference(started: std::time::SystemTime) {
     }
 }
 
-criterion_group!(benches, w1, w3);
+/// The fixed per-message cost: one W3 `Money` and the W2 `Order` request and reply, each one
+/// message, against rmp-serde with named fields (`to_vec_named`, the closest self-describing
+/// peer) and bincode.
+fn messages(c: &mut Criterion) {
+    fn cases<T: serde::Serialize + serde::de::DeserializeOwned>(c: &mut Criterion, name: &str, v: &T) {
+        let mut g = c.benchmark_group(format!("serde_{name}_encode"));
+        g.bench_function("hessian", |b| b.iter(|| hessian::to_vec(black_box(v)).unwrap()));
+        g.bench_function("rmp_serde_named", |b| b.iter(|| rmp_serde::to_vec_named(black_box(v)).unwrap()));
+        g.bench_function("bincode", |b| b.iter(|| bincode::serialize(black_box(v)).unwrap()));
+        g.finish();
+        let (h, mp, bc) =
+            (hessian::to_vec(v).unwrap(), rmp_serde::to_vec_named(v).unwrap(), bincode::serialize(v).unwrap());
+        let mut g = c.benchmark_group(format!("serde_{name}_decode"));
+        g.bench_function("hessian", |b| b.iter(|| hessian::from_slice::<T>(black_box(&h)).unwrap()));
+        g.bench_function("rmp_serde_named", |b| b.iter(|| rmp_serde::from_slice::<T>(black_box(&mp)).unwrap()));
+        g.bench_function("bincode", |b| b.iter(|| bincode::deserialize::<T>(black_box(&bc)).unwrap()));
+        g.finish();
+    }
+    cases(c, "money_1", &structs::money());
+    cases(c, "w2_request", &structs::w2::request());
+    cases(c, "w2_reply", &structs::w2::reply());
+}
+
+/// Ratios of this crate's criterion medians to rmp-serde (named fields) and bincode, from the
+/// groups measured in this run (a group left out by the filter is not printed).
+fn ratios(started: std::time::SystemTime) {
+    let rows: &[(&str, &str, &str)] = &[
+        ("W3 Money x1 encode", "serde_money_1_encode", "rmp_serde_named"),
+        ("W3 Money x1 decode", "serde_money_1_decode", "rmp_serde_named"),
+        ("W2 request encode", "serde_w2_request_encode", "rmp_serde_named"),
+        ("W2 request decode", "serde_w2_request_decode", "rmp_serde_named"),
+        ("W2 reply encode", "serde_w2_reply_encode", "rmp_serde_named"),
+        ("W2 reply decode", "serde_w2_reply_decode", "rmp_serde_named"),
+        ("W1 5000 encode", "serde_w1_encode_5000", "rmp_serde"),
+        ("W1 5000 decode", "serde_w1_decode_5000", "rmp_serde"),
+    ];
+    let mut printed = false;
+    for &(what, group, rmp) in rows {
+        let Some(ours) = rust_median_ns(group, "hessian", started) else { continue };
+        if !printed {
+            println!("\nRatios of criterion medians in this run ({ALLOCATOR}; W1's rmp-serde is `to_vec`):");
+            println!("| case | hessian | rmp-serde | bincode | hessian ÷ rmp-serde | hessian ÷ bincode |");
+            println!("|---|---:|---:|---:|---:|---:|");
+            printed = true;
+        }
+        let other = |f: &str| rust_median_ns(group, f, started);
+        let cell = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{:.0} ns", x));
+        let ratio = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{:.2}×", ours / x));
+        let (m, b) = (other(rmp), other("bincode"));
+        println!("| {what} | {:.0} ns | {} | {} | {} | {} |", ours, cell(m), cell(b), ratio(m), ratio(b));
+    }
+}
+
+criterion_group!(benches, w1, w3, messages);
 
 // criterion_main!, plus the Java reference after the groups.
 fn main() {
     let started = std::time::SystemTime::now();
     benches();
+    ratios(started);
     java_reference(started);
     Criterion::default().configure_from_args().final_summary();
 }

@@ -1,11 +1,21 @@
-//! Runs one W1 (5000 items) serde encode or decode N times, for instruction counts that do not
-//! depend on machine load: `valgrind --tool=cachegrind --cache-sim=no` on
-//! `serde_probe enc-h|enc-b|enc-m|dec-h|dec-b|dec-m|enc-w3 N` (hessian, bincode, rmp-serde), minus a run
-//! of `serde_probe none 1` (or `dec-none 1` for decodes), divided by N * 5000.
-
+//! Runs one serde encode or decode N times, for instruction counts that do not depend on machine
+//! load: `valgrind --tool=cachegrind --cache-sim=no target/release/examples/serde_probe MODE N`,
+//! minus a run of the matching baseline (`none 1` for W1 encodes, `dec-none 1` for W1 decodes),
+//! divided by N * 5000; for the one-message modes below, the count of a run of 2N minus that of
+//! a run of N, divided by N (or minus `FORMAT-CASE-none 1`).
+//!
+//! W1, 5000 items per run: `enc-h|enc-b|enc-m|dec-h|dec-b|dec-m` (hessian, bincode, rmp-serde).
+//! `enc-w3`: 5000 messages of one W3 Money each.
+//!
+//! One message per run, `FORMAT-CASE-enc|dec` with FORMAT `h` (this crate), `m` (rmp-serde
+//! named fields, `to_vec_named`) or `b` (bincode) and CASE `money` (one W3 `Money`), `w2req`
+//! and `w2rep` (the W2 `Order` request and reply): e.g. `h-money-enc 100000`.
+//!
 //! `--features mimalloc` runs it under mimalloc instead of the system allocator.
 
-use hessian_testkit::structs::{self, Item};
+use hessian_testkit::structs::{self, w2, Item};
+use serde::{de::DeserializeOwned, Serialize};
+use std::hint::black_box;
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -13,6 +23,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let which = std::env::args().nth(1).unwrap();
     let n: usize = std::env::args().nth(2).map(|s| s.parse().unwrap()).unwrap_or(200);
+    if let Some(total) = one_message(&which, n) {
+        eprintln!("{which}: {n} messages ({total})");
+        return;
+    }
     let items = structs::items(5000);
     let dec = which.starts_with("dec");
     let h = if dec { hessian::to_vec(&items).unwrap() } else { vec![] };
@@ -42,4 +56,43 @@ fn main() {
 #[inline(never)]
 fn w3_messages(money: &structs::Money) -> usize {
     (0..5000).map(|_| hessian::to_vec(money).unwrap().len()).sum()
+}
+
+/// The one-message modes (`h-money-enc` etc., and `msg-none`); `None` for the W1 modes.
+#[inline(never)]
+fn one_message(which: &str, n: usize) -> Option<usize> {
+    let mut parts = which.splitn(3, '-');
+    let (format, case, op) = (parts.next()?, parts.next()?, parts.next()?);
+    Some(match case {
+        "money" => run(format, op, n, &structs::money()),
+        "w2req" => run(format, op, n, &w2::request()),
+        "w2rep" => run(format, op, n, &w2::reply()),
+        _ => return None,
+    })
+}
+
+fn run<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
+    format: &str,
+    op: &str,
+    n: usize,
+    v: &T,
+) -> usize {
+    let bytes = match format {
+        "h" => hessian::to_vec(v).unwrap(),
+        "m" => rmp_serde::to_vec_named(v).unwrap(),
+        "b" => bincode::serialize(v).unwrap(),
+        _ => panic!("format {format}: h, m or b"),
+    };
+    let mut total = 0usize;
+    match (format, op) {
+        ("h", "enc") => (0..n).for_each(|_| total += hessian::to_vec(black_box(v)).unwrap().len()),
+        ("m", "enc") => (0..n).for_each(|_| total += rmp_serde::to_vec_named(black_box(v)).unwrap().len()),
+        ("b", "enc") => (0..n).for_each(|_| total += bincode::serialize(black_box(v)).unwrap().len()),
+        ("h", "dec") => (0..n).for_each(|_| drop(black_box(hessian::from_slice::<T>(black_box(&bytes)).unwrap()))),
+        ("m", "dec") => (0..n).for_each(|_| drop(black_box(rmp_serde::from_slice::<T>(black_box(&bytes)).unwrap()))),
+        ("b", "dec") => (0..n).for_each(|_| drop(black_box(bincode::deserialize::<T>(black_box(&bytes)).unwrap()))),
+        ("h" | "m" | "b", "none") => {}
+        _ => panic!("operation {op}: enc, dec or none"),
+    }
+    total + bytes.len()
 }

@@ -15,17 +15,44 @@ use std::sync::Arc;
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
     classes: Vec<Arc<ClassDef>>,
-    /// Empty until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins.
-    class_index: HashMap<Arc<ClassDef>, u32>,
+    /// `None` until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins
+    /// (not even created before: a new `HashMap` seeds its hasher from a thread-local).
+    /// Boxed: one word in the (often moved) tables instead of six, for a map that most
+    /// messages never make.
+    #[allow(clippy::box_collection)]
+    class_index: Option<Box<HashMap<Arc<ClassDef>, u32>>>,
     types: Vec<String>,
-    /// Empty until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
-    type_index: HashMap<String, u32>,
+    /// `None` until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
+    #[allow(clippy::box_collection)]
+    type_index: Option<Box<HashMap<String, u32>>>,
     seeded_classes: usize,
     seeded_types: usize,
 }
 
 /// The list length from which [`Tables`] keeps hash indexes.
 const INDEX_FROM: usize = 16;
+
+thread_local! {
+    /// The class vector of the last [`Tables`] dropped on this thread (empty, with its
+    /// capacity), for the next one: a decoder's tables get a class in nearly every message.
+    static CLASS_VECS: std::cell::Cell<Vec<Arc<ClassDef>>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most classes a recycled vector may have room for.
+const RECYCLE_MAX: usize = 256;
+
+impl Drop for Tables {
+    fn drop(&mut self) {
+        let cap = self.classes.capacity();
+        if cap == 0 || cap > RECYCLE_MAX {
+            return;
+        }
+        let mut v = std::mem::take(&mut self.classes);
+        v.clear();
+        // During thread teardown the slot may be gone: then the vector is simply freed.
+        let _ = CLASS_VECS.try_with(|slot| slot.set(v));
+    }
+}
 
 impl Tables {
     /// Empty tables (plain Hessian: every message starts from nothing).
@@ -53,8 +80,8 @@ impl Tables {
         self.classes.truncate(self.seeded_classes);
         self.types.truncate(self.seeded_types);
         // Rebuilt from the remaining entries when next needed.
-        self.class_index.clear();
-        self.type_index.clear();
+        self.class_index = None;
+        self.type_index = None;
     }
 
     /// Makes everything added so far part of the seed, so that [`reset`](Self::reset) keeps it
@@ -69,11 +96,11 @@ impl Tables {
     pub(crate) fn truncate(&mut self, classes: usize, types: usize) {
         if self.classes.len() > classes {
             self.classes.truncate(classes);
-            self.class_index.clear();
+            self.class_index = None;
         }
         if self.types.len() > types {
             self.types.truncate(types);
-            self.type_index.clear();
+            self.type_index = None;
         }
     }
 
@@ -100,10 +127,10 @@ impl Tables {
         if let Some(i) = self.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
             return Some(i as u32);
         }
-        if self.class_index.is_empty() {
-            return self.classes.iter().position(|c| **c == **class).map(|i| i as u32);
+        match &self.class_index {
+            None => self.classes.iter().position(|c| **c == **class).map(|i| i as u32),
+            Some(index) => index.get(class).copied(),
         }
-        self.class_index.get(class).copied()
     }
 
     /// Adds a class definition (if an equal one is not there yet) and returns its index.
@@ -117,6 +144,11 @@ impl Tables {
     /// Appends a class definition read from a stream (indices follow the stream, even when a
     /// definition repeats).
     pub fn push_class(&mut self, class: Arc<ClassDef>) -> u32 {
+        if self.classes.capacity() == 0 {
+            if let Ok(v) = CLASS_VECS.try_with(std::cell::Cell::take) {
+                self.classes = v;
+            }
+        }
         push_indexed(&mut self.classes, &mut self.class_index, class)
     }
 
@@ -129,10 +161,10 @@ impl Tables {
     /// The index of a type name, if any.
     #[inline]
     pub fn type_id(&self, name: &str) -> Option<u32> {
-        if self.type_index.is_empty() {
-            return self.types.iter().position(|t| t == name).map(|i| i as u32);
+        match &self.type_index {
+            None => self.types.iter().position(|t| t == name).map(|i| i as u32),
+            Some(index) => index.get(name).copied(),
         }
-        self.type_index.get(name).copied()
     }
 
     /// Adds a type name (if not there yet) and returns its index.
@@ -151,16 +183,28 @@ impl Tables {
 
 /// Appends `item` to `list` and returns its index; from [`INDEX_FROM`] entries on, keeps `index`
 /// (built from the whole list on first need) with the first index of every entry.
-fn push_indexed<K: Clone + Eq + std::hash::Hash>(list: &mut Vec<K>, index: &mut HashMap<K, u32>, item: K) -> u32 {
+#[allow(clippy::box_collection)]
+fn push_indexed<K: Clone + Eq + std::hash::Hash>(
+    list: &mut Vec<K>,
+    index: &mut Option<Box<HashMap<K, u32>>>,
+    item: K,
+) -> u32 {
     let i = list.len() as u32;
     list.push(item);
     if list.len() >= INDEX_FROM {
-        if index.is_empty() {
-            for (j, k) in list.iter().enumerate() {
-                index.entry(k.clone()).or_insert(j as u32);
+        match index {
+            None => {
+                let mut built = HashMap::with_capacity(list.len() * 2);
+                for (j, k) in list.iter().enumerate() {
+                    built.entry(k.clone()).or_insert(j as u32);
+                }
+                *index = Some(Box::new(built));
             }
-        } else if let Some(k) = list.last() {
-            index.entry(k.clone()).or_insert(i);
+            Some(index) => {
+                if let Some(k) = list.last() {
+                    index.entry(k.clone()).or_insert(i);
+                }
+            }
         }
     }
     i

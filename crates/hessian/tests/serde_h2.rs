@@ -453,3 +453,88 @@ fn a_struct_whose_fields_vary_gets_a_definition_per_field_list() {
         assert_eq!(o.fields[0], Value::Int(i as i32));
     }
 }
+
+#[test]
+fn definitions_remembered_from_earlier_messages_do_not_change_the_bytes() {
+    // `to_vec` writes the definition of a struct this thread has written before from a cache and
+    // serializes the value once; when the first instance in a message has other fields than the
+    // cached definition (hand-written impls, here keyed by parity), the value is rewound, with
+    // the definitions written inside it, and probed. `to_writer` always probes: both must write
+    // the same bytes, message after message, with nested structs, a `Value` object of an already
+    // defined class (the tables see the classes written so far) and `Shared` values.
+    struct Varies(i32);
+    impl Serialize for Varies {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("Varies", 2)?;
+            st.serialize_field("a", &self.0)?;
+            if self.0 % 2 == 0 {
+                st.serialize_field("money", &structs::Money::of(self.0))?;
+            }
+            st.end()
+        }
+    }
+    /// Varies after a nested struct of its own, the first time in a message.
+    struct VariesLate(i32);
+    impl Serialize for VariesLate {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("VariesLate", 2)?;
+            st.serialize_field("inner", &structs::w2::request().customer)?;
+            st.serialize_field("shared", &Shared::new(structs::Money::of(self.0)))?;
+            if self.0 % 2 == 0 {
+                st.serialize_field("b", &self.0)?;
+            }
+            st.end()
+        }
+    }
+    #[derive(Serialize)]
+    #[serde(rename = "Outer")]
+    struct Outer {
+        first: structs::Money,
+        varies: Varies,
+        value: Value,
+        shared: Shared<structs::Money>,
+        again: Shared<structs::Money>,
+    }
+    let money = |c: i32| {
+        Value::Object(Box::new(hessian::Object {
+            class: ClassDef::new("Money", ["cents", "text"]),
+            fields: vec![Value::Int(c), Value::String(format!("{c} cents."))],
+        }))
+    };
+    let outer = |i: i32| {
+        let shared = Shared::new(structs::Money::of(i + 100));
+        Outer { first: structs::Money::of(i), varies: Varies(i), value: money(i), again: shared.clone(), shared }
+    };
+    // `to_vec` first in each case: `to_writer` fills the same cache.
+    let check = |what: &str, ours: Vec<u8>, probed: &dyn Fn(&mut Vec<u8>)| {
+        let mut expected = Vec::new();
+        probed(&mut expected);
+        assert_eq!(ours, expected, "{what}");
+        h2::from_slice(&ours).unwrap();
+    };
+    // Single values first: the second message's first instance differs from the cached one.
+    for i in 0..4 {
+        let late = VariesLate(i);
+        check(&format!("VariesLate({i})"), to_vec(&late).unwrap(), &|w| hessian::serde::to_writer(w, &late).unwrap());
+    }
+    for i in 0..4 {
+        let lates = vec![VariesLate(i), VariesLate(i + 1)];
+        check(&format!("VariesLate({i}..)"), to_vec(&lates).unwrap(), &|w| {
+            hessian::serde::to_writer(w, &lates).unwrap()
+        });
+    }
+    for len in 1..4 {
+        for start in 0..5 {
+            let v: Vec<Outer> = (start..start + len).map(outer).collect();
+            check(&format!("start {start}, {len} values"), to_vec(&v).unwrap(), &|w| {
+                hessian::serde::to_writer(w, &v).unwrap()
+            });
+            let one = Varies(start);
+            check(&format!("Varies({start}) alone"), to_vec(&one).unwrap(), &|w| {
+                hessian::serde::to_writer(w, &one).unwrap()
+            });
+        }
+    }
+}

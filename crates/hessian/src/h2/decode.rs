@@ -29,6 +29,13 @@ impl<'de> Decoder<'de, SliceRead<'de>> {
     pub fn from_slice(data: &'de [u8]) -> Self {
         Decoder::new(SliceRead::new(data))
     }
+
+    /// A decoder over a byte slice with `limits`, built in place.
+    pub(crate) fn from_slice_with_limits(data: &'de [u8], limits: Limits) -> Self {
+        let mut d = Decoder::new(SliceRead::new(data));
+        d.limits = limits;
+        d
+    }
 }
 
 impl<R: std::io::Read> Decoder<'static, IoRead<R>> {
@@ -681,7 +688,15 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         if self.tables.classes().len() >= self.limits.max_class_defs {
             return Err(self.limit("class definitions", self.limits.max_class_defs));
         }
-        // Definitions seen before on this thread are shared instead of rebuilt: the name and
+        // A definition seen before on this thread, in the form Java writes it, is recognized by
+        // its bytes (equal bytes decode to an equal definition).
+        let (max_units, max_fields) = (self.limits.max_string_len, self.limits.max_collection_len);
+        let known = DEF_CACHE.with(|c| c.borrow().by_bytes(self.read.buffered(), max_units, max_fields));
+        if let Some((def, len)) = known {
+            self.read.consume(len);
+            return Ok(self.tables.push_class(def) as usize);
+        }
+        // Otherwise definitions seen before are still shared instead of rebuilt: the name and
         // fields are compared as they are read (borrowed from the input where possible), and
         // owned strings are made only for a definition not in the cache.
         let code = self.read.next()?;
@@ -730,6 +745,27 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             }
         };
         Ok(self.tables.push_class(def) as usize)
+    }
+
+    /// Whether class definition `idx` lists exactly `fields` (the `FIELDS` of a Rust type), in
+    /// order. Remembered per thread for definitions in the cache, by the address of `fields`.
+    pub(crate) fn class_lists_exactly(&self, idx: usize, fields: &'static [&'static str]) -> bool {
+        let Some(def) = self.tables.class(idx) else { return false };
+        let key = fields.as_ptr() as usize;
+        let exact = || {
+            !fields.is_empty() && def.fields.len() == fields.len() && def.fields.iter().zip(fields).all(|(a, b)| a == b)
+        };
+        let memo = DEF_CACHE.try_with(|c| {
+            let mut c = c.try_borrow_mut().ok()?;
+            // The cache keeps the definition alive, so the same address is the same definition.
+            let i = c.0.iter().position(|d| Arc::ptr_eq(d, def))?;
+            let slot = &mut c.1.get_mut(i)?.exact;
+            if slot.0 != key {
+                *slot = (key, exact());
+            }
+            Some(slot.1)
+        });
+        memo.ok().flatten().unwrap_or_else(exact)
     }
 
     /// Parses an object instance header (code `O` or `0x60..=0x6f`), registering it as a
@@ -892,17 +928,57 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
 
 thread_local! {
     /// Class definitions decoded before on this thread (see `Decoder::parse_class_def`).
-    static DEF_CACHE: std::cell::RefCell<DefCache> = const { std::cell::RefCell::new(DefCache(Vec::new())) };
+    static DEF_CACHE: std::cell::RefCell<DefCache> = const { std::cell::RefCell::new(DefCache(Vec::new(), Vec::new())) };
 }
 
 /// A small per-thread cache of decoded class definitions, so that a short message does not
-/// rebuild (and a moment later drop) the same definition's strings every time. Matching works
-/// on a bit set of candidate entries, narrowed as the definition's strings are read.
-struct DefCache(Vec<Arc<ClassDef>>);
+/// rebuild (and a moment later drop) the same definition's strings every time. A definition in
+/// the form this crate's encoder (and Java) writes it is found by its bytes ([`DefCache::by_bytes`]);
+/// otherwise matching works on a bit set of candidate entries, narrowed as the definition's
+/// strings are read.
+struct DefCache(Vec<Arc<ClassDef>>, Vec<DefBytes>);
+
+/// The bytes of a cached definition after its `C` (name, field count, field names), as
+/// [`Encoder::write_class_def`](crate::h2::Encoder::write_class_def) writes them.
+struct DefBytes {
+    bytes: Box<[u8]>,
+    /// The last (up to) 8 bytes, little-endian: a quick first comparison.
+    tail: u64,
+    /// The longest of its strings in UTF-16 units, and its number of fields (for the limits
+    /// that reading the strings would check).
+    max_units: usize,
+    fields: usize,
+    /// The address of the `FIELDS` of the Rust type last checked against the definition, and
+    /// whether the definition lists exactly those (see `Decoder::class_lists_exactly`).
+    exact: (usize, bool),
+}
+
+/// The last (up to) 8 bytes of `b` as a little-endian word.
+#[inline(always)]
+fn tail_word(b: &[u8]) -> u64 {
+    match b.len().checked_sub(8).and_then(|from| b.get(from..)).and_then(|t| <[u8; 8]>::try_from(t).ok()) {
+        Some(t) => u64::from_le_bytes(t),
+        None => b.iter().rev().fold(0, |w, &x| (w << 8) | u64::from(x)),
+    }
+}
 
 impl DefCache {
     /// How many definitions each thread keeps: one bit per entry in a `u64`.
     const KEEP: usize = 64;
+
+    /// The cached definition whose bytes `input` starts with, and their length, if reading them
+    /// would pass limits of `max_units` string units and `max_fields` fields.
+    #[inline]
+    fn by_bytes(&self, input: &[u8], max_units: usize, max_fields: usize) -> Option<(Arc<ClassDef>, usize)> {
+        for (i, d) in self.1.iter().enumerate() {
+            let n = d.bytes.len();
+            let Some(head) = input.get(..n) else { continue };
+            if tail_word(head) == d.tail && *head == *d.bytes && d.max_units <= max_units && d.fields <= max_fields {
+                return Some((self.0.get(i)?.clone(), n));
+            }
+        }
+        None
+    }
 
     /// The entries named `name`.
     fn matching_name(&self, name: &str) -> u64 {
@@ -941,10 +1017,27 @@ impl DefCache {
         if def.fields.len() > 64 || size > 4096 {
             return;
         }
+        let mut e = crate::h2::Encoder::vec();
+        if e.write_class_def(&def).is_err() {
+            return;
+        }
+        let mut bytes = e.into_vec();
+        bytes.remove(0); // the `C`
+        let units = |s: &str| if s.is_ascii() { s.len() } else { s.encode_utf16().count() };
+        let max_units = def.fields.iter().map(|f| units(f)).fold(units(&def.name), usize::max);
+        let entry = DefBytes {
+            tail: tail_word(&bytes),
+            bytes: bytes.into(),
+            max_units,
+            fields: def.fields.len(),
+            exact: (0, false),
+        };
         if self.0.len() == Self::KEEP {
             self.0.remove(0);
+            self.1.remove(0);
         }
         self.0.push(def);
+        self.1.push(entry);
     }
 }
 
@@ -962,6 +1055,30 @@ mod def_cache_tests {
         let mut d = Decoder::from_slice(&bytes[1..]);
         let i = d.parse_class_def().unwrap();
         d.tables.class(i).unwrap().clone()
+    }
+
+    #[test]
+    fn a_definition_known_by_its_bytes_still_meets_the_limits() {
+        let bytes = def_bytes("LimitsT", &["alpha", "beta"]);
+        let first = parse(&bytes);
+        assert!(Arc::ptr_eq(&parse(&bytes), &first), "found by its bytes");
+        let strict = |limits: Limits| {
+            let mut d = Decoder::from_slice(&bytes[1..]).with_limits(limits);
+            d.parse_class_def().map(|i| d.tables.class(i).cloned())
+        };
+        let e = strict(Limits { max_string_len: 4, ..Limits::default() }).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "string length", .. }), "{e}");
+        let e = strict(Limits { max_collection_len: 1, ..Limits::default() }).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "collection length", .. }), "{e}");
+        let ok = strict(Limits { max_string_len: 7, max_collection_len: 2, ..Limits::default() }).unwrap();
+        assert!(ok.is_some_and(|d| Arc::ptr_eq(&d, &first)));
+        // A longer input that merely starts like the cached bytes is the same definition.
+        let mut longer = bytes.clone();
+        longer.push(0x90);
+        let mut d = Decoder::from_slice(&longer[1..]);
+        let i = d.parse_class_def().unwrap();
+        assert!(Arc::ptr_eq(d.tables.class(i).unwrap(), &first));
+        assert_eq!(d.offset(), (bytes.len() - 1) as u64);
     }
 
     #[test]

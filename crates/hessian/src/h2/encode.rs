@@ -47,15 +47,23 @@ impl Encoder<Vec<u8>> {
     /// buffer (Java's buffer is emulated as a window, so the bytes are the same). Take the result
     /// with [`into_vec`](Self::into_vec).
     pub fn vec() -> Self {
-        Encoder {
+        Self::vec_with_capacity(64)
+    }
+
+    /// [`vec`](Self::vec) with room for `capacity` bytes (at least 64) from the start (the
+    /// bytes written do not depend on it).
+    pub(crate) fn vec_with_capacity(capacity: usize) -> Self {
+        let mut e = Encoder {
             out: Vec::new(),
-            buf: Vec::with_capacity(64),
+            buf: Vec::with_capacity(capacity.max(64)),
             flushed: 0,
             tables: Tables::new(),
             base: 0,
             direct: true,
             limit: 0,
-        }
+        };
+        e.update_limit();
+        e
     }
 
     /// The bytes written (for an encoder made by [`vec`](Self::vec), without a copy).
@@ -115,6 +123,61 @@ impl<W: Write> Encoder<W> {
             }
             _ => false,
         }
+    }
+
+    /// Where Java's buffer window starts (see [`rewind_to`](Self::rewind_to)).
+    #[inline]
+    pub(crate) fn window(&self) -> usize {
+        self.base
+    }
+
+    /// Like [`rewind`](Self::rewind), and in direct mode (see [`Encoder::vec`]) also back over
+    /// flushes of Java's window since `position`, given the window start `window` recorded there
+    /// (the whole output is still in the vector, and the window start is all the state a flush
+    /// changed, so the encoder is then exactly as it was at `position`).
+    pub(crate) fn rewind_to(&mut self, position: u64, window: usize) -> bool {
+        if self.direct && window <= position as usize && position as usize <= self.buf.len() && window <= self.base {
+            self.buf.truncate(position as usize);
+            self.base = window;
+            self.update_limit();
+            return true;
+        }
+        self.rewind(position)
+    }
+
+    /// Whether this encoder builds its output in one vector (see [`Encoder::vec`]), so that
+    /// [`rewind_to`](Self::rewind_to) can always go back.
+    #[inline]
+    pub(crate) fn is_direct(&self) -> bool {
+        self.direct
+    }
+
+    /// Writes a class definition without looking at or adding to the tables: `bytes` are what
+    /// [`write_class_def`](Self::write_class_def) writes for `class` (they do not depend on the
+    /// buffer's state, Java's flush points aside, which this respects).
+    #[inline]
+    pub(crate) fn write_class_def_bytes(&mut self, bytes: &[u8], class: &ClassDef) -> Result<()> {
+        // Below the limit none of the flush checks of the parts fires (see `limit`). The first
+        // of them is `flushIfFull`'s, which `room` makes with the same rule.
+        self.room(bytes.len(), Flush::Lt32)?;
+        if self.buf.len() + bytes.len() <= self.limit {
+            self.buf.extend_from_slice(bytes);
+            return Ok(());
+        }
+        self.put_class_def(class)
+    }
+
+    /// The bytes of a class definition (`C`, name, field count, fields), with Java's flushes.
+    fn put_class_def(&mut self, class: &ClassDef) -> Result<()> {
+        self.reserve32()?;
+        self.buf.push(BC_CLASS_DEF);
+        self.write_str(&class.name)?;
+        let n = self.len_i32(class.fields.len())?;
+        self.write_int(n)?;
+        for f in &class.fields {
+            self.write_str(f)?;
+        }
+        Ok(())
     }
 
     /// Writes out the buffer and flushes the underlying writer.
@@ -595,14 +658,7 @@ impl<W: Write> Encoder<W> {
         Ok(match self.tables.class_id(class) {
             Some(id) => id,
             None => {
-                self.reserve32()?;
-                self.buf.push(BC_CLASS_DEF);
-                self.write_str(&class.name)?;
-                let n = self.len_i32(class.fields.len())?;
-                self.write_int(n)?;
-                for f in &class.fields {
-                    self.write_str(f)?;
-                }
+                self.put_class_def(class)?;
                 self.tables.add_class(class.clone())
             }
         })

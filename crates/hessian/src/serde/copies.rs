@@ -11,10 +11,31 @@ use crate::error::{Error, ErrorKind, Result};
 const NO_START: u64 = u64::MAX;
 
 /// The starts of a message's referenceable values, by reference index, and the bytes re-read.
+/// The vector is recycled from message to message on this thread.
 #[derive(Debug, Default)]
 pub(crate) struct RefCopies {
     starts: Vec<u64>,
     replayed: u64,
+}
+
+thread_local! {
+    /// The vector of the last [`RefCopies`] dropped on this thread (empty, with its capacity).
+    static STARTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for RefCopies {
+    fn drop(&mut self) {
+        /// The most starts a recycled vector may have room for (what a thread keeps).
+        const KEEP: usize = 1 << 16;
+        let cap = self.starts.capacity();
+        if cap == 0 || cap > KEEP {
+            return;
+        }
+        let mut v = std::mem::take(&mut self.starts);
+        v.clear();
+        // During thread teardown the slot may be gone: then the vector is simply freed.
+        let _ = STARTS.try_with(|slot| slot.set(v));
+    }
 }
 
 impl RefCopies {
@@ -23,7 +44,7 @@ impl RefCopies {
     #[inline(always)]
     pub(crate) fn note(&mut self, ref_count: usize, at: u64) {
         let i = ref_count.wrapping_sub(1);
-        if self.starts.len() == i {
+        if self.starts.len() == i && self.starts.len() < self.starts.capacity() {
             self.starts.push(at);
         } else {
             self.note_slow(i, at);
@@ -35,7 +56,8 @@ impl RefCopies {
         if i == usize::MAX {
             return;
         }
-        if self.starts.len() < i {
+        self.recycle();
+        if self.starts.len() <= i {
             self.starts.resize(i, NO_START);
             self.starts.push(at);
         } else {
@@ -46,7 +68,18 @@ impl RefCopies {
     /// Makes room for the references of a list of `len` elements (at most 64 Ki at once).
     #[inline]
     pub(crate) fn reserve(&mut self, len: usize) {
+        self.recycle();
         self.starts.reserve(len.min(1 << 16));
+    }
+
+    /// Takes this thread's recycled vector if this one has not allocated yet.
+    #[inline]
+    fn recycle(&mut self) {
+        if self.starts.capacity() == 0 {
+            if let Ok(v) = STARTS.try_with(std::cell::Cell::take) {
+                self.starts = v;
+            }
+        }
     }
 
     /// Forgets everything (a new message).

@@ -32,13 +32,21 @@ use std::rc::Rc;
 pub struct Deserializer<'de, R: Read<'de>> {
     dec: Decoder<'de, R>,
     /// Per class-definition index: the address of the `FIELDS` slice of the Rust type last
-    /// matched against it, and whether it matched exactly (index keys) or not (name keys).
-    fast: Vec<(usize, bool)>,
-    /// Values decoded through [`Shared`](super::Shared), by reference index.
-    shared: HashMap<usize, Rc<dyn Any>>,
+    /// matched against it, and whether it matched exactly (index keys) or not (name keys); the
+    /// first [`FAST_INLINE`] in place, the others in `fast_more`.
+    fast: [(usize, bool); FAST_INLINE],
+    fast_more: Vec<(usize, bool)>,
+    /// Values decoded through [`Shared`](super::Shared), by reference index (made when the
+    /// first one is decoded; boxed to keep the deserializer small).
+    #[allow(clippy::box_collection)]
+    shared: Option<Box<HashMap<usize, Rc<dyn Any>>>>,
     /// Where each referenceable value starts, for references into plain types (slices only).
     copies: RefCopies,
 }
+
+/// How many class definitions of a message [`Deserializer`] keeps its field-match result for in
+/// place (without allocating).
+const FAST_INLINE: usize = 8;
 
 impl<'de> Deserializer<'de, SliceRead<'de>> {
     /// A deserializer over a byte slice (strings and bytes may be borrowed from it).
@@ -58,7 +66,13 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     /// A deserializer on top of an existing decoder (e.g. with seeded tables, or positioned
     /// inside an RPC envelope).
     pub fn new(dec: Decoder<'de, R>) -> Self {
-        Deserializer { dec, fast: Vec::new(), shared: HashMap::new(), copies: RefCopies::default() }
+        Deserializer {
+            dec,
+            fast: [(0, false); FAST_INLINE],
+            fast_more: Vec::new(),
+            shared: None,
+            copies: RefCopies::default(),
+        }
     }
 
     /// Replaces the decoder's limits.
@@ -91,8 +105,9 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     /// Starts a new message: forgets references and per-message class definitions.
     pub fn reset(&mut self) {
         self.dec.reset();
-        self.fast.clear();
-        self.shared.clear();
+        self.fast = [(0, false); FAST_INLINE];
+        self.fast_more.clear();
+        self.shared = None;
         self.copies.clear();
     }
 
@@ -147,7 +162,9 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         let bytes = self.dec.offset().saturating_sub(start);
         self.dec.truncate_refs(refs);
         self.dec.tables_mut().truncate(classes, types);
-        self.shared.retain(|&k, _| k < refs);
+        if let Some(shared) = &mut self.shared {
+            shared.retain(|&k, _| k < refs);
+        }
         self.dec.read.rewind_to(back);
         let copied = self.copies.copied(refs, bytes, at, limit);
         let v = v?;
@@ -378,18 +395,31 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     #[inline]
     fn is_fast(&mut self, idx: usize, fields: &'static [&'static str]) -> bool {
         let key = fields.as_ptr() as usize;
-        if let Some(&(k, fast)) = self.fast.get(idx) {
+        let known = match self.fast.get(idx) {
+            Some(k) => Some(k),
+            None => self.fast_more.get(idx - FAST_INLINE),
+        };
+        if let Some(&(k, fast)) = known {
             if k == key {
                 return fast;
             }
         }
-        let fast = self.dec.tables().class(idx).is_some_and(|c| {
-            !fields.is_empty() && c.fields.len() == fields.len() && c.fields.iter().zip(fields).all(|(a, b)| a == b)
-        });
-        if self.fast.len() <= idx {
-            self.fast.resize(idx + 1, (0, false));
+        self.is_fast_slow(idx, fields)
+    }
+
+    #[inline(never)]
+    fn is_fast_slow(&mut self, idx: usize, fields: &'static [&'static str]) -> bool {
+        let key = fields.as_ptr() as usize;
+        let fast = self.dec.class_lists_exactly(idx, fields);
+        if let Some(slot) = self.fast.get_mut(idx) {
+            *slot = (key, fast);
+        } else {
+            let i = idx - FAST_INLINE;
+            if self.fast_more.len() <= i {
+                self.fast_more.resize(i + 1, (0, false));
+            }
+            self.fast_more[i] = (key, fast);
         }
-        self.fast[idx] = (key, fast);
         fast
     }
 
@@ -547,7 +577,7 @@ pub fn from_slice<'de, T: de::Deserialize<'de>>(data: &'de [u8]) -> Result<T> {
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(data: &'de [u8], limits: Limits) -> Result<T> {
     limits.check_message_size(data.len())?;
-    let mut d = Deserializer::from_slice(data).with_limits(limits);
+    let mut d = Deserializer::new(Decoder::from_slice_with_limits(data, limits));
     let v = d.deserialize_value()?;
     d.end()?;
     Ok(v)
@@ -733,7 +763,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                 self.dec.read_code()?;
                 let at = self.dec.offset() - 1;
                 let r = self.dec.parse_ref()? as usize;
-                return match self.shared.get(&r) {
+                return match self.shared.as_ref().and_then(|s| s.get(&r)) {
                     Some(v) => shared::with_lookup(v.clone(), || visitor.visit_unit()),
                     // First read into a plain type: read it again, as a new shared value.
                     None => self.replay_ref(at, r, "a shared value", |de| {
@@ -746,7 +776,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
             let v = visitor.visit_newtype_struct(&mut *self)?;
             if let Some(rc) = shared::take_registered() {
                 if self.dec.ref_count() > index {
-                    self.shared.insert(index, rc);
+                    self.shared.get_or_insert_with(Default::default).insert(index, rc);
                 }
             }
             return Ok(v);

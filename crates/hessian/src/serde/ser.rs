@@ -8,13 +8,23 @@
 //! only records the field names (no value is serialized), writes the definition, and serializes
 //! the value again for real; later instances find the definition in a small per-message cache
 //! keyed by the name's address and cost one header byte.
+//!
+//! The fixed cost of a message is kept low: a thread-local cache of the definitions written
+//! before ([`Schema`]) lets a message that builds its output in one vector (`to_vec`) write a
+//! known struct's definition from its stored bytes and serialize the value once, without the
+//! probe pass (checked by the fields' signature at the end of the struct: if the fields differ,
+//! the value is rewound and probed, and the name is never taken on trust again on this thread).
+//! Class definitions go into the encoder's tables only when something there needs them (a
+//! [`Value`](crate::Value) written inside the message, or access to the encoder); the class
+//! list is recycled from message to message, and no hash map is made before a shared value
+//! appears.
 
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h2::Encoder;
 use crate::value::ClassDef;
 use serde::ser::{self, Serialize};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
@@ -23,6 +33,7 @@ use std::sync::Arc;
 struct ClassEntry {
     name: &'static str,
     fields: Vec<&'static str>,
+    /// Its index in the message (and, once in the encoder's tables, there).
     id: u32,
     /// Whether other entries have the same name (different Rust types, one remote name).
     ambiguous: bool,
@@ -34,6 +45,87 @@ struct ClassEntry {
     /// signature only (cleared when the same names turned up at other addresses, e.g. from
     /// another monomorphization of a generic struct).
     fast: bool,
+    /// Set when the definition was written from the [`Schema`] cache for the instance that
+    /// starts at `Undo::pos`: how to take the definition back if that instance's fields differ.
+    spec: Option<Undo>,
+}
+
+/// The state in front of a class definition written on trust (see [`Schema`]).
+#[derive(Clone, Copy)]
+struct Undo {
+    pos: u64,
+    /// [`Encoder::window`] at `pos`.
+    window: usize,
+    /// The lengths of the encoder's class and type tables at `pos`.
+    tables: u32,
+    types: u32,
+}
+
+/// The class entries of a message. The vectors (the entries' field lists included) are reused
+/// from message to message on this thread, so that a message allocates none of them.
+struct ClassList {
+    entries: Vec<ClassEntry>,
+    /// Field lists of entries dropped earlier, for reuse.
+    spare: Vec<Vec<&'static str>>,
+}
+
+thread_local! {
+    /// The vectors of the last [`ClassList`] dropped on this thread.
+    static CLASS_POOL: Cell<(Vec<ClassEntry>, Vec<Vec<&'static str>>)> = const { Cell::new((Vec::new(), Vec::new())) };
+}
+
+impl ClassList {
+    fn new() -> Self {
+        let (entries, spare) = CLASS_POOL.try_with(Cell::take).unwrap_or_default();
+        ClassList { entries, spare }
+    }
+
+    /// Appends an entry for `fields` (copied into a recycled vector) and returns its index.
+    fn push(&mut self, mut entry: ClassEntry, fields: &[&'static str]) -> usize {
+        let mut list = self.spare.pop().unwrap_or_default();
+        list.clear();
+        list.extend_from_slice(fields);
+        entry.fields = list;
+        self.entries.push(entry);
+        self.entries.len() - 1
+    }
+
+    /// Drops the entries from `n` on, keeping their field vectors.
+    fn truncate(&mut self, n: usize) {
+        while self.entries.len() > n {
+            if let Some(e) = self.entries.pop() {
+                self.spare.push(e.fields);
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for ClassList {
+    type Target = Vec<ClassEntry>;
+    fn deref(&self) -> &Vec<ClassEntry> {
+        &self.entries
+    }
+}
+
+impl std::ops::DerefMut for ClassList {
+    fn deref_mut(&mut self) -> &mut Vec<ClassEntry> {
+        &mut self.entries
+    }
+}
+
+impl Drop for ClassList {
+    fn drop(&mut self) {
+        /// What a thread keeps (the size of the vectors is bounded by the program's structs).
+        const KEEP: usize = 256;
+        self.truncate(0);
+        if self.entries.capacity() > KEEP {
+            return;
+        }
+        self.spare.truncate(KEEP);
+        let vectors = (std::mem::take(&mut self.entries), std::mem::take(&mut self.spare));
+        // During thread teardown the pool may be gone: then the vectors are simply freed.
+        let _ = CLASS_POOL.try_with(|p| p.set(vectors));
+    }
 }
 
 /// Folds one field name into a struct's field signature: its address and length, so that the
@@ -44,30 +136,51 @@ fn field_sig(sig: u64, key: &'static str) -> u64 {
     ((sig ^ key.as_ptr() as u64).wrapping_add(key.len() as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// The [`ClassDef`] of a struct, shared across messages on this thread: a message of one small
-/// struct would otherwise spend most of its time building (and dropping) the definition's
-/// strings.
-fn class_def(name: &'static str, fields: &[&'static str], sig: u64) -> Arc<ClassDef> {
-    /// How many definitions each thread keeps (the oldest goes first).
-    const KEEP: usize = 64;
-    thread_local! {
-        static DEFS: RefCell<Vec<(u64, Arc<ClassDef>)>> = const { RefCell::new(Vec::new()) };
+/// A class definition this thread has written before for a struct: a message of one small
+/// struct would otherwise spend most of its time building (and dropping) the definition, and
+/// running the probe pass.
+struct Schema {
+    /// The name as serde gave it: instances are found by its address (the derive's literal).
+    name: &'static str,
+    fields: Box<[&'static str]>,
+    /// [`fields_sig`] of `fields`.
+    sig: u64,
+    def: Arc<ClassDef>,
+    /// What [`Encoder::write_class_def`] writes for `def`.
+    bytes: Box<[u8]>,
+    /// Whether every field list met under this name's address (on this thread) had this
+    /// signature: only then is the definition written on trust, before the fields are seen.
+    stable: bool,
+}
+
+thread_local! {
+    static SCHEMAS: RefCell<Vec<Schema>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How many [`Schema`]s each thread keeps (the oldest goes first).
+const KEEP_SCHEMAS: usize = 64;
+
+/// The index in `schemas` of the schema of `name` (at this address) with `fields`, added if
+/// it is new. A new field list under a known name address makes that name untrusted.
+fn schema_index(schemas: &mut Vec<Schema>, name: &'static str, fields: &[&'static str], sig: u64) -> Result<usize> {
+    let same = |d: &Schema| std::ptr::eq(d.name, name) && d.sig == sig && *d.fields == *fields;
+    if let Some(i) = schemas.iter().position(same) {
+        return Ok(i);
     }
-    DEFS.with(|defs| {
-        let mut defs = defs.borrow_mut();
-        let same = |d: &ClassDef| {
-            d.name == name && d.fields.len() == fields.len() && d.fields.iter().zip(fields).all(|(a, b)| a == b)
-        };
-        if let Some((_, d)) = defs.iter().find(|(s, d)| *s == sig && same(d)) {
-            return d.clone();
-        }
-        let d = Arc::new(ClassDef { name: name.to_owned(), fields: fields.iter().map(|f| (*f).to_owned()).collect() });
-        if defs.len() == KEEP {
-            defs.remove(0);
-        }
-        defs.push((sig, d.clone()));
-        d
-    })
+    let def = Arc::new(ClassDef { name: name.to_owned(), fields: fields.iter().map(|f| (*f).to_owned()).collect() });
+    let mut scratch = Encoder::vec();
+    scratch.write_class_def(&def)?;
+    let mut stable = true;
+    for other in schemas.iter_mut().filter(|d| std::ptr::eq(d.name, name)) {
+        other.stable = false;
+        stable = false;
+    }
+    if schemas.len() == KEEP_SCHEMAS {
+        schemas.remove(0);
+    }
+    let bytes = scratch.into_vec().into_boxed_slice();
+    schemas.push(Schema { name, fields: fields.into(), sig, def, bytes, stable });
+    Ok(schemas.len() - 1)
 }
 
 /// The signature of a struct with no fields yet.
@@ -83,15 +196,19 @@ fn fields_sig(fields: &[&'static str]) -> u64 {
 /// message); call [`finish`](Self::finish) to flush.
 pub struct Serializer<W: Write> {
     enc: Encoder<W>,
-    classes: Vec<ClassEntry>,
+    classes: ClassList,
+    /// How many of `classes` are not yet in the encoder's tables (the last ones; see
+    /// [`sync_tables`](Self::sync_tables)).
+    pending: u32,
     /// The struct name and field names being collected by a probe pass (see the module docs).
     probe: Option<(&'static str, Vec<&'static str>)>,
     /// Set when a probe pass has written a class definition: the value must be serialized again.
     restart: bool,
     /// Lists, maps and objects written so far (the reference numbering of the message).
     refs: u32,
-    /// Addresses of [`Shared`](super::Shared) values already written, with their reference index.
-    shared: HashMap<usize, u32>,
+    /// Addresses of [`Shared`](super::Shared) values already written, with their reference index
+    /// (made when the first one is written).
+    shared: Option<HashMap<usize, u32>>,
     /// Set when a struct's fields differed from the class definition chosen for its name: the
     /// enclosing entry rewinds to this state and serializes the value again with a probe pass.
     mismatch: Option<Snapshot>,
@@ -113,11 +230,12 @@ impl<W: Write> Serializer<W> {
     pub fn from_encoder(enc: Encoder<W>) -> Self {
         Serializer {
             enc,
-            classes: Vec::new(),
+            classes: ClassList::new(),
+            pending: 0,
             probe: None,
             restart: false,
             refs: 0,
-            shared: HashMap::new(),
+            shared: None,
             mismatch: None,
             force_probe: false,
             pinned: None,
@@ -127,12 +245,46 @@ impl<W: Write> Serializer<W> {
 
     /// The underlying encoder (to write envelope codes around values).
     pub fn encoder(&mut self) -> &mut Encoder<W> {
+        self.sync_tables();
         &mut self.enc
     }
 
     /// Returns the encoder, e.g. to write more values with the low-level API.
-    pub fn into_encoder(self) -> Encoder<W> {
+    pub fn into_encoder(mut self) -> Encoder<W> {
+        self.sync_tables();
         self.enc
+    }
+
+    /// Adds the class definitions written so far that the encoder's tables do not have yet, in
+    /// order (before anything else can look at or add to the tables).
+    fn sync_tables(&mut self) {
+        if self.pending == 0 {
+            return;
+        }
+        let have = self.enc.tables().classes().len() as u32;
+        for i in 0..self.classes.len() {
+            let c = &self.classes[i];
+            if c.id < have {
+                continue;
+            }
+            let (name, sig) = (c.name, c.sig);
+            let def = SCHEMAS
+                .try_with(|s| {
+                    let s = s.borrow();
+                    s.iter().find(|d| d.name == name && d.sig == sig && *d.fields == *c.fields).map(|d| d.def.clone())
+                })
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| {
+                    Arc::new(ClassDef {
+                        name: name.to_owned(),
+                        fields: c.fields.iter().map(|f| (*f).to_owned()).collect(),
+                    })
+                });
+            let id = self.enc.tables_mut().push_class(def);
+            debug_assert_eq!(id, self.classes[i].id, "class numbering out of step with the tables");
+        }
+        self.pending = 0;
     }
 
     /// Flushes and returns the underlying writer.
@@ -142,9 +294,10 @@ impl<W: Write> Serializer<W> {
 
     /// Starts a new message: forgets class definitions and references written so far.
     pub fn reset(&mut self) {
-        self.classes.clear();
+        self.classes.truncate(0);
+        self.pending = 0;
         self.refs = 0;
-        self.shared.clear();
+        self.shared = None;
         self.enc.tables_mut().reset();
         self.probe = None;
         self.restart = false;
@@ -186,6 +339,25 @@ impl<W: Write> Serializer<W> {
         let Some(snap) = self.mismatch.take() else {
             return Err(e.at_offset(self.enc.position()));
         };
+        // The instance whose definition was written on trust: take the definition (and the
+        // classes defined after it) back too.
+        let spec =
+            self.classes.iter().enumerate().find_map(|(i, c)| c.spec.filter(|u| u.pos == snap.pos).map(|u| (i, u)));
+        if let Some((i, undo)) = spec {
+            if !self.enc.rewind_to(undo.pos, undo.window) {
+                return Err(e);
+            }
+            self.classes.truncate(i);
+            self.enc.tables_mut().truncate(undo.tables as usize, undo.types as usize);
+            let have = self.enc.tables().classes().len() as u32;
+            self.pending = self.classes.iter().filter(|c| c.id >= have).count() as u32;
+            self.refs = snap.refs;
+            if let Some(shared) = &mut self.shared {
+                shared.retain(|_, r| *r < snap.refs);
+            }
+            self.force_probe = true;
+            return self.entry(v);
+        }
         if snap.defs != self.defs() || !self.enc.rewind(snap.pos) {
             return Err(e);
         }
@@ -237,8 +409,8 @@ impl<W: Write> Serializer<W> {
         Some(i)
     }
 
-    fn define_class(&mut self, name: &'static str, fields: Vec<&'static str>) -> Result<usize> {
-        let sig = fields_sig(&fields);
+    fn define_class(&mut self, name: &'static str, fields: &[&'static str]) -> Result<usize> {
+        let sig = fields_sig(fields);
         if let Some(i) = self.classes.iter().position(|c| c.name == name && *c.fields == *fields) {
             self.tick += 1;
             let c = &mut self.classes[i];
@@ -249,16 +421,65 @@ impl<W: Write> Serializer<W> {
             }
             return Ok(i);
         }
-        let def = class_def(name, &fields, sig);
-        let id = self.enc.write_class_def(&def)?;
+        let mut schemas = SCHEMAS.with(|s| s.take());
+        let r = schema_index(&mut schemas, name, fields, sig).and_then(|i| self.define_from(&schemas[i], None));
+        SCHEMAS.with(|s| *s.borrow_mut() = schemas);
+        r
+    }
+
+    /// Writes the definition of `schema` (unless the encoder's tables have it already, e.g.
+    /// seeded) and adds its class entry; `spec` when written on trust.
+    fn define_from(&mut self, schema: &Schema, spec: Option<Undo>) -> Result<usize> {
+        let tables = self.enc.tables();
+        let seeded = if tables.classes().is_empty() { None } else { tables.class_id(&schema.def) };
+        let id = match seeded {
+            Some(id) => id,
+            None => {
+                self.enc.write_class_def_bytes(&schema.bytes, &schema.def)?;
+                let id = self.enc.tables().classes().len() as u32 + self.pending;
+                self.pending += 1;
+                id
+            }
+        };
+        let name = schema.name;
         let mut ambiguous = false;
-        for c in self.classes.iter_mut().filter(|c| c.name == name) {
-            c.ambiguous = true;
-            ambiguous = true;
+        // Written on trust only when no entry has this name (see `speculate`).
+        if spec.is_none() {
+            for c in self.classes.iter_mut().filter(|c| c.name == name) {
+                c.ambiguous = true;
+                ambiguous = true;
+            }
         }
         self.tick += 1;
-        self.classes.push(ClassEntry { name, fields, id, ambiguous, used: self.tick, sig, fast: true });
-        Ok(self.classes.len() - 1)
+        let entry =
+            ClassEntry { name, fields: Vec::new(), id, ambiguous, used: self.tick, sig: schema.sig, fast: true, spec };
+        Ok(self.classes.push(entry, &schema.fields))
+    }
+
+    /// The first instance of a struct name in this message, when the output is one vector and
+    /// this thread has written the name's definition before (and only that one): writes the
+    /// definition from the cache and returns its entry, for the instance to be serialized once,
+    /// checked by signature at its end (see `retry` for when the fields differ).
+    #[inline(never)]
+    fn speculate(&mut self, name: &'static str, pos: u64) -> Result<Option<usize>> {
+        if !self.enc.is_direct() {
+            return Ok(None);
+        }
+        let tables = self.enc.tables();
+        let undo = Undo {
+            pos,
+            window: self.enc.window(),
+            tables: tables.classes().len() as u32,
+            types: tables.types().len() as u32,
+        };
+        // `define_from` does not come back here, so the borrow cannot fail; if it did, the
+        // struct would simply be probed.
+        let r = SCHEMAS.try_with(|s| {
+            let schemas = s.try_borrow().ok()?;
+            let schema = schemas.iter().rev().find(|d| std::ptr::eq(d.name, name)).filter(|d| d.stable)?;
+            Some(self.define_from(schema, Some(undo)))
+        });
+        r.ok().flatten().transpose()
     }
 
     #[inline]
@@ -272,7 +493,7 @@ impl<W: Write> Serializer<W> {
         // A Java enum: an object of the enum's class with the single field `name`.
         let class = match self.find_class(name, 1) {
             Some((c, _)) if *self.classes[c].fields == ["name"] => c,
-            _ => self.define_class(name, vec!["name"])?,
+            _ => self.define_class(name, &["name"])?,
         };
         self.object_header(class)?;
         self.enc.write_str(variant)
@@ -292,15 +513,18 @@ impl<W: Write> Serializer<W> {
     }
 
     pub(crate) fn write_shared<T: ?Sized + Serialize>(&mut self, addr: usize, v: &T) -> Result<()> {
-        if let Some(&r) = self.shared.get(&addr) {
+        let shared = self.shared.get_or_insert_with(HashMap::new);
+        if let Some(&r) = shared.get(&addr) {
             return self.enc.write_ref(r);
         }
         let index = self.refs;
-        self.shared.insert(addr, index);
+        shared.insert(addr, index);
         self.entry(v)?;
         if self.refs == index {
             // not a list, map or object: nothing to refer back to
-            self.shared.remove(&addr);
+            if let Some(shared) = &mut self.shared {
+                shared.remove(&addr);
+            }
         }
         Ok(())
     }
@@ -308,9 +532,18 @@ impl<W: Write> Serializer<W> {
 
 /// Serializes `value` as one Hessian 2.0 value into a new byte vector.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    let mut s = Serializer::from_encoder(Encoder::vec());
+    thread_local! {
+        /// The length of the last message `to_vec` wrote on this thread: the next one starts
+        /// with that much room (up to [`MAX_HINT`]) instead of growing from 64 bytes.
+        static LAST_LEN: Cell<usize> = const { Cell::new(0) };
+    }
+    const MAX_HINT: usize = 16 << 10;
+    let hint = LAST_LEN.try_with(Cell::get).unwrap_or(0).min(MAX_HINT);
+    let mut s = Serializer::from_encoder(Encoder::vec_with_capacity(hint));
     s.entry(value)?;
-    Ok(s.enc.into_vec())
+    let out = s.enc.into_vec();
+    let _ = LAST_LEN.try_with(|l| l.set(out.len()));
+    Ok(out)
 }
 
 /// Serializes `value` as one Hessian 2.0 value into `writer` (flushed at the end).
@@ -430,6 +663,7 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
         if name == VALUE_TOKEN {
             if let Some(v) = value::take_current() {
                 let v = v.get();
+                self.sync_tables();
                 self.enc.write_value(v)?;
                 self.refs += value::count_refs(v);
                 return Ok(());
@@ -486,15 +720,19 @@ impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
     }
     #[inline]
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
+        let (pos, refs, defs) = (self.enc.position(), self.refs, self.defs());
         let found = if self.force_probe {
             self.force_probe = false;
             None
         } else if let Some(class) = self.pinned.take() {
             Some((class, false))
         } else {
-            self.find_class(name, len)
+            match self.find_class(name, len) {
+                // The first instance in this message: the definition may be known from before.
+                None => self.speculate(name, pos)?.map(|class| (class, true)),
+                found => found,
+            }
         };
-        let (pos, refs, defs) = (self.enc.position(), self.refs, self.defs());
         let (class, mode) = match found {
             Some((class, fast)) => {
                 self.object_header(class)?;
@@ -734,7 +972,7 @@ impl<W: Write> Serializer<W> {
         match mode {
             Mode::Probe => {
                 let (name, fields) = self.probe.take().unwrap_or_default();
-                let class = self.define_class(name, fields)?;
+                let class = self.define_class(name, &fields)?;
                 self.pinned = Some(class);
                 self.restart = true;
                 // Caught by the entry that serializes the value again (see `entry`); never seen by
