@@ -53,15 +53,15 @@ impl Encoder<Vec<u8>> {
     /// [`vec`](Self::vec) with room for `capacity` bytes (at least 64) from the start (the
     /// bytes written do not depend on it).
     pub(crate) fn vec_with_capacity(capacity: usize) -> Self {
-        let mut e = Encoder {
-            out: Vec::new(),
-            buf: Vec::with_capacity(capacity.max(64)),
-            flushed: 0,
-            tables: Tables::new(),
-            base: 0,
-            direct: true,
-            limit: 0,
-        };
+        Self::vec_from(Vec::with_capacity(capacity.max(64)))
+    }
+
+    /// [`vec`](Self::vec) writing into `buf` (cleared first), e.g. a buffer kept from an
+    /// earlier message.
+    pub(crate) fn vec_from(mut buf: Vec<u8>) -> Self {
+        buf.clear();
+        let mut e =
+            Encoder { out: Vec::new(), buf, flushed: 0, tables: Tables::new(), base: 0, direct: true, limit: 0 };
         e.update_limit();
         e
     }

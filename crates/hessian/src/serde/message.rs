@@ -48,7 +48,8 @@ enum AnySerializer {
 impl AnySerializer {
     fn new(format: Format, buf: Vec<u8>) -> AnySerializer {
         match format {
-            Format::Hessian2 => AnySerializer::H2(ser::Serializer::new(buf)),
+            // the one-vector encoder: structs this thread has defined before skip the probe pass
+            Format::Hessian2 => AnySerializer::H2(ser::Serializer::from_encoder(crate::h2::Encoder::vec_from(buf))),
             Format::Hessian1 => AnySerializer::H1(h1::Serializer::from_encoder(crate::h1::Encoder::new(buf))),
             Format::Burlap => AnySerializer::Burlap(burlap::Serializer::from_encoder(crate::burlap::Encoder::new(buf))),
         }
@@ -64,7 +65,7 @@ impl AnySerializer {
 
     fn finish(self) -> Result<Vec<u8>> {
         match self {
-            AnySerializer::H2(s) => s.finish(),
+            AnySerializer::H2(s) => Ok(s.into_vec()),
             AnySerializer::H1(s) => s.finish(),
             AnySerializer::Burlap(s) => s.finish(),
         }

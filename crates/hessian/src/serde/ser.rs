@@ -530,6 +530,14 @@ impl<W: Write> Serializer<W> {
     }
 }
 
+impl Serializer<Vec<u8>> {
+    /// The bytes of a message written through a one-vector encoder ([`Encoder::vec`]), without
+    /// bringing the encoder's tables up to date first (nothing reads them any more).
+    pub(crate) fn into_vec(self) -> Vec<u8> {
+        self.enc.into_vec()
+    }
+}
+
 /// Serializes `value` as one Hessian 2.0 value into a new byte vector.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     thread_local! {
