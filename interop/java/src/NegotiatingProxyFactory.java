@@ -193,7 +193,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
           synchronized (st) { st.requestMap = null; st.replyMap = null; }
           replyMap = null;
         } else {
-          return reply(method, st, r, replyMap, null, rec);
+          return reply(method, st, r, replyMap, rec);
         }
         resends.incrementAndGet();
         rec.resent = true;
@@ -232,12 +232,11 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         endpoints.put(endpoint, Support.PLAIN);
         synchronized (st) { st.requestMap = null; st.replyMap = null; }
       }
-      return reply(method, st, r, offerReplyMap ? replyMap : null, body, rec);
+      return reply(method, st, r, offerReplyMap ? replyMap : null, rec);
     }
 
     /** Decodes a reply (plain or referring), learning a reply map the server confirmed. */
-    private Object reply(Method method, MethodState st, Response r, TypeMap offered, byte[] unused, CallRecord rec)
-        throws Throwable {
+    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec) throws Throwable {
       byte[] b = r.body;
       rec.replyBytes = b.length;
       if (b.length < 3 || b[0] != 'H' || b[1] != 2) throw new HessianProtocolException("expected Hessian 2 reply, got " + b.length + " bytes");
