@@ -1,0 +1,288 @@
+//! The Java implementation of the type negotiation extension (`docs/negotiation.md`):
+//! `NegotiateCheck` (a `NegotiatingProxyFactory` client making self-checked W2 calls) against
+//! `NegotiatingServer` (Caucho's skeleton with the extension), against a restarted one, against a
+//! one-map cache, and each against a plain Caucho peer. Skips without Java locally; fails under CI.
+
+use hessian_testkit::java::{java, Java};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Stdio};
+
+/// The W2 request map's digest and sizes (section 4.3).
+const W2_DIGEST: &str = "35d4fe6759ac6b9273edfd82306e1898";
+const W2_PLAIN_REQUEST: &str = "578";
+const W2_REFERRING_REQUEST: &str = "228";
+
+/// A Java server process (`NegotiatingServer` or `RpcJavaServer`), killed on drop.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(java: &Java, class: &str, args: &[&str]) -> Server {
+        let mut child = java.spawn(class, args);
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line).expect("read PORT line");
+        let port = line.trim().strip_prefix("PORT ").and_then(|p| p.parse().ok());
+        let Some(port) = port else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{class} {args:?} did not print its port: {line:?}");
+        };
+        Server { child, port }
+    }
+
+    /// Starts `class` on `port` (a restart in place), retrying while the port is still taken.
+    fn start_on(java: &Java, class: &str, port: u16, extra: &[&str]) -> Server {
+        let port_s = port.to_string();
+        let mut args = vec![port_s.as_str()];
+        args.extend_from_slice(extra);
+        for attempt in 0.. {
+            let mut child = java.spawn(class, &args);
+            let mut line = String::new();
+            let _ = BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line);
+            if line.trim() == format!("PORT {port}") {
+                return Server { child, port };
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            assert!(attempt < 20, "could not restart {class} on port {port}: {line:?}");
+            std::thread::sleep(std::time::Duration::from_millis(250));
+        }
+        unreachable!()
+    }
+
+    fn base(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// `GET /stats` of a `NegotiatingServer`, as key=value pairs.
+    fn stats(&self) -> HashMap<String, String> {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("connect for /stats");
+        s.write_all(b"GET /stats HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+        pairs(body)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `k=v` pairs of a line.
+fn pairs(line: &str) -> HashMap<String, String> {
+    line.split_whitespace().filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+}
+
+/// The key=value pairs of NegotiateCheck's `summary` line.
+fn summary(out: &str) -> HashMap<String, String> {
+    let line = out.lines().find(|l| l.starts_with("summary ")).unwrap_or_else(|| panic!("no summary line in:\n{out}"));
+    pairs(line)
+}
+
+fn check(java: &Java, mode: &str, base: &str, calls: usize) -> (HashMap<String, String>, String) {
+    let out = java.try_run("NegotiateCheck", &[mode, base, &calls.to_string()], b"");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "NegotiateCheck {mode} failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (summary(&stdout), stdout)
+}
+
+fn get<'a>(m: &'a HashMap<String, String>, k: &str) -> &'a str {
+    m.get(k).map(String::as_str).unwrap_or_else(|| panic!("no {k} in {m:?}"))
+}
+
+#[test]
+fn java_w2_map_digest_and_referring_size_match_the_spec() {
+    let Some(java) = java() else { return };
+    let out = String::from_utf8(java.run("NegotiateCheck", &["digest"], b"")).unwrap();
+    assert!(
+        out.contains(&format!("request plain={W2_PLAIN_REQUEST} classes=6 canonical=372 digest={W2_DIGEST}\n")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("request referring={W2_REFERRING_REQUEST} inline_classes=0\n")), "{out}");
+}
+
+#[test]
+fn java_client_to_java_server_refers_after_the_first_call() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let calls = 3000;
+    let (s, out) = check(&java, "w2", &server.base(), calls);
+    println!("{}", out.lines().filter(|l| l.starts_with("call ")).collect::<Vec<_>>().join("\n"));
+    assert_eq!(get(&s, "ok"), calls.to_string(), "{out}");
+    assert_eq!(get(&s, "failed"), "0");
+    assert_eq!(get(&s, "support"), "AWARE");
+    assert_eq!(get(&s, "plain_requests"), "1", "only the first call is plain: {out}");
+    assert_eq!(get(&s, "referring_requests"), (calls - 1).to_string());
+    assert_eq!(get(&s, "resends"), "0");
+    // every request after the first is the 228-byte referring call; replies refer to the reply map
+    assert_eq!(
+        get(&s, "exchange_req_sizes"),
+        format!("{W2_REFERRING_REQUEST}x{},{W2_PLAIN_REQUEST}x1", calls - 1),
+        "{out}"
+    );
+    let reply_sizes = get(&s, "exchange_reply_sizes");
+    assert_eq!(get(&s, "referring_replies"), (calls - 1).to_string(), "{out}");
+    assert!(reply_sizes.ends_with(",543x1") && reply_sizes.starts_with("193x"), "{reply_sizes}");
+    let st = server.stats();
+    assert_eq!(get(&st, "executions"), calls.to_string(), "{st:?}");
+    assert_eq!(get(&st, "referring_calls"), (calls - 1).to_string(), "{st:?}");
+    assert_eq!(get(&st, "unknown_type_map"), "0", "{st:?}");
+}
+
+#[test]
+fn server_restart_costs_one_resend() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let port = server.port;
+    let calls = 200;
+    let mut client = java
+        .command("NegotiateCheck")
+        .args(["restart", &server.base(), &calls.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn NegotiateCheck");
+    let mut lines = BufReader::new(client.stdout.take().unwrap());
+    let mut before = String::new();
+    loop {
+        let mut l = String::new();
+        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before PAUSE:\n{before}");
+        before.push_str(&l);
+        if l.trim() == "PAUSE" {
+            break;
+        }
+    }
+    let first = server.stats();
+    assert_eq!(get(&first, "executions"), (calls / 2).to_string(), "{first:?}");
+    server.stop();
+    let server = Server::start_on(&java, "NegotiatingServer", port, &[]);
+    let mut stdin = client.stdin.take().unwrap();
+    stdin.write_all(b"go\n").unwrap();
+    drop(stdin);
+    let mut after = String::new();
+    lines.read_to_string(&mut after).unwrap();
+    let status = client.wait().unwrap();
+    assert!(status.success(), "client failed:\n{before}{after}");
+    let s = summary(&after);
+    assert_eq!(get(&s, "ok"), calls.to_string(), "{after}");
+    assert_eq!(get(&s, "unknown_type_map"), "1", "{after}");
+    assert_eq!(get(&s, "resends"), "1", "{after}");
+    assert_eq!(get(&s, "plain_requests"), "2", "the first call and the resend: {after}");
+    assert!(after.contains(&format!("first={W2_REFERRING_REQUEST} ")) && after.contains("resent=true"), "{after}");
+    let st = server.stats();
+    // the restarted server ran each of its calls once: the refused referring call ran nothing
+    assert_eq!(get(&st, "executions"), (calls / 2).to_string(), "{st:?}");
+    assert_eq!(get(&st, "unknown_type_map"), "1", "{st:?}");
+    assert_eq!(get(&st, "referring_calls"), (calls / 2 - 1).to_string(), "{st:?}");
+}
+
+#[test]
+fn one_map_server_cache_evicts_and_every_call_runs_once() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0", "1"]);
+    let rounds = 150;
+    let (s, out) = check(&java, "alternate", &server.base(), rounds);
+    // exchange and getItems(10) alternate: the reply map of getItems evicts exchange's map, so
+    // each later exchange refers to an evicted map, gets UnknownTypeMap and resends once
+    assert_eq!(get(&s, "ok"), (2 * rounds).to_string(), "{out}");
+    assert_eq!(get(&s, "calls"), (2 * rounds).to_string());
+    assert_eq!(get(&s, "unknown_type_map"), (rounds - 1).to_string(), "{out}");
+    assert_eq!(get(&s, "resends"), (rounds - 1).to_string(), "{out}");
+    assert_eq!(get(&s, "fallbacks"), "0");
+    let st = server.stats();
+    assert_eq!(get(&st, "executions"), (2 * rounds).to_string(), "exactly once per call: {st:?}");
+    assert_eq!(get(&st, "unknown_type_map"), (rounds - 1).to_string(), "{st:?}");
+    assert_eq!(get(&st, "maps"), "1", "{st:?}");
+}
+
+#[test]
+fn negotiating_client_stays_plain_with_caucho_skeleton() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "RpcJavaServer", &["0"]);
+    let rounds = 50;
+    let (s, out) = check(&java, "alternate", &server.base(), rounds);
+    assert_eq!(get(&s, "ok"), (2 * rounds).to_string(), "{out}");
+    assert_eq!(get(&s, "support"), "PLAIN", "{out}");
+    assert_eq!(get(&s, "referring_requests"), "0", "{out}");
+    assert_eq!(get(&s, "resends"), "0", "{out}");
+    assert_eq!(get(&s, "plain_requests"), (2 * rounds).to_string());
+    assert_eq!(get(&s, "exchange_req_sizes"), format!("{W2_PLAIN_REQUEST}x{rounds}"));
+}
+
+/// A negotiating server replaced by Caucho's plain skeleton on the same port (mixed versions
+/// behind one address): the referring call is refused before anything runs, resent plain once,
+/// and the client stays plain.
+#[test]
+fn referring_call_to_a_plain_server_falls_back_once() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let port = server.port;
+    let calls = 40;
+    let mut client = java
+        .command("NegotiateCheck")
+        .args(["restart", &server.base(), &calls.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn NegotiateCheck");
+    let mut lines = BufReader::new(client.stdout.take().unwrap());
+    loop {
+        let mut l = String::new();
+        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before PAUSE");
+        if l.trim() == "PAUSE" {
+            break;
+        }
+    }
+    server.stop();
+    let _plain = Server::start_on(&java, "RpcJavaServer", port, &[]);
+    let mut stdin = client.stdin.take().unwrap();
+    stdin.write_all(b"go\n").unwrap();
+    drop(stdin);
+    let mut after = String::new();
+    lines.read_to_string(&mut after).unwrap();
+    assert!(client.wait().unwrap().success(), "client failed:\n{after}");
+    let s = summary(&after);
+    assert_eq!(get(&s, "ok"), calls.to_string(), "{after}");
+    assert_eq!(get(&s, "fallbacks"), "1", "{after}");
+    assert_eq!(get(&s, "resends"), "1", "{after}");
+    assert_eq!(get(&s, "support"), "PLAIN", "{after}");
+    assert_eq!(get(&s, "referring_requests"), (calls / 2).to_string(), "{after}");
+}
+
+#[test]
+fn plain_caucho_client_works_with_negotiating_server() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    for mode in ["h2", "hybrid", "h1"] {
+        let out = java.try_run("RpcJavaClient", &[&format!("{}/bench", server.base()), mode, "bench"], b"");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && stdout.contains("failed=0"), "mode {mode}:\n{stdout}");
+        let out = java.try_run("RpcJavaClient", &[&format!("{}/refs", server.base()), mode, "refs"], b"");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && stdout.contains("failed=0"), "mode {mode} refs:\n{stdout}");
+    }
+    let st = server.stats();
+    // no offer, so nothing learned, nothing referred to
+    assert_eq!(get(&st, "learned"), "0", "{st:?}");
+    assert_eq!(get(&st, "referring_calls"), "0", "{st:?}");
+    assert_eq!(get(&st, "errors"), "0", "{st:?}");
+}

@@ -1,0 +1,130 @@
+import com.squarespace.hopper.types.Order;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStreamReader;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The negotiating Java client (NegotiatingProxyFactory) making W2 calls, self-checking every reply.
+ * Usage: NegotiateCheck digest | NegotiateCheck MODE BASE_URL CALLS, MODE one of
+ *   w2         CALLS exchange(request) calls to BASE_URL/bench
+ *   restart    CALLS/2 calls, then prints "PAUSE" and waits for a line on stdin, then CALLS/2 more
+ *   alternate  CALLS times exchange(request) then getItems(10) (two methods, two maps)
+ * Prints "call i req=… reply=…" for the first calls, then a "summary …" line with the counters and
+ * the request/reply sizes seen ("578x1,228x999"); exits 1 if any reply was wrong.
+ */
+public class NegotiateCheck {
+  static int ok = 0, bad = 0;
+  static final Map<Integer, Integer> reqSizes = new TreeMap<>(), replySizes = new TreeMap<>();
+
+  static String sizes(Map<Integer, Integer> m) {
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<Integer, Integer> e : m.entrySet())
+      sb.append(sb.length() > 0 ? "," : "").append(e.getKey()).append('x').append(e.getValue());
+    return sb.toString();
+  }
+
+  static void record(NegotiatingProxyFactory f, int i, String what, boolean good) {
+    NegotiatingProxyFactory.CallRecord r = f.lastCall();
+    if (good) ok++;
+    else { bad++; System.out.println("FAIL call " + i + " " + what); }
+    if (what.equals("exchange")) {
+      reqSizes.merge(r.requestBytes, 1, Integer::sum);
+      replySizes.merge(r.replyBytes, 1, Integer::sum);
+    }
+    if (i < 3 || r.resent)
+      System.out.println("call " + i + " " + what + " req=" + r.requestBytes + " first=" + r.firstAttemptBytes + " reply="
+          + r.replyBytes + " referring_request=" + r.referringRequest + " referring_reply=" + r.referringReply
+          + " resent=" + r.resent);
+  }
+
+  static void exchange(NegotiatingProxyFactory f, RpcBenchService s, int i) {
+    Order got;
+    try {
+      got = s.exchange(Workloads.request());
+    } catch (Throwable t) {
+      bad++;
+      System.out.println("FAIL call " + i + " exchange threw " + RpcJavaClient.unwrap(t));
+      return;
+    }
+    record(f, i, "exchange", Workloads.reply().equals(got));
+  }
+
+  static void items(NegotiatingProxyFactory f, RpcBenchService s, int i) {
+    List<?> got;
+    try {
+      got = s.getItems(10);
+    } catch (Throwable t) {
+      bad++;
+      System.out.println("FAIL call " + i + " getItems threw " + RpcJavaClient.unwrap(t));
+      return;
+    }
+    record(f, i, "getItems", Workloads.items(10).equals(got));
+  }
+
+  /** The W2 request as Caucho writes the call, and its map. */
+  static void digest() throws Exception {
+    ByteArrayOutputStream bo = new ByteArrayOutputStream();
+    com.caucho.hessian.io.Hessian2Output out = new com.caucho.hessian.io.Hessian2Output(bo);
+    out.call("exchange", new Object[] {Workloads.request()});
+    out.flush();
+    TypeMap m = TypeMap.ofMessage(bo.toByteArray());
+    System.out.println("request plain=" + bo.size() + " classes=" + m.size() + " canonical=" + m.canonical.length
+        + " digest=" + m.hex);
+    bo.reset();
+    out = new com.caucho.hessian.io.Hessian2Output(bo);
+    Negotiation.seed(out, m);
+    out.call("exchange", new Object[] {Workloads.request()});
+    out.flush();
+    System.out.println("request referring=" + m.refer(bo.toByteArray()).length + " inline_classes="
+        + (Negotiation.classCount(out) - m.size()));
+    bo.reset();
+    out = new com.caucho.hessian.io.Hessian2Output(bo);
+    out.writeReply(Workloads.reply());
+    out.flush();
+    TypeMap r = TypeMap.ofMessage(bo.toByteArray());
+    System.out.println("reply plain=" + bo.size() + " classes=" + r.size() + " canonical=" + r.canonical.length
+        + " digest=" + r.hex);
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("digest")) { digest(); return; }
+    String mode = args[0], base = args[1];
+    int calls = Integer.parseInt(args[2]);
+    NegotiatingProxyFactory f = new NegotiatingProxyFactory();
+    f.setReadTimeout(60000);
+    f.setConnectTimeout(10000);
+    RpcBenchService s = (RpcBenchService) f.create(RpcBenchService.class, base + "/bench");
+    switch (mode) {
+      case "w2":
+        for (int i = 0; i < calls; i++) exchange(f, s, i);
+        break;
+      case "restart": {
+        int i = 0;
+        for (; i < calls / 2; i++) exchange(f, s, i);
+        System.out.println("PAUSE");
+        System.out.flush();
+        new BufferedReader(new InputStreamReader(System.in)).readLine();
+        for (; i < calls; i++) exchange(f, s, i);
+        break;
+      }
+      case "alternate":
+        for (int i = 0; i < calls; i++) {
+          exchange(f, s, 2 * i);
+          items(f, s, 2 * i + 1);
+        }
+        break;
+      default:
+        throw new IllegalArgumentException("unknown mode " + mode);
+    }
+    System.out.println("summary ok=" + ok + " failed=" + bad + " calls=" + f.calls + " plain_requests=" + f.plainRequests
+        + " referring_requests=" + f.referringRequests + " resends=" + f.resends + " unknown_type_map=" + f.unknownTypeMap
+        + " fallbacks=" + f.fallbacks + " referring_replies=" + f.referringReplies + " plain_replies=" + f.plainReplies
+        + " request_maps=" + f.requestMapsConfirmed + " reply_maps=" + f.replyMapsConfirmed + " support="
+        + f.support(new java.net.URL(base + "/bench")) + " exchange_req_sizes=" + sizes(reqSizes)
+        + " exchange_reply_sizes=" + sizes(replySizes));
+    System.exit(bad == 0 ? 0 : 1);
+  }
+}

@@ -1,0 +1,280 @@
+import com.caucho.hessian.client.HessianConnectionException;
+import com.caucho.hessian.client.HessianProxy;
+import com.caucho.hessian.client.HessianProxyFactory;
+import com.caucho.hessian.client.HessianRuntimeException;
+import com.caucho.hessian.io.Hessian2Input;
+import com.caucho.hessian.io.Hessian2Output;
+import com.caucho.hessian.io.HessianProtocolException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A HessianProxyFactory whose proxies speak the type negotiation extension (docs/negotiation.md)
+ * on top of Caucho's unchanged Hessian2Output/Hessian2Input: every call offers
+ * {@code Hessian-Type-Maps: 1}; to an endpoint that confirmed it, a method whose map the server
+ * confirmed is called with a referring message ({@code H 02 01 T 30 <digest>}, the map's classes
+ * pre-defined in the output); UnknownTypeMap, an HTTP error or a reply without the header makes it
+ * resend the call once as plain Hessian 2. Reply maps the server confirmed are offered with
+ * {@code Hessian-Reply-Map}, and referring replies are read by splicing the map's definitions in.
+ */
+public class NegotiatingProxyFactory extends HessianProxyFactory {
+  /** Client-side bound on (endpoint, method) entries, least recently used evicted. */
+  private final int maxEntries;
+
+  enum Support { UNKNOWN, AWARE, PLAIN }
+
+  /** Per endpoint (scheme, host, port, path). */
+  final Map<String, Support> endpoints = new ConcurrentHashMap<>();
+
+  /** Per (endpoint, method): the confirmed request and reply maps. */
+  static final class MethodState {
+    TypeMap requestMap;
+    TypeMap replyMap;
+    /** The last referring call had to define classes inline: the next call is plain (4.2). */
+    boolean plainNext;
+  }
+
+  private final LinkedHashMap<String, MethodState> methods;
+
+  public final AtomicLong calls = new AtomicLong(), plainRequests = new AtomicLong(),
+      referringRequests = new AtomicLong(), resends = new AtomicLong(), unknownTypeMap = new AtomicLong(),
+      fallbacks = new AtomicLong(), referringReplies = new AtomicLong(), plainReplies = new AtomicLong(),
+      requestMapsConfirmed = new AtomicLong(), replyMapsConfirmed = new AtomicLong();
+
+  /** What the last call of this thread sent and received. */
+  public static final class CallRecord {
+    public int requestBytes;
+    public int firstAttemptBytes;
+    public int replyBytes;
+    public boolean referringRequest;
+    public boolean referringReply;
+    public boolean resent;
+  }
+
+  private final ThreadLocal<CallRecord> last = ThreadLocal.withInitial(CallRecord::new);
+
+  public NegotiatingProxyFactory() { this(1024); }
+
+  public NegotiatingProxyFactory(int maxEntries) {
+    this.maxEntries = maxEntries;
+    this.methods = new LinkedHashMap<String, MethodState>(16, 0.75f, true) {
+      @Override protected boolean removeEldestEntry(Map.Entry<String, MethodState> e) {
+        return size() > NegotiatingProxyFactory.this.maxEntries;
+      }
+    };
+    setHessian2Request(true);
+  }
+
+  public CallRecord lastCall() { return last.get(); }
+
+  public Support support(URL url) { return endpoints.getOrDefault(endpoint(url), Support.UNKNOWN); }
+
+  static String endpoint(URL u) {
+    int port = u.getPort() < 0 ? u.getDefaultPort() : u.getPort();
+    return u.getProtocol() + "://" + u.getHost().toLowerCase() + ":" + port + u.getPath();
+  }
+
+  @Override
+  public Object create(Class<?> api, URL url, ClassLoader loader) {
+    if (api == null) throw new NullPointerException("api must not be null for HessianProxyFactory.create()");
+    return Proxy.newProxyInstance(loader, new Class<?>[] {api, com.caucho.hessian.io.HessianRemoteObject.class},
+        new NegotiatingProxy(url, this, api));
+  }
+
+  MethodState state(String key) {
+    synchronized (methods) {
+      return methods.computeIfAbsent(key, k -> new MethodState());
+    }
+  }
+
+  /** One HTTP exchange's result. */
+  static final class Response {
+    int status;
+    byte[] body;
+    boolean aware;
+    String unknown;
+    List<String> typeMaps;
+  }
+
+  Response post(URL url, byte[] body, String replyMap) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) url.openConnection();
+    c.setDoOutput(true);
+    c.setRequestMethod("POST");
+    if (getConnectTimeout() > 0) c.setConnectTimeout((int) getConnectTimeout());
+    if (getReadTimeout() > 0) c.setReadTimeout((int) getReadTimeout());
+    c.setRequestProperty("Content-Type", "x-application/hessian");
+    c.setRequestProperty(Negotiation.OFFER, Negotiation.VERSION);
+    if (replyMap != null) c.setRequestProperty(Negotiation.REPLY_MAP, replyMap);
+    c.setFixedLengthStreamingMode(body.length);
+    try (OutputStream os = c.getOutputStream()) {
+      os.write(body);
+    }
+    Response r = new Response();
+    r.status = c.getResponseCode();
+    InputStream is = r.status >= 400 ? c.getErrorStream() : c.getInputStream();
+    r.body = is == null ? new byte[0] : is.readAllBytes();
+    if (is != null) is.close();
+    r.aware = Negotiation.offers(c.getHeaderField(Negotiation.OFFER));
+    r.unknown = c.getHeaderField(Negotiation.UNKNOWN);
+    // header names are case-insensitive (com.sun.net.httpserver sends "Hessian-type-map")
+    java.util.List<String> values = new java.util.ArrayList<>();
+    for (Map.Entry<String, List<String>> e : c.getHeaderFields().entrySet())
+      if (e.getKey() != null && e.getKey().equalsIgnoreCase(Negotiation.TYPE_MAP)) values.addAll(e.getValue());
+    r.typeMaps = Negotiation.digests(values);
+    return r;
+  }
+
+  class NegotiatingProxy extends HessianProxy {
+    private final URL url;
+    private final String endpoint;
+
+    NegotiatingProxy(URL url, HessianProxyFactory factory, Class<?> api) {
+      super(url, factory, api);
+      this.url = url;
+      this.endpoint = endpoint(url);
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      if (method.getDeclaringClass() == Object.class
+          || method.getDeclaringClass() == com.caucho.hessian.io.HessianRemoteObject.class)
+        return super.invoke(proxy, method, args);
+      String name = isOverloadEnabled() ? mangleName(method) : method.getName();
+      MethodState st = state(endpoint + "#" + name);
+      CallRecord rec = new CallRecord();
+      last.set(rec);
+      calls.incrementAndGet();
+      Support support = endpoints.getOrDefault(endpoint, Support.UNKNOWN);
+      TypeMap reqMap, replyMap;
+      boolean plainNext;
+      synchronized (st) {
+        reqMap = st.requestMap;
+        replyMap = st.replyMap;
+        plainNext = st.plainNext;
+        st.plainNext = false;
+      }
+      if (support != Support.AWARE) { reqMap = null; replyMap = null; }
+      if (plainNext) reqMap = null;
+
+      if (reqMap != null) {
+        ByteArrayOutputStream bo = new ByteArrayOutputStream();
+        Hessian2Output out = new Hessian2Output(bo);
+        out.setSerializerFactory(getSerializerFactory());
+        Negotiation.seed(out, reqMap);
+        out.call(name, args);
+        out.flush();
+        if (Negotiation.classCount(out) > reqMap.size()) synchronized (st) { st.plainNext = true; }
+        byte[] body = reqMap.refer(bo.toByteArray());
+        rec.referringRequest = true;
+        rec.firstAttemptBytes = rec.requestBytes = body.length;
+        referringRequests.incrementAndGet();
+        Response r = post(url, body, replyMap == null ? null : replyMap.hex);
+        if (r.status == 200 && r.unknown != null) {
+          // nothing ran on the server: forget the map and resend once, plain
+          unknownTypeMap.incrementAndGet();
+          synchronized (st) { if (st.requestMap == reqMap) st.requestMap = null; }
+        } else if (r.status != 200 || !r.aware) {
+          // a plain server reached by mistake: it refused H 02 01 before running anything
+          fallbacks.incrementAndGet();
+          endpoints.put(endpoint, Support.PLAIN);
+          synchronized (st) { st.requestMap = null; st.replyMap = null; }
+          replyMap = null;
+        } else {
+          return reply(method, st, r, replyMap, rec);
+        }
+        resends.incrementAndGet();
+        rec.resent = true;
+        rec.referringRequest = false;
+      }
+
+      ByteArrayOutputStream bo = new ByteArrayOutputStream();
+      Hessian2Output out = new Hessian2Output(bo);
+      out.setSerializerFactory(getSerializerFactory());
+      out.call(name, args);
+      out.flush();
+      byte[] body = bo.toByteArray();
+      rec.requestBytes = body.length;
+      if (!rec.resent) rec.firstAttemptBytes = body.length;
+      plainRequests.incrementAndGet();
+      boolean offerReplyMap = replyMap != null && endpoints.getOrDefault(endpoint, Support.UNKNOWN) == Support.AWARE;
+      Response r = post(url, body, offerReplyMap ? replyMap.hex : null);
+      if (r.status != 200) {
+        throw new HessianConnectionException(r.status + ": " + new String(r.body, StandardCharsets.UTF_8));
+      }
+      if (r.aware) {
+        endpoints.put(endpoint, Support.AWARE);
+        if (!r.typeMaps.isEmpty()) {
+          TypeMap mine = null;
+          try {
+            mine = TypeMap.ofMessage(body);
+          } catch (IOException ignored) {
+            // cannot happen for a message Caucho wrote; keep no map
+          }
+          if (mine != null && mine.withinLimits() && r.typeMaps.contains(mine.hex)) {
+            synchronized (st) { st.requestMap = mine; }
+            requestMapsConfirmed.incrementAndGet();
+          }
+        }
+      } else {
+        endpoints.put(endpoint, Support.PLAIN);
+        synchronized (st) { st.requestMap = null; st.replyMap = null; }
+      }
+      return reply(method, st, r, offerReplyMap ? replyMap : null, rec);
+    }
+
+    /** Decodes a reply (plain or referring), learning a reply map the server confirmed. */
+    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec) throws Throwable {
+      byte[] b = r.body;
+      rec.replyBytes = b.length;
+      if (b.length < 3 || b[0] != 'H' || b[1] != 2) throw new HessianProtocolException("expected Hessian 2 reply, got " + b.length + " bytes");
+      byte[] plain;
+      if (b[2] == 1) {
+        if (b.length < 22 || b[3] != 'T' || b[4] != 0x30) throw new HessianProtocolException("malformed referring reply");
+        String hex = TypeMap.hex(java.util.Arrays.copyOfRange(b, 5, 21));
+        if (offered == null || !offered.hex.equals(hex))
+          throw new HessianProtocolException("referring reply for map " + hex + ", which this client did not offer");
+        referringReplies.incrementAndGet();
+        rec.referringReply = true;
+        // H 02 00 R|F <the map's definitions> value
+        plain = TypeMap.concat(new byte[] {'H', 2, 0, b[21]}, offered.definitions(),
+            java.util.Arrays.copyOfRange(b, 22, b.length));
+      } else if (b[2] == 0) {
+        plainReplies.incrementAndGet();
+        plain = b;
+        if (r.aware && !r.typeMaps.isEmpty()) {
+          try {
+            TypeMap m = TypeMap.ofMessage(b);
+            if (m.withinLimits() && r.typeMaps.contains(m.hex)) {
+              synchronized (st) { st.replyMap = m; }
+              replyMapsConfirmed.incrementAndGet();
+            }
+          } catch (IOException ignored) {
+            // the decoder below reports a malformed reply
+          }
+        }
+      } else {
+        throw new HessianProtocolException("unknown Hessian 2 minor version " + b[2]);
+      }
+      Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(plain, 3, plain.length - 3));
+      in.setSerializerFactory(getSerializerFactory());
+      try {
+        return in.readReply(method.getReturnType());
+      } catch (HessianProtocolException e) {
+        throw new HessianRuntimeException(e);
+      }
+    }
+  }
+}

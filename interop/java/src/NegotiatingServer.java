@@ -1,0 +1,214 @@
+import com.caucho.hessian.io.Hessian2Input;
+import com.caucho.hessian.io.Hessian2Output;
+import com.caucho.hessian.io.SerializerFactory;
+import com.caucho.hessian.server.HessianSkeleton;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Caucho's HessianSkeleton behind com.sun.net.httpserver with the type negotiation extension
+ * (docs/negotiation.md), serving RpcBenchServiceImpl at /bench and RpcRefsServiceImpl at /refs.
+ * Learns maps from plain calls that offer the extension, answers referring calls (the map's
+ * definitions spliced into the call, decoded by the unchanged Hessian2Input) or UnknownTypeMap
+ * before decoding anything, and answers referring replies for a Hessian-Reply-Map it has. GET
+ * /stats prints its counters. Prints "PORT n" and serves until killed.
+ * Usage: NegotiatingServer [port] [max maps] [max canonical bytes]
+ */
+public class NegotiatingServer {
+  /** Maps by digest; the value says whether this server wrote the map itself (a reply map). */
+  final Negotiation.Cache<Boolean> cache;
+  final SerializerFactory serializers = new SerializerFactory();
+  final AtomicLong executions = new AtomicLong(), plainCalls = new AtomicLong(), referringCalls = new AtomicLong(),
+      unknown = new AtomicLong(), learned = new AtomicLong(), referringReplies = new AtomicLong(),
+      plainReplies = new AtomicLong(), errors = new AtomicLong();
+
+  NegotiatingServer(int maxMaps, long maxBytes) {
+    cache = new Negotiation.Cache<>(maxMaps, maxBytes);
+  }
+
+  /** impl behind a proxy that counts every execution of a service method. */
+  @SuppressWarnings("unchecked")
+  <T> T counted(T impl, Class<T> api) {
+    return (T) Proxy.newProxyInstance(api.getClassLoader(), new Class<?>[] {api}, (p, m, a) -> {
+      if (m.getDeclaringClass() == Object.class) return m.invoke(impl, a);
+      executions.incrementAndGet();
+      try {
+        return m.invoke(impl, a);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+    });
+  }
+
+  static final class Answer {
+    int status = 200;
+    byte[] body;
+    final java.util.List<String[]> headers = new java.util.ArrayList<>();
+    void header(String k, String v) { headers.add(new String[] {k, v}); }
+  }
+
+  /** Answers one POST body (headers: the offer and the reply map), as the handler sends it. */
+  Answer handle(HessianSkeleton skeleton, byte[] body, String offerHeader, String replyMapHeader) throws Exception {
+    Answer a = new Answer();
+    boolean offer = Negotiation.offers(offerHeader);
+    if (offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
+    boolean h2 = body.length >= 3 && body[0] == 'H' && body[1] == 2;
+    if (h2 && body[2] == 1) {
+      // referring call: H 02 01 T 30 <digest>; nothing else is looked at before the map is found
+      if (body.length < 21 || body[3] != 'T' || body[4] != 0x30) throw new IOException("malformed referring call");
+      byte[] d = java.util.Arrays.copyOfRange(body, 5, 21);
+      String hex = TypeMap.hex(d);
+      TypeMap map = cache.get(hex);
+      if (map == null) {
+        unknown.incrementAndGet();
+        ByteArrayOutputStream bo = new ByteArrayOutputStream();
+        Hessian2Output out = new Hessian2Output(bo);
+        out.writeFault("UnknownTypeMap", "unknown type map " + hex + ": resend the call as plain Hessian 2", null);
+        out.flush();
+        a.header(Negotiation.UNKNOWN, hex);
+        if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
+        a.body = bo.toByteArray();
+        return a;
+      }
+      referringCalls.incrementAndGet();
+      int e = TypeMap.callHeaderEnd(body, 21);
+      byte[] plain = TypeMap.concat(new byte[] {'H', 2, 0}, java.util.Arrays.copyOfRange(body, 21, e),
+          map.definitions(), java.util.Arrays.copyOfRange(body, e, body.length));
+      a.body = invoke(skeleton, plain, replyMapHeader, a, null);
+      if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
+      return a;
+    }
+    if (offer && h2 && body[2] == 0) {
+      plainCalls.incrementAndGet();
+      String requestDigest = null;
+      try {
+        TypeMap m = TypeMap.ofMessage(body);
+        if (m.withinLimits()) {
+          cache.put(m, null);
+          learned.incrementAndGet();
+          requestDigest = m.hex;
+        }
+      } catch (IOException ignored) {
+        // not a message the scanner understands: serve it plain, learn nothing
+      }
+      a.body = invoke(skeleton, body, replyMapHeader, a, requestDigest);
+      return a;
+    }
+    // a plain client (or Hessian 1, or hybrid): Caucho's skeleton unchanged, no extension
+    plainCalls.incrementAndGet();
+    ByteArrayOutputStream bo = new ByteArrayOutputStream();
+    skeleton.invoke(new ByteArrayInputStream(body), bo, serializers);
+    a.body = bo.toByteArray();
+    return a;
+  }
+
+  /** Runs a plain Hessian 2 call (H 02 00 C …) through the skeleton; a referring reply if possible. */
+  byte[] invoke(HessianSkeleton skeleton, byte[] plain, String replyMapHeader, Answer a, String requestDigest)
+      throws Exception {
+    Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(plain, 3, plain.length - 3));
+    in.setSerializerFactory(serializers);
+    in.readCall();
+    byte[] want = TypeMap.unhex(replyMapHeader);
+    TypeMap replyMap = null;
+    if (want != null) {
+      String hex = TypeMap.hex(want);
+      // only a map this server wrote itself: its serializers write exactly those fields
+      if (Boolean.TRUE.equals(cache.value(hex))) replyMap = cache.get(hex);
+    }
+    ByteArrayOutputStream bo = new ByteArrayOutputStream();
+    Hessian2Output out = new Hessian2Output(bo);
+    out.setSerializerFactory(serializers);
+    if (replyMap != null) Negotiation.seed(out, replyMap);
+    skeleton.invoke(in, out);
+    out.flush();
+    byte[] reply = bo.toByteArray();
+    if (replyMap != null) {
+      referringReplies.incrementAndGet();
+      if (requestDigest != null) a.header(Negotiation.TYPE_MAP, requestDigest);
+      return replyMap.refer(reply);
+    }
+    plainReplies.incrementAndGet();
+    String replyDigest = null;
+    try {
+      TypeMap m = TypeMap.ofMessage(reply);
+      if (m.withinLimits()) {
+        cache.put(m, Boolean.TRUE);
+        replyDigest = m.hex;
+      }
+    } catch (IOException ignored) {
+      // keep no reply map
+    }
+    StringBuilder maps = new StringBuilder();
+    if (requestDigest != null) maps.append(requestDigest);
+    if (replyDigest != null && !replyDigest.equals(requestDigest))
+      maps.append(maps.length() > 0 ? ", " : "").append(replyDigest);
+    if (maps.length() > 0) a.header(Negotiation.TYPE_MAP, maps.toString());
+    return reply;
+  }
+
+  String stats() {
+    return "executions=" + executions + " plain_calls=" + plainCalls + " referring_calls=" + referringCalls
+        + " unknown_type_map=" + unknown + " learned=" + learned + " referring_replies=" + referringReplies
+        + " plain_replies=" + plainReplies + " errors=" + errors + " maps=" + cache.size() + " evictions="
+        + cache.evictions() + "\n";
+  }
+
+  void mount(HttpServer server, String path, Object impl, Class<?> api) {
+    HessianSkeleton skeleton = new HessianSkeleton(impl, api);
+    server.createContext(path, (HttpExchange ex) -> {
+      try {
+        if (!"POST".equals(ex.getRequestMethod())) {
+          ex.sendResponseHeaders(405, -1);
+          return;
+        }
+        byte[] body = ex.getRequestBody().readAllBytes();
+        Answer a;
+        try {
+          a = handle(skeleton, body, ex.getRequestHeaders().getFirst(Negotiation.OFFER),
+              ex.getRequestHeaders().getFirst(Negotiation.REPLY_MAP));
+        } catch (Throwable e) {
+          errors.incrementAndGet();
+          byte[] msg = ("server error: " + e).getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(500, msg.length);
+          ex.getResponseBody().write(msg);
+          return;
+        }
+        ex.getResponseHeaders().set("Content-Type", "x-application/hessian");
+        for (String[] h : a.headers) ex.getResponseHeaders().add(h[0], h[1]);
+        ex.sendResponseHeaders(a.status, a.body.length);
+        ex.getResponseBody().write(a.body);
+      } finally {
+        ex.close();
+      }
+    });
+  }
+
+  public static void main(String[] args) throws Exception {
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+    int maxMaps = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
+    long maxBytes = args.length > 2 ? Long.parseLong(args[2]) : 4L << 20;
+    NegotiatingServer n = new NegotiatingServer(maxMaps, maxBytes);
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+    server.setExecutor(Executors.newFixedThreadPool(8));
+    n.mount(server, "/bench", n.counted(new RpcBenchServiceImpl(), RpcBenchService.class), RpcBenchService.class);
+    n.mount(server, "/refs", n.counted(new RpcRefsServiceImpl(), RpcRefsService.class), RpcRefsService.class);
+    server.createContext("/stats", (HttpExchange ex) -> {
+      byte[] b = n.stats().getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    server.start();
+    System.out.println("PORT " + server.getAddress().getPort());
+    System.out.flush();
+  }
+}
