@@ -91,6 +91,37 @@ async fn time_async(proxy: &hessian_rpc::Proxy, w: Work, n: usize) -> Vec<Durati
     t
 }
 
+/// The same calls through the typed client `#[service]` derives (`demo::BenchClient`): the
+/// request written straight from the structs, the reply decoded straight into them.
+async fn time_typed(proxy: &hessian_rpc::Proxy, w: Work, n: usize) -> Vec<Duration> {
+    use hessian_testkit::structs::w2;
+    let bench = hessian_rpc::demo::BenchClient::new(proxy.clone());
+    let request = w2::request();
+    let once = |bench: &hessian_rpc::demo::BenchClient| {
+        let bench = bench.clone();
+        let request = request.clone();
+        async move {
+            match w {
+                Work::W0 => bench.get_items(0).await.map(|v| v.len()),
+                Work::W1 => bench.get_items(5000).await.map(|v| v.len()),
+                Work::W2 => bench.exchange(request).await.map(|o| o.lines.len()),
+            }
+        }
+    };
+    for _ in 0..(n / 10).max(1) {
+        std::hint::black_box(once(&bench).await.expect("warm-up"));
+    }
+    let mut t = Vec::with_capacity(n);
+    for _ in 0..n {
+        let call = once(&bench);
+        let t0 = Instant::now();
+        let v = call.await.expect("call");
+        t.push(t0.elapsed());
+        std::hint::black_box(v);
+    }
+    t
+}
+
 fn time_blocking(proxy: &hessian_rpc::BlockingProxy, w: Work, n: usize) -> Vec<Duration> {
     let (method, arg) = workload(w);
     for _ in 0..(n / 10).max(1) {
@@ -310,6 +341,12 @@ fn main() {
             time_async(&proxy, w, n).await
         });
         summary(&format!("{name} async, current-thread"), t);
+        // the typed client, from the same current-thread runtime
+        let t = rt.block_on(async {
+            let proxy = Client::builder().dialect(Dialect::HESSIAN2).build().proxy(&url).expect("url");
+            time_typed(&proxy, w, n).await
+        });
+        summary(&format!("{name} typed client, current-thread"), t);
         drop(rt);
         // blocking
         let client = BlockingClient::new(Client::builder().dialect(Dialect::HESSIAN2)).expect("client");
