@@ -170,6 +170,11 @@ pub enum ErrorKind {
         /// The Rust type it was decoded into.
         target: &'static str,
     },
+    /// A referring message (`H 02 01 T <digest>`, the negotiation extension) names a type map
+    /// the receiver does not have: nothing after the digest was read (the sender resends the
+    /// message plain).
+    #[error("unknown type map {}", crate::negotiate::to_hex(.0))]
+    UnknownTypeMap([u8; 16]),
     /// A message from a higher layer (e.g. serde's custom errors).
     #[error("{0}")]
     Message(String),

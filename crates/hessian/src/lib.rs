@@ -6,6 +6,8 @@
 //! - [`h2`]: the Hessian 2.0 byte codes, [`h2::Encoder`] and [`h2::Decoder`];
 //! - [`h1`]: Hessian 1.0.2 (same shape) and [`burlap`]: Burlap 1.0, the XML member of the family;
 //! - [`message`]: format-neutral call/reply/fault envelopes, read and written by each format;
+//! - [`negotiate`]: type maps of the type negotiation extension ("Hessian 2.1",
+//!   `docs/negotiation.md`): canonical encoding, digest, referring messages' header;
 //! - [`detect`]: which format an input is in, from its first bytes;
 //! - [`convert`]: re-shaping values between formats (Hessian 1 typed maps <-> Hessian 2 objects);
 //! - [`tables`]: class-definition and type-name tables that can be pre-seeded and kept across
@@ -33,6 +35,7 @@ pub mod h2;
 mod java_utf8;
 pub mod json;
 pub mod message;
+pub mod negotiate;
 pub mod read;
 pub mod serde;
 pub mod tables;

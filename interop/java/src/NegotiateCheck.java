@@ -8,7 +8,7 @@ import java.util.TreeMap;
 
 /**
  * The negotiating Java client (NegotiatingProxyFactory) making W2 calls, self-checking every reply.
- * Usage: NegotiateCheck digest | NegotiateCheck MODE BASE_URL CALLS, MODE one of
+ * Usage: NegotiateCheck digest | NegotiateCheck bytes | NegotiateCheck MODE BASE_URL CALLS, MODE one of
  *   w2         CALLS exchange(request) calls to BASE_URL/bench
  *   restart    CALLS/2 calls, then prints "PAUSE" and waits for a line on stdin, then CALLS/2 more
  *   alternate  CALLS times exchange(request) then getItems(10) (two methods, two maps)
@@ -89,8 +89,56 @@ public class NegotiateCheck {
         + " digest=" + r.hex);
   }
 
+  static String hex(byte[] b) {
+    StringBuilder sb = new StringBuilder(b.length * 2);
+    for (byte x : b) sb.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
+    return sb.toString();
+  }
+
+  /** A call as the proxy writes it: plain, or referring to map (seeded output, then refer). */
+  static byte[] call(TypeMap map, String method, Object... args) throws Exception {
+    ByteArrayOutputStream bo = new ByteArrayOutputStream();
+    com.caucho.hessian.io.Hessian2Output out = new com.caucho.hessian.io.Hessian2Output(bo);
+    if (map != null) Negotiation.seed(out, map);
+    out.call(method, args);
+    out.flush();
+    return map == null ? bo.toByteArray() : map.refer(bo.toByteArray());
+  }
+
+  /** A reply as NegotiatingServer writes it: plain, or referring to map. */
+  static byte[] reply(TypeMap map, Object value) throws Exception {
+    ByteArrayOutputStream bo = new ByteArrayOutputStream();
+    com.caucho.hessian.io.Hessian2Output out = new com.caucho.hessian.io.Hessian2Output(bo);
+    if (map != null) Negotiation.seed(out, map);
+    out.writeReply(value);
+    out.flush();
+    return map == null ? bo.toByteArray() : map.refer(bo.toByteArray());
+  }
+
+  /**
+   * The W2 messages as hex lines "name=hex": the plain and referring exchange(request) calls,
+   * the plain and referring replies, and a referring call whose second argument's class
+   * (Money, alone) is not in the map (a one-class map of Address): defined inline as class 1.
+   */
+  static void bytes() throws Exception {
+    byte[] plainCall = call(null, "exchange", Workloads.request());
+    TypeMap req = TypeMap.ofMessage(plainCall);
+    System.out.println("plain_call=" + hex(plainCall));
+    System.out.println("referring_call=" + hex(call(req, "exchange", Workloads.request())));
+    byte[] plainReply = reply(null, Workloads.reply());
+    TypeMap rep = TypeMap.ofMessage(plainReply);
+    System.out.println("plain_reply=" + hex(plainReply));
+    System.out.println("referring_reply=" + hex(reply(rep, Workloads.reply())));
+    Order o = Workloads.request();
+    byte[] addrCall = call(null, "pay", o.customer.address);
+    TypeMap addr = TypeMap.ofMessage(addrCall);
+    System.out.println("inline_map_call=" + hex(addrCall));
+    System.out.println("inline_call=" + hex(call(addr, "pay", o.customer.address, o.total)));
+  }
+
   public static void main(String[] args) throws Exception {
     if (args[0].equals("digest")) { digest(); return; }
+    if (args[0].equals("bytes")) { bytes(); return; }
     String mode = args[0], base = args[1];
     int calls = Integer.parseInt(args[2]);
     NegotiatingProxyFactory f = new NegotiatingProxyFactory();

@@ -926,6 +926,24 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
     d.read_value()
 }
 
+/// The definition equal to `def` in this thread's cache of decoded definitions (added when it
+/// is not there): seeded classes (a type map's) are then the very definitions the decoder finds
+/// by their bytes, with their per-definition field-match memo.
+pub(crate) fn intern_class(def: &Arc<ClassDef>) -> Arc<ClassDef> {
+    DEF_CACHE
+        .try_with(|c| {
+            let mut c = c.try_borrow_mut().ok()?;
+            if let Some(d) = c.0.iter().find(|d| Arc::ptr_eq(d, def) || ***d == **def) {
+                return Some(d.clone());
+            }
+            c.insert(def.clone());
+            None
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| def.clone())
+}
+
 thread_local! {
     /// Class definitions decoded before on this thread (see `Decoder::parse_class_def`).
     static DEF_CACHE: std::cell::RefCell<DefCache> = const { std::cell::RefCell::new(DefCache(Vec::new(), Vec::new())) };

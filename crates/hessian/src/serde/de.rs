@@ -86,6 +86,11 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         &mut self.dec
     }
 
+    /// The underlying decoder, read-only.
+    pub(crate) fn decoder_ref(&self) -> &Decoder<'de, R> {
+        &self.dec
+    }
+
     /// Returns the underlying decoder.
     pub fn into_decoder(self) -> Decoder<'de, R> {
         self.dec

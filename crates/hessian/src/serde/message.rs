@@ -31,10 +31,12 @@
 use super::{burlap, de, h1, ser};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::message::{CallHeader, Fault};
+use crate::negotiate::{Digest, TypeMap};
 use crate::read::SliceRead;
-use crate::value::Value;
+use crate::value::{ClassDef, Value};
 use crate::Format;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The serializer of one format, writing one message into a buffer. It lives on the stack for
 /// one message: boxing the large Hessian 2 variant would cost an allocation per call.
@@ -46,6 +48,20 @@ enum AnySerializer {
 }
 
 impl AnySerializer {
+    /// A Hessian 2 serializer whose tables are seeded with `map`'s classes (the map's objects
+    /// are written as `0x60 + i` / `O i`, other classes defined inline from `map.len()` on);
+    /// writes the referring header. Hessian 1 and Burlap have no referring messages.
+    fn referring(format: Format, map: &TypeMap, buf: Vec<u8>) -> Result<AnySerializer> {
+        if format != Format::Hessian2 {
+            let msg = format!("only Hessian 2 has referring messages (type maps), not {format}");
+            return Err(Error::new(ErrorKind::Unencodable(msg), 0));
+        }
+        let mut enc = crate::h2::Encoder::vec_from(buf);
+        *enc.tables_mut() = map.tables();
+        enc.write_raw(&map.referring_header())?;
+        Ok(AnySerializer::H2(ser::Serializer::from_encoder(enc)))
+    }
+
     fn new(format: Format, buf: Vec<u8>) -> AnySerializer {
         match format {
             // the one-vector encoder: structs this thread has defined before skip the probe pass
@@ -70,6 +86,19 @@ impl AnySerializer {
             AnySerializer::Burlap(s) => s.finish(),
         }
     }
+
+    /// The bytes and the class definitions the message defined, in order, after the first
+    /// `seeded` (a referring message's map); none in Hessian 1 and Burlap.
+    fn finish_with_classes(self, seeded: usize) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
+        match self {
+            AnySerializer::H2(s) => {
+                let enc = s.into_encoder();
+                let classes = enc.tables().classes().get(seeded..).unwrap_or_default().to_vec();
+                Ok((enc.into_vec(), classes))
+            }
+            other => Ok((other.finish()?, Vec::new())),
+        }
+    }
 }
 
 /// Writes one call: the envelope, then each argument with serde, all in one message.
@@ -81,6 +110,8 @@ pub struct CallWriter {
     ser: AnySerializer,
     argc: usize,
     written: usize,
+    /// The classes of the type map a referring call refers to (0 for a plain call).
+    seeded: usize,
 }
 
 impl CallWriter {
@@ -133,7 +164,27 @@ impl CallWriter {
                 e.write_method(method)?;
             }
         }
-        Ok(CallWriter { ser, argc, written: 0 })
+        Ok(CallWriter { ser, argc, written: 0, seeded: 0 })
+    }
+
+    /// Starts a referring call of `method` with `argc` arguments (the type negotiation
+    /// extension, `docs/negotiation.md` 4.2): `H 02 01 T 30 <digest> C method argc`, then the
+    /// arguments written as the plain call would write them with `map`'s classes pre-defined
+    /// (class numbers 0..n-1, no `C` entry for them); a class the map lacks is defined inline
+    /// and numbered from n. Writes into `buf` (cleared first). Only Hessian 2: other formats
+    /// are an [`ErrorKind::Unencodable`] error.
+    pub fn referring(format: Format, map: &TypeMap, method: &str, argc: usize, mut buf: Vec<u8>) -> Result<Self> {
+        buf.clear();
+        let mut ser = AnySerializer::referring(format, map, buf)?;
+        let argc32 = i32::try_from(argc)
+            .map_err(|_| Error::new(ErrorKind::Unencodable("more than 2^31-1 arguments".into()), 0))?;
+        if let AnySerializer::H2(s) = &mut ser {
+            let e = s.encoder();
+            e.write_raw(&[crate::h2::codes::BC_CALL])?;
+            e.write_str(method)?;
+            e.write_int(argc32)?;
+        }
+        Ok(CallWriter { ser, argc, written: 0, seeded: map.len() })
     }
 
     /// Writes the next argument.
@@ -148,16 +199,29 @@ impl CallWriter {
 
     /// Ends the call and returns its bytes.
     pub fn finish(mut self) -> Result<Vec<u8>> {
+        self.end()?;
+        self.ser.finish()
+    }
+
+    /// Ends the call and returns its bytes and the class definitions it defined, in the order
+    /// it defined them: for a plain Hessian 2 call, the type map it establishes
+    /// ([`TypeMap::new`]); for a referring call, the classes defined inline beyond its map.
+    /// Hessian 1 and Burlap calls define none.
+    pub fn finish_with_classes(mut self) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
+        self.end()?;
+        self.ser.finish_with_classes(self.seeded)
+    }
+
+    fn end(&mut self) -> Result<()> {
         if self.written != self.argc {
             let msg = format!("{} arguments written, the call declared {}", self.written, self.argc);
             return Err(Error::new(ErrorKind::Unencodable(msg), Error::UNKNOWN_OFFSET));
         }
         match &mut self.ser {
-            AnySerializer::H2(_) => {}
-            AnySerializer::H1(s) => s.encoder().write_call_end()?,
-            AnySerializer::Burlap(s) => s.encoder().write_call_end()?,
+            AnySerializer::H2(_) => Ok(()),
+            AnySerializer::H1(s) => s.encoder().write_call_end(),
+            AnySerializer::Burlap(s) => s.encoder().write_call_end(),
         }
-        self.ser.finish()
     }
 }
 
@@ -170,11 +234,49 @@ pub fn reply_to_vec<T: ?Sized + Serialize>(format: Format, value: &T) -> Result<
 /// Like [`reply_to_vec`], writing into `buf` (cleared first).
 pub fn reply_into<T: ?Sized + Serialize>(format: Format, value: &T, mut buf: Vec<u8>) -> Result<Vec<u8>> {
     buf.clear();
-    let mut ser = AnySerializer::new(format, buf);
+    write_reply(AnySerializer::new(format, buf), value, true)?.finish()
+}
+
+/// Like [`reply_into`], also returning the class definitions the reply defined, in order (for
+/// a Hessian 2 reply, the type map it establishes, `docs/negotiation.md` 5; none in Hessian 1
+/// and Burlap).
+pub fn reply_into_with_classes<T: ?Sized + Serialize>(
+    format: Format,
+    value: &T,
+    mut buf: Vec<u8>,
+) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
+    buf.clear();
+    write_reply(AnySerializer::new(format, buf), value, true)?.finish_with_classes(0)
+}
+
+/// Encodes a referring reply carrying `value` (the type negotiation extension): `H 02 01 T 30
+/// <digest> R value`, the value written with `map`'s classes pre-defined (numbers 0..n-1, no
+/// `C` entry for them; other classes inline from n). Only Hessian 2: other formats are an
+/// [`ErrorKind::Unencodable`] error.
+pub fn reply_to_vec_referring<T: ?Sized + Serialize>(format: Format, map: &TypeMap, value: &T) -> Result<Vec<u8>> {
+    reply_into_referring(format, map, value, Vec::new())
+}
+
+/// Like [`reply_to_vec_referring`], writing into `buf` (cleared first).
+pub fn reply_into_referring<T: ?Sized + Serialize>(
+    format: Format,
+    map: &TypeMap,
+    value: &T,
+    mut buf: Vec<u8>,
+) -> Result<Vec<u8>> {
+    buf.clear();
+    write_reply(AnySerializer::referring(format, map, buf)?, value, false)?.finish()
+}
+
+/// Writes the reply envelope around `value`; `version` writes Hessian 2's `H 02 00` (a
+/// referring serializer has written its own header).
+fn write_reply<T: ?Sized + Serialize>(mut ser: AnySerializer, value: &T, version: bool) -> Result<AnySerializer> {
     match &mut ser {
         AnySerializer::H2(s) => {
             let e = s.encoder();
-            e.write_raw(&crate::h2::message::VERSION_HEADER)?;
+            if version {
+                e.write_raw(&crate::h2::message::VERSION_HEADER)?;
+            }
             e.write_raw(&[crate::h2::codes::BC_REPLY])?;
         }
         AnySerializer::H1(s) => s.encoder().write_reply_begin()?,
@@ -186,7 +288,7 @@ pub fn reply_into<T: ?Sized + Serialize>(format: Format, value: &T, mut buf: Vec
         AnySerializer::H1(s) => s.encoder().write_reply_end()?,
         AnySerializer::Burlap(s) => s.encoder().write_reply_end()?,
     }
-    ser.finish()
+    Ok(ser)
 }
 
 /// The deserializer of one format over a complete message in a slice (so that references into
@@ -241,6 +343,36 @@ impl<'de> AnyDeserializer<'de> {
             AnyDeserializer::Burlap(d) => d.end(),
         }
     }
+
+    /// For a Hessian 2 message starting `H 02 01` (a referring message): reads the header and
+    /// the digest only, asks `lookup` for the map (an [`ErrorKind::UnknownTypeMap`] error when
+    /// it has none, before anything else is read) and seeds the decoder with its classes.
+    /// Anything else is left to be read as a plain message.
+    fn referring<F>(&mut self, data: &[u8], lookup: F) -> Result<Option<Arc<TypeMap>>>
+    where
+        F: FnOnce(&Digest) -> Option<Arc<TypeMap>>,
+    {
+        let AnyDeserializer::H2(d) = self else { return Ok(None) };
+        if !crate::negotiate::is_referring(data) {
+            return Ok(None);
+        }
+        let dec = d.decoder();
+        let digest = crate::negotiate::read_referring_header(dec)?;
+        let Some(map) = lookup(&digest) else {
+            return Err(Error::new(ErrorKind::UnknownTypeMap(digest), 5));
+        };
+        crate::negotiate::seed_decoder(dec, &map)?;
+        Ok(Some(map))
+    }
+
+    /// The class definitions read so far after the first `seeded` (none in Hessian 1 and
+    /// Burlap).
+    fn classes(&self, seeded: usize) -> &[Arc<ClassDef>] {
+        match self {
+            AnyDeserializer::H2(d) => d.decoder_ref().tables().classes().get(seeded..).unwrap_or_default(),
+            _ => &[],
+        }
+    }
 }
 
 /// Reads one call: the envelope up to the method name first (so that a server can pick the
@@ -249,6 +381,8 @@ pub struct CallReader<'de> {
     de: AnyDeserializer<'de>,
     header: CallHeader,
     read: usize,
+    /// The type map of a referring call.
+    map: Option<Arc<TypeMap>>,
 }
 
 impl<'de> CallReader<'de> {
@@ -260,7 +394,40 @@ impl<'de> CallReader<'de> {
             AnyDeserializer::H1(d) => d.decoder().read_call_header()?,
             AnyDeserializer::Burlap(d) => d.decoder().read_call_header()?,
         };
-        Ok(CallReader { de, header, read: 0 })
+        Ok(CallReader { de, header, read: 0, map: None })
+    }
+
+    /// Like [`new`](Self::new), also reading referring calls (the type negotiation extension,
+    /// `docs/negotiation.md` 4.2 and 6): a Hessian 2 body starting `H 02 01 T` has only its
+    /// header and digest read before `lookup` is asked for the map; when it has none, the
+    /// result is an [`ErrorKind::UnknownTypeMap`] error and nothing else was decoded. With the
+    /// map, the call is decoded with its classes as class numbers 0..n-1 (counting towards
+    /// [`Limits::max_class_defs`]). Plain bodies read as with [`new`](Self::new), and `lookup`
+    /// is not called.
+    pub fn negotiated<F>(format: Format, data: &'de [u8], limits: Limits, lookup: F) -> Result<Self>
+    where
+        F: FnOnce(&Digest) -> Option<Arc<TypeMap>>,
+    {
+        let mut de = AnyDeserializer::new(format, data, limits)?;
+        let map = de.referring(data, lookup)?;
+        let header = match &mut de {
+            AnyDeserializer::H2(d) => crate::h2::message::read_call_header(d.decoder())?,
+            AnyDeserializer::H1(d) => d.decoder().read_call_header()?,
+            AnyDeserializer::Burlap(d) => d.decoder().read_call_header()?,
+        };
+        Ok(CallReader { de, header, read: 0, map })
+    }
+
+    /// The type map a referring call refers to (`None` for a plain call).
+    pub fn type_map(&self) -> Option<&Arc<TypeMap>> {
+        self.map.as_ref()
+    }
+
+    /// The class definitions the call has defined so far, in order (after the map's, for a
+    /// referring call). Once every argument is read, for a plain Hessian 2 call, the type map
+    /// it establishes ([`TypeMap::new`]). Hessian 1 and Burlap calls define none.
+    pub fn classes(&self) -> &[Arc<ClassDef>] {
+        self.de.classes(self.map.as_ref().map_or(0, |m| m.len()))
     }
 
     /// The method name as it was sent.
@@ -331,6 +498,16 @@ impl<'de> CallReader<'de> {
 
     /// Reads the end of the call: fails if arguments are left or bytes follow the call.
     pub fn finish(mut self) -> Result<()> {
+        self.end()
+    }
+
+    /// Like [`finish`](Self::finish), returning the call's [`classes`](Self::classes).
+    pub fn finish_with_classes(mut self) -> Result<Vec<Arc<ClassDef>>> {
+        self.end()?;
+        Ok(self.classes().to_vec())
+    }
+
+    fn end(&mut self) -> Result<()> {
         if !self.at_end()? {
             let at = self.de.offset();
             return Err(Error::new(ErrorKind::Malformed(format!("more than {} arguments", self.read)), at));
@@ -352,7 +529,44 @@ pub fn reply_from_slice<'de, T: Deserialize<'de>>(
     limits: Limits,
 ) -> Result<std::result::Result<T, Fault>> {
     let mut de = AnyDeserializer::new(format, data, limits)?;
-    let fault = match &mut de {
+    read_reply(&mut de)
+}
+
+/// A reply read by [`reply_from_slice_negotiated`].
+#[derive(Debug)]
+pub struct NegotiatedReply<T> {
+    /// The value, or the fault the reply carries.
+    pub reply: std::result::Result<T, Fault>,
+    /// The type map a referring reply refers to (`None` for a plain reply).
+    pub type_map: Option<Arc<TypeMap>>,
+    /// The class definitions the reply defined, in order (after the map's, for a referring
+    /// reply): for a plain Hessian 2 reply, the type map it establishes.
+    pub classes: Vec<Arc<ClassDef>>,
+}
+
+/// Like [`reply_from_slice`], also reading referring replies (`H 02 01 T 30 <digest> R value`
+/// or `… F fault`, the type negotiation extension): `lookup` is asked for the map after the
+/// header and digest and before anything else is read; without it the result is an
+/// [`ErrorKind::UnknownTypeMap`] error. Plain replies read as with [`reply_from_slice`].
+pub fn reply_from_slice_negotiated<'de, T, F>(
+    format: Format,
+    data: &'de [u8],
+    limits: Limits,
+    lookup: F,
+) -> Result<NegotiatedReply<T>>
+where
+    T: Deserialize<'de>,
+    F: FnOnce(&Digest) -> Option<Arc<TypeMap>>,
+{
+    let mut de = AnyDeserializer::new(format, data, limits)?;
+    let type_map = de.referring(data, lookup)?;
+    let reply = read_reply(&mut de)?;
+    let classes = de.classes(type_map.as_ref().map_or(0, |m| m.len())).to_vec();
+    Ok(NegotiatedReply { reply, type_map, classes })
+}
+
+fn read_reply<'de, T: Deserialize<'de>>(de: &mut AnyDeserializer<'de>) -> Result<std::result::Result<T, Fault>> {
+    let fault = match de {
         AnyDeserializer::H2(d) => crate::h2::message::read_reply_header(d.decoder())?,
         AnyDeserializer::H1(d) => d.decoder().read_reply_header()?,
         AnyDeserializer::Burlap(d) => d.decoder().read_reply_header()?.map(Fault::from_entries),
@@ -362,7 +576,7 @@ pub fn reply_from_slice<'de, T: Deserialize<'de>>(
         return Ok(Err(f));
     }
     let v = de.value()?;
-    match &mut de {
+    match de {
         AnyDeserializer::H2(_) => {}
         AnyDeserializer::H1(d) => d.decoder().read_reply_end()?,
         AnyDeserializer::Burlap(d) => d.decoder().read_reply_end()?,
