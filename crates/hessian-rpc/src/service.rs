@@ -5,7 +5,7 @@
 use crate::fault::{self, IntoFault, NO_SUCH_METHOD, PROTOCOL_EXCEPTION};
 use crate::protocol::{self, Dialect, Protocol};
 use crate::typed::{ArgError, FromArgs};
-use hessian::serde::message::{CallReader, CallWriter};
+use hessian::serde::message::CallReader;
 use hessian::{Call, Fault, Limits, Value};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -236,24 +236,14 @@ impl Service {
         let ctx = CallContext { method: call.method, headers: call.headers, dialect };
         match &method.kind {
             Kind::Values(h) => h.clone().call(ctx, call.args).await,
-            Kind::Typed(h) => {
-                let encode = |call_args: &[Value]| -> hessian::Result<Vec<u8>> {
-                    let mut w = CallWriter::new(hessian::Format::Hessian2, 2, &ctx.method, &[], call_args.len())?;
-                    for a in call_args {
-                        w.arg(a)?;
-                    }
-                    w.finish()
-                };
-                let body = encode(&call.args).map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?;
-                let mut reader = CallReader::new(hessian::Format::Hessian2, &body, Limits::default())
-                    .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?;
-                let fut = h.start(&ctx, &mut reader).map_err(|e| {
-                    let message = format!("{}: argument {}: {}", method.name, e.index + 1, e.error);
-                    fault::service_exception("java.lang.IllegalArgumentException", &message)
-                })?;
-                let bytes = fut.await?;
-                protocol::decode_reply(dialect.reply, &bytes, Limits::default())
-                    .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, e.to_string()))?
+            Kind::Typed(_) => {
+                // a typed method reads bytes: the values as the Hessian 2 call they stand for,
+                // answered by the same path a server takes
+                let protocol_fault = |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, e.to_string());
+                let body = hessian::h2::message::call_to_vec(&ctx.method, &call.args).map_err(protocol_fault)?;
+                let as_h2 = Dialect { call: Protocol::Hessian2, reply: dialect.reply };
+                let reply = self.respond(&body, as_h2, Limits::default()).await;
+                protocol::decode_reply(dialect.reply, &reply, Limits::default()).map_err(protocol_fault)?
             }
         }
     }
@@ -581,6 +571,19 @@ mod tests {
         assert_eq!(mangle_java_class("int[]"), "[int");
         assert_eq!(mangle_java_class("com.squarespace.hopper.types.Order"), "Order");
         assert_eq!(mangle_name("add", &["int", "string"]), "add_int_string");
+    }
+
+    #[tokio::test]
+    async fn dispatch_of_values_reaches_typed_methods() {
+        let s = Service::builder().typed("add", |(a, b): (i32, i32)| async move { Ok::<_, Fault>(a + b) }).build();
+        for d in [Dialect::HESSIAN2, Dialect::HYBRID, Dialect::BURLAP] {
+            let call = Call::new("add", vec![Value::Int(2), Value::Int(3)]);
+            assert_eq!(s.dispatch(call, d).await, Ok(Value::Int(5)), "{d}");
+            let f = s.dispatch(Call::new("add", vec![Value::Int(2)]), d).await.unwrap_err();
+            assert_eq!(f.code, "NoSuchMethod", "{d}");
+            let f = s.dispatch(Call::new("add", vec![Value::Int(2), Value::string("x")]), d).await.unwrap_err();
+            assert!(f.message.starts_with("add: argument 2 of 2: "), "{d}: {f}");
+        }
     }
 
     #[tokio::test]
