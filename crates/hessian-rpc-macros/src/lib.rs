@@ -110,10 +110,7 @@ fn expand(args: ServiceArgs, mut item: ItemTrait) -> syn::Result<TokenStream2> {
         let remote = &m.remote;
         let names: Vec<&Ident> = m.args.iter().map(|(n, _)| n).collect();
         let types: Vec<&Type> = m.args.iter().map(|(_, t)| t).collect();
-        let params = match &m.params {
-            Some(p) => quote!(::std::vec![#(::std::string::String::from(#p)),*]),
-            None => quote!(<(#(#types,)*) as #rpc::FromArgs>::mangled_params()),
-        };
+        let params = m.params_tokens();
         let call = if m.err.is_some() {
             quote!(this.#ident(#(#names),*).await)
         } else {
@@ -141,12 +138,8 @@ fn expand(args: ServiceArgs, mut item: ItemTrait) -> syn::Result<TokenStream2> {
                 let Method { attrs, ident, remote, args, ok, span, .. } = m;
                 let arg_decls = args.iter().map(|(n, t)| quote!(#n: #t));
                 let names = args.iter().map(|(n, _)| n);
-                let types: Vec<&Type> = args.iter().map(|(_, t)| t).collect();
                 let name = if overloaded(remote) {
-                    let params = match &m.params {
-                        Some(p) => quote!(::std::vec![#(::std::string::String::from(#p)),*]),
-                        None => quote!(<(#(#types,)*) as #rpc::FromArgs>::mangled_params()),
-                    };
+                    let params = m.params_tokens();
                     quote! {{
                         static NAME: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
                         NAME.get_or_init(|| #rpc::service::mangle_name(#remote, &#params)).as_str()
@@ -243,6 +236,18 @@ fn expand(args: ServiceArgs, mut item: ItemTrait) -> syn::Result<TokenStream2> {
 }
 
 impl Method {
+    /// The parameter types of the method's mangled name, as an expression of type
+    /// `Vec<String>`: the attribute's list, or the ones the argument types give.
+    fn params_tokens(&self) -> TokenStream2 {
+        match &self.params {
+            Some(p) => quote!(::std::vec![#(::std::string::String::from(#p)),*]),
+            None => {
+                let types = self.args.iter().map(|(_, t)| t);
+                quote!(<(#(#types,)*) as ::hessian_rpc::FromArgs>::mangled_params())
+            }
+        }
+    }
+
     /// The trait method's output type.
     fn output(&self) -> TokenStream2 {
         let ok = &self.ok;

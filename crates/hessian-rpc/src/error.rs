@@ -62,5 +62,17 @@ impl Error {
     }
 }
 
+/// `e` and its sources, `: `-separated.
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
 /// Result alias of the RPC layer.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -137,14 +137,7 @@ impl fmt::Display for ServiceError {
 
 impl<E: std::error::Error> From<E> for ServiceError {
     fn from(e: E) -> Self {
-        let mut message = e.to_string();
-        let mut cur = e.source();
-        while let Some(c) = cur {
-            message.push_str(": ");
-            message.push_str(&c.to_string());
-            cur = c.source();
-        }
-        ServiceError::new(RUNTIME_EXCEPTION, message)
+        ServiceError::new(RUNTIME_EXCEPTION, crate::error::error_chain(&e))
     }
 }
 

@@ -10,7 +10,7 @@
 //! responses are skipped. Every limit (head size, header count, chunk line length, trailer size,
 //! reply size) gives an error rather than a panic or an unbounded allocation.
 
-use crate::error::{Error, Result};
+use crate::error::{error_chain, Error, Result};
 use bytes::{Buf, Bytes, BytesMut};
 use std::collections::HashMap;
 use std::io::{self, IoSlice};
@@ -137,18 +137,6 @@ impl From<Error> for Failure {
 
 fn transport(msg: impl Into<String>) -> Error {
     Error::Transport(msg.into())
-}
-
-/// `e` and its sources, `: `-separated.
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        cur = c.source();
-    }
-    s
 }
 
 impl Transport {

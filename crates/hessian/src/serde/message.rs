@@ -336,6 +336,15 @@ impl<'de> AnyDeserializer<'de> {
         }
     }
 
+    /// Reads a call's envelope up to its first argument.
+    fn read_call_header(&mut self) -> Result<CallHeader> {
+        match self {
+            AnyDeserializer::H2(d) => crate::h2::message::read_call_header(d.decoder()),
+            AnyDeserializer::H1(d) => d.decoder().read_call_header(),
+            AnyDeserializer::Burlap(d) => d.decoder().read_call_header(),
+        }
+    }
+
     fn end(&mut self) -> Result<()> {
         match self {
             AnyDeserializer::H2(d) => d.end(),
@@ -389,11 +398,7 @@ impl<'de> CallReader<'de> {
     /// Reads the start of the call in `data` (a complete message) up to its first argument.
     pub fn new(format: Format, data: &'de [u8], limits: Limits) -> Result<Self> {
         let mut de = AnyDeserializer::new(format, data, limits)?;
-        let header = match &mut de {
-            AnyDeserializer::H2(d) => crate::h2::message::read_call_header(d.decoder())?,
-            AnyDeserializer::H1(d) => d.decoder().read_call_header()?,
-            AnyDeserializer::Burlap(d) => d.decoder().read_call_header()?,
-        };
+        let header = de.read_call_header()?;
         Ok(CallReader { de, header, read: 0, map: None })
     }
 
@@ -410,11 +415,7 @@ impl<'de> CallReader<'de> {
     {
         let mut de = AnyDeserializer::new(format, data, limits)?;
         let map = de.referring(data, lookup)?;
-        let header = match &mut de {
-            AnyDeserializer::H2(d) => crate::h2::message::read_call_header(d.decoder())?,
-            AnyDeserializer::H1(d) => d.decoder().read_call_header()?,
-            AnyDeserializer::Burlap(d) => d.decoder().read_call_header()?,
-        };
+        let header = de.read_call_header()?;
         Ok(CallReader { de, header, read: 0, map })
     }
 
