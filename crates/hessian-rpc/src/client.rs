@@ -237,12 +237,6 @@ pub struct Proxy {
     endpoint: Option<Arc<Endpoint>>,
 }
 
-impl std::fmt::Debug for Endpoint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Endpoint").finish_non_exhaustive()
-    }
-}
-
 impl Proxy {
     /// The service URL.
     pub fn url(&self) -> String {
