@@ -324,8 +324,11 @@ impl Proxy {
         let c = &self.client.negotiation.counters;
         ClientCounters::add(&c.calls, 1);
         let (mut support, plan) = ep.plan(method);
-        let reply_hex = plan.reply.as_ref().map(|m| m.hex());
+        let reply_hex = plan.reply.as_ref().map(|m| m.hex_str());
         let offer: (&str, &str) = (neg::OFFER_HEADER, neg::VERSION);
+        // the offer, then the reply map when there is one
+        let with_reply = [offer, (neg::REPLY_MAP_HEADER, reply_hex.unwrap_or_default())];
+        let offer_headers = &with_reply[..if reply_hex.is_some() { 2 } else { 1 }];
         if let (Support::Aware, Some(map)) = (support, &plan.request) {
             let mut w = CallWriter::referring(Format::Hessian2, map, method, argc, self.request_buffer())?;
             write(&mut w)?;
@@ -335,12 +338,8 @@ impl Proxy {
                 // classes the map lacks: the next call establishes a map with all of them
                 ep.send_next_plain(method);
             }
-            let mut headers = vec![offer];
-            if let Some(h) = &reply_hex {
-                headers.push((neg::REPLY_MAP_HEADER, h));
-            }
             ClientCounters::add(&c.referring_calls, 1);
-            let resp = self.post(&headers, body).await?;
+            let resp = self.post(offer_headers, body).await?;
             let aware = resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes()));
             if resp.status == 200 && aware && resp.header_values(neg::UNKNOWN_HEADER).next().is_some() {
                 // nothing ran: forget the map and resend plain, once
@@ -361,17 +360,14 @@ impl Proxy {
         write(&mut w)?;
         let (body, classes) = if offers { w.finish_with_classes()? } else { (w.finish()?, Vec::new()) };
         self.note_request(body.len());
-        let mut headers = Vec::with_capacity(2);
-        let mut reply_map = None;
-        if offers {
-            headers.push(offer);
-            if let (Support::Aware, Some(h)) = (support, &reply_hex) {
-                headers.push((neg::REPLY_MAP_HEADER, h));
-                reply_map = plan.reply.as_ref();
-            }
-        }
+        // the reply map is offered only to an endpoint known to be aware
+        let (headers, reply_map) = match support {
+            Support::Plain(_) => (&with_reply[..0], None),
+            Support::Aware => (offer_headers, plan.reply.as_ref()),
+            Support::Unknown => (&with_reply[..1], None),
+        };
         ClientCounters::add(&c.plain_calls, 1);
-        let resp = self.post(&headers, body).await?;
+        let resp = self.post(headers, body).await?;
         if offers && resp.status == 200 {
             if resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes())) {
                 ep.aware();

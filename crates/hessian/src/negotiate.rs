@@ -92,6 +92,8 @@ pub struct TypeMap {
     classes: Vec<Arc<ClassDef>>,
     canonical: Vec<u8>,
     digest: Digest,
+    /// `digest` as 32 hex digits (the form of the HTTP headers), made once.
+    hex: String,
 }
 
 impl fmt::Debug for TypeMap {
@@ -131,7 +133,7 @@ impl TypeMap {
         }
         let canonical = enc.into_vec();
         let digest = digest_of(&canonical);
-        Ok(TypeMap { classes, canonical, digest })
+        Ok(TypeMap { classes, canonical, digest, hex: to_hex(&digest) })
     }
 
     /// The class definitions, in order (class number `i` of a referring message is `classes()[i]`).
@@ -168,7 +170,12 @@ impl TypeMap {
 
     /// The digest as 32 lower-case hex digits (the form of the HTTP headers).
     pub fn hex(&self) -> String {
-        to_hex(&self.digest)
+        self.hex.clone()
+    }
+
+    /// [`hex`](Self::hex) without a copy.
+    pub fn hex_str(&self) -> &str {
+        &self.hex
     }
 
     /// The referring header `H 02 01 T 30 <digest>` of messages that refer to this map.
