@@ -4,13 +4,16 @@
 
 use crate::error::{Error, Result};
 use crate::fault::RemoteFault;
+use crate::negotiation::{self as neg, ClientCounters, ClientStats, Endpoint, Support};
 use crate::protocol::{self, Dialect};
-use crate::transport::{Settings, Target, Transport};
+use crate::transport::{Response, Settings, Target, Transport};
 use bytes::Bytes;
-use hessian::serde::message::CallWriter;
-use hessian::{Call, Limits, Value};
+use hessian::negotiate::{Digest, TypeMap};
+use hessian::serde::message::{reply_from_slice_negotiated, CallWriter};
+use hessian::{Call, Format, Limits, Value};
 use http::{StatusCode, Uri};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Client settings.
@@ -30,6 +33,8 @@ pub struct ClientConfig {
     pub max_reply_size: usize,
     /// Limits applied while decoding replies.
     pub limits: Limits,
+    /// Type negotiation (`docs/negotiation.md`), in the Hessian 2 dialect: on by default.
+    pub type_maps: bool,
 }
 
 impl Default for ClientConfig {
@@ -42,6 +47,7 @@ impl Default for ClientConfig {
             pool_max_idle_per_host: 64,
             max_reply_size: 256 * 1024 * 1024,
             limits: Limits { max_message_size: 256 * 1024 * 1024, ..Limits::default() },
+            type_maps: true,
         }
     }
 }
@@ -91,6 +97,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Whether to negotiate type maps with the endpoints (the type negotiation extension,
+    /// `docs/negotiation.md`; default on, Hessian 2 dialect only). Off, every call is plain
+    /// Hessian 2 and offers nothing.
+    pub fn type_maps(mut self, on: bool) -> Self {
+        self.config.type_maps = on;
+        self
+    }
+
     /// Builds the client. Needs no runtime; calls must run inside a Tokio runtime (a pooled
     /// connection is only reused on the runtime that opened it).
     pub fn build(self) -> Client {
@@ -101,8 +115,48 @@ impl ClientBuilder {
             max_idle_per_host: c.pool_max_idle_per_host,
             max_reply_size: c.max_reply_size,
         });
-        Client { http: Arc::new(http), config: Arc::new(self.config) }
+        Client { http: Arc::new(http), config: Arc::new(self.config), negotiation: Arc::default() }
     }
+}
+
+/// A client's type negotiation state: what it knows of each endpoint, and its counters.
+#[derive(Default)]
+struct Negotiation {
+    endpoints: Mutex<HashMap<String, Arc<Endpoint>>>,
+    counters: ClientCounters,
+}
+
+impl Negotiation {
+    /// The shared state of the endpoint `uri` (a new, unshared one beyond the bound).
+    fn endpoint(&self, uri: &Uri) -> Arc<Endpoint> {
+        let Ok(mut all) = self.endpoints.lock() else { return Arc::new(Endpoint::new()) };
+        let key = uri.to_string();
+        if let Some(e) = all.get(&key) {
+            return e.clone();
+        }
+        let e = Arc::new(Endpoint::new());
+        if all.len() < neg::MAX_ENDPOINTS {
+            all.insert(key, e.clone());
+        }
+        e
+    }
+}
+
+/// Whether a referring call's answer without `Hessian-Type-Maps` means that a plain peer
+/// refused it before running anything: a fault (HTTP 200), or the 4xx/500 a servlet answers
+/// for a body it cannot read. Gateway errors (502, 503, 504) say nothing about whether the
+/// call ran, so they are the call's result, as for a plain call.
+fn refused_by_plain_peer(status: u16) -> bool {
+    status == 200 || (400..=500).contains(&status)
+}
+
+fn http_error(resp: &Response) -> Error {
+    let status = match StatusCode::from_u16(resp.status) {
+        Ok(s) => s,
+        Err(_) => return Error::Transport(format!("invalid HTTP status {} in the reply", resp.status)),
+    };
+    let text = String::from_utf8_lossy(&resp.body[..resp.body.len().min(512)]).into_owned();
+    Error::Http { status, body: text }
 }
 
 /// A pooled client; clone it freely (clones share the pool).
@@ -113,6 +167,13 @@ impl ClientBuilder {
 pub struct Client {
     http: Arc<Transport>,
     config: Arc<ClientConfig>,
+    negotiation: Arc<Negotiation>,
+}
+
+impl std::fmt::Debug for Negotiation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Negotiation").field("stats", &self.counters.snapshot()).finish()
+    }
 }
 
 impl Client {
@@ -139,21 +200,25 @@ impl Client {
         if uri.scheme_str() != Some("http") || uri.host().is_none() {
             return Err(Error::InvalidUrl { url: url.to_owned(), reason: "expected http://host[:port]/path".into() });
         }
-        Ok(Proxy { client: self.clone(), uri })
+        let negotiates = self.config.type_maps && self.config.dialect == Dialect::HESSIAN2;
+        let endpoint = negotiates.then(|| self.negotiation.endpoint(&uri));
+        Ok(Proxy { client: self.clone(), uri, endpoint })
     }
 
-    /// Sends one encoded call to `uri` and returns the reply body.
-    async fn post(&self, uri: &Uri, body: Vec<u8>) -> Result<Bytes> {
+    /// What the type negotiation has done so far, over all proxies of this client and its
+    /// clones.
+    pub fn type_map_stats(&self) -> ClientStats {
+        self.negotiation.counters.snapshot()
+    }
+
+    /// Sends one encoded call to `uri` with `headers` and returns the response (any status).
+    async fn post(&self, uri: &Uri, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Response> {
         let content_type = self.config.dialect.call.content_type();
-        let resp = self.http.post(&Target::of(uri)?, content_type, &body).await?;
-        let body = resp.body;
-        let status = StatusCode::from_u16(resp.status)
-            .map_err(|_| Error::Transport(format!("invalid HTTP status {} in the reply", resp.status)))?;
-        if status != StatusCode::OK {
-            let text = String::from_utf8_lossy(&body[..body.len().min(512)]).into_owned();
-            return Err(Error::Http { status, body: text });
-        }
-        Ok(body)
+        let c = &self.negotiation.counters;
+        ClientCounters::add(&c.request_bytes, body.len() as u64);
+        let resp = self.http.post(&Target::of(uri)?, content_type, headers, &body).await?;
+        ClientCounters::add(&c.reply_bytes, resp.body.len() as u64);
+        Ok(resp)
     }
 }
 
@@ -168,6 +233,14 @@ impl Default for Client {
 pub struct Proxy {
     client: Client,
     uri: Uri,
+    /// What the client knows of this endpoint's type maps (when it negotiates).
+    endpoint: Option<Arc<Endpoint>>,
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint").finish_non_exhaustive()
+    }
 }
 
 impl Proxy {
@@ -187,12 +260,15 @@ impl Proxy {
         method: &str,
         args: A,
     ) -> Result<R> {
+        if let Some(ep) = &self.endpoint {
+            return self.negotiated(ep, method, args.count(), |w| args.write_args(w)).await;
+        }
         let cfg = &self.client.config;
         let d = cfg.dialect;
         let mut w = CallWriter::new(d.call.format(), d.call_major(), method, &[], args.count())?;
         args.write_args(&mut w)?;
         let body = w.finish()?;
-        let reply = self.post(body).await?;
+        let reply = self.post_plain(body).await?;
         match hessian::serde::message::reply_from_slice::<R>(d.reply.format(), &reply, cfg.limits) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(f)) => Err(Error::Fault(RemoteFault(f))),
@@ -200,17 +276,146 @@ impl Proxy {
         }
     }
 
-    /// Sends an encoded call within the configured timeout and returns the reply body.
-    async fn post(&self, body: Vec<u8>) -> Result<Bytes> {
+    /// Sends an encoded call with `headers` within the configured timeout and returns the
+    /// response (any status).
+    async fn post(&self, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Response> {
         let timeout = self.client.config.timeout;
-        tokio::time::timeout(timeout, self.client.post(&self.uri, body)).await.map_err(|_| Error::Timeout(timeout))?
+        let post = self.client.post(&self.uri, headers, body);
+        tokio::time::timeout(timeout, post).await.map_err(|_| Error::Timeout(timeout))?
+    }
+
+    /// Sends a plain call (no extension) and returns the body of its HTTP 200 reply.
+    async fn post_plain(&self, body: Vec<u8>) -> Result<Bytes> {
+        let c = &self.client.negotiation.counters;
+        ClientCounters::add(&c.calls, 1);
+        ClientCounters::add(&c.plain_calls, 1);
+        let resp = self.post(&[], body).await?;
+        if resp.status != 200 {
+            return Err(http_error(&resp));
+        }
+        Ok(resp.body)
+    }
+
+    /// A Hessian 2 call with type negotiation (`docs/negotiation.md` 4 to 8): refers to the
+    /// method's map when the endpoint confirmed one, resends plain once when the endpoint
+    /// answers that it does not know the map (or turns out not to speak the extension), and
+    /// learns the maps the endpoint confirms from plain calls and replies.
+    async fn negotiated<R, W>(&self, ep: &Endpoint, method: &str, argc: usize, write: W) -> Result<R>
+    where
+        R: serde::de::DeserializeOwned,
+        W: Fn(&mut CallWriter) -> hessian::Result<()>,
+    {
+        let c = &self.client.negotiation.counters;
+        ClientCounters::add(&c.calls, 1);
+        let (mut support, plan) = ep.plan(method);
+        let reply_hex = plan.reply.as_ref().map(|m| m.hex());
+        let offer: (&str, &str) = (neg::OFFER_HEADER, neg::VERSION);
+        if let (Support::Aware, Some(map)) = (support, &plan.request) {
+            let mut w = CallWriter::referring(Format::Hessian2, map, method, argc, Vec::new())?;
+            write(&mut w)?;
+            let (body, inline) = w.finish_with_classes()?;
+            if !inline.is_empty() {
+                // classes the map lacks: the next call establishes a map with all of them
+                ep.send_next_plain(method);
+            }
+            let mut headers = vec![offer];
+            if let Some(h) = &reply_hex {
+                headers.push((neg::REPLY_MAP_HEADER, h));
+            }
+            ClientCounters::add(&c.referring_calls, 1);
+            let resp = self.post(&headers, body).await?;
+            let aware = resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes()));
+            if resp.status == 200 && aware && resp.header_values(neg::UNKNOWN_HEADER).next().is_some() {
+                // nothing ran: forget the map and resend plain, once
+                ClientCounters::add(&c.unknown_type_map, 1);
+                ep.forget_request(method, map);
+            } else if !aware && refused_by_plain_peer(resp.status) {
+                // a plain peer refused `H 02 01` before running anything
+                ClientCounters::add(&c.fallbacks, 1);
+                ep.plain();
+                support = Support::Plain(std::time::Instant::now());
+            } else {
+                return self.negotiated_reply(ep, method, &resp, plan.reply.as_ref());
+            }
+            ClientCounters::add(&c.resends, 1);
+        }
+        let offers = !matches!(support, Support::Plain(_));
+        let mut w = CallWriter::new(Format::Hessian2, 2, method, &[], argc)?;
+        write(&mut w)?;
+        let (body, classes) = if offers { w.finish_with_classes()? } else { (w.finish()?, Vec::new()) };
+        let mut headers = Vec::with_capacity(2);
+        let mut reply_map = None;
+        if offers {
+            headers.push(offer);
+            if let (Support::Aware, Some(h)) = (support, &reply_hex) {
+                headers.push((neg::REPLY_MAP_HEADER, h));
+                reply_map = plan.reply.as_ref();
+            }
+        }
+        ClientCounters::add(&c.plain_calls, 1);
+        let resp = self.post(&headers, body).await?;
+        if offers && resp.status == 200 {
+            if resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes())) {
+                ep.aware();
+                let listed = listed_maps(&resp);
+                if !classes.is_empty() && !listed.is_empty() {
+                    if let Ok(mine) = TypeMap::with_limits(classes, &ep.limits) {
+                        if listed.contains(&mine.digest()) {
+                            ep.confirm_request(method, Arc::new(mine));
+                        }
+                    }
+                }
+            } else {
+                ep.plain();
+            }
+        }
+        self.negotiated_reply(ep, method, &resp, reply_map)
+    }
+
+    /// Decodes a reply of a negotiating call: a referring reply only for the map `offered`,
+    /// and a plain reply's map kept when the endpoint lists it.
+    fn negotiated_reply<R>(
+        &self,
+        ep: &Endpoint,
+        method: &str,
+        resp: &Response,
+        offered: Option<&Arc<TypeMap>>,
+    ) -> Result<R>
+    where
+        R: serde::de::DeserializeOwned,
+    {
+        if resp.status != 200 {
+            return Err(http_error(resp));
+        }
+        let limits = self.client.config.limits;
+        let lookup = |d: &Digest| offered.filter(|m| m.digest() == *d).cloned();
+        let r =
+            reply_from_slice_negotiated::<R, _>(Format::Hessian2, &resp.body, limits, lookup).map_err(Error::Reply)?;
+        if r.type_map.is_some() {
+            ClientCounters::add(&self.client.negotiation.counters.referring_replies, 1);
+        } else if !r.classes.is_empty() {
+            let listed = listed_maps(resp);
+            if !listed.is_empty() && !offered.is_some_and(|m| listed.contains(&m.digest())) {
+                if let Ok(m) = TypeMap::with_limits(r.classes, &ep.limits) {
+                    if listed.contains(&m.digest()) {
+                        ep.confirm_reply(method, Arc::new(m));
+                    }
+                }
+            }
+        }
+        r.reply.map_err(|f| Error::Fault(RemoteFault(f)))
     }
 
     /// Calls with a prepared [`Call`] (which may carry headers, for Hessian 1 and Burlap).
     pub async fn call_with(&self, call: Call) -> Result<Value> {
+        if let (Some(ep), true) = (&self.endpoint, call.headers.is_empty()) {
+            let args = &call.args;
+            let write = |w: &mut CallWriter| args.iter().try_for_each(|a| w.arg(a));
+            return self.negotiated(ep, &call.method, args.len(), write).await;
+        }
         let cfg = &self.client.config;
         let body = protocol::encode_call(cfg.dialect, &call)?;
-        let reply = self.post(body).await?;
+        let reply = self.post_plain(body).await?;
         match protocol::decode_reply(cfg.dialect.reply, &reply, cfg.limits).map_err(Error::Reply)? {
             Ok(v) => Ok(v),
             Err(f) => Err(Error::Fault(RemoteFault(f))),
@@ -226,6 +431,11 @@ impl Proxy {
         };
         self.call(method, vec![Value::string(name)]).await
     }
+}
+
+/// The digests a reply's `Hessian-Type-Map` headers list.
+fn listed_maps(resp: &Response) -> Vec<Digest> {
+    resp.header_values(neg::TYPE_MAP_HEADER).flat_map(neg::digests).collect()
 }
 
 /// A blocking client for synchronous programs: owns a current-thread Tokio runtime, and each
@@ -248,6 +458,11 @@ impl BlockingClient {
     /// A blocking proxy for the service at `url`.
     pub fn proxy(&self, url: &str) -> Result<BlockingProxy> {
         Ok(BlockingProxy { rt: self.rt.clone(), proxy: self.client.proxy(url)? })
+    }
+
+    /// What the type negotiation has done so far (see [`Client::type_map_stats`]).
+    pub fn type_map_stats(&self) -> ClientStats {
+        self.client.type_map_stats()
     }
 }
 

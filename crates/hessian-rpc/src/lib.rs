@@ -8,7 +8,9 @@
 //!   protocol (Hessian 2, Hessian 1, Java's `c 2 0` hybrid, Burlap) is detected and answered in
 //!   kind;
 //! - [`Client`]/[`Proxy`]: a pooled async client, and [`BlockingClient`] for synchronous code;
-//! - [`fault`]: faults as Java writes them, and [`RemoteFault`] for faults received.
+//! - [`fault`]: faults as Java writes them, and [`RemoteFault`] for faults received;
+//! - [`negotiation`]: type negotiation ("Hessian 2.1", `docs/negotiation.md`), on by default
+//!   in the client and the server: class definitions sent once per conversation, not per call.
 //!
 //! ```no_run
 //! use hessian::Value;
@@ -31,6 +33,7 @@ pub mod client;
 pub mod demo;
 pub mod error;
 pub mod fault;
+pub mod negotiation;
 pub mod protocol;
 pub mod server;
 pub mod service;

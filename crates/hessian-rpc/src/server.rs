@@ -2,8 +2,9 @@
 //! [`Service`]s, detects each call's protocol, and answers in kind; plus a standalone
 //! hyper-based [`HessianServer::serve`] with keep-alive, limits and graceful shutdown.
 
-use crate::protocol::{self, Dialect};
-use crate::service::Service;
+use crate::negotiation::{self as neg, MapCache, ServerStats, TypeMapConfig};
+use crate::protocol::{self, Dialect, Protocol};
+use crate::service::{Negotiating, Service};
 use bytes::Bytes;
 use futures_util::FutureExt;
 use hessian::Limits;
@@ -43,6 +44,8 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// How long graceful shutdown waits for open connections before dropping them.
     pub shutdown_grace: Duration,
+    /// Type negotiation (`docs/negotiation.md`): on by default, with a bounded map cache.
+    pub type_maps: TypeMapConfig,
 }
 
 impl Default for ServerConfig {
@@ -54,6 +57,7 @@ impl Default for ServerConfig {
             body_read_timeout: Duration::from_secs(60),
             max_connections: 1024,
             shutdown_grace: Duration::from_secs(10),
+            type_maps: TypeMapConfig::default(),
         }
     }
 }
@@ -62,6 +66,7 @@ struct Inner {
     routes: HashMap<String, Arc<Service>>,
     fallback: Option<Arc<Service>>,
     config: ServerConfig,
+    maps: MapCache,
 }
 
 /// A Hessian/Burlap HTTP endpoint set: `path -> Service`. Cheap to clone.
@@ -135,9 +140,18 @@ impl HessianServerBuilder {
         self
     }
 
+    /// Sets the type negotiation settings (see [`TypeMapConfig`]).
+    pub fn type_maps(mut self, config: TypeMapConfig) -> Self {
+        self.config.type_maps = config;
+        self
+    }
+
     /// Finishes the server.
     pub fn build(self) -> HessianServer {
-        HessianServer { inner: Arc::new(Inner { routes: self.routes, fallback: self.fallback, config: self.config }) }
+        let maps = MapCache::new(self.config.type_maps);
+        HessianServer {
+            inner: Arc::new(Inner { routes: self.routes, fallback: self.fallback, config: self.config, maps }),
+        }
     }
 }
 
@@ -162,6 +176,11 @@ impl HessianServer {
     /// The configuration in force.
     pub fn config(&self) -> &ServerConfig {
         &self.inner.config
+    }
+
+    /// What the type-map cache holds and the negotiation has done so far.
+    pub fn type_map_stats(&self) -> ServerStats {
+        self.inner.maps.stats()
     }
 
     /// Handles one HTTP request; never fails (errors become faults or HTTP error statuses) and
@@ -193,6 +212,16 @@ impl HessianServer {
             r.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static("POST"));
             return r;
         }
+        // the type negotiation's request headers, read before the body takes the request
+        let negotiation = inner.config.type_maps.enabled.then(|| {
+            let headers = req.headers();
+            let offered = headers.get_all(neg::OFFER_HEADER).iter().any(|v| neg::offers(v.as_bytes()));
+            let reply_map = headers
+                .get(neg::REPLY_MAP_HEADER)
+                .and_then(|v| hessian::negotiate::parse_digest(v.to_str().ok()?))
+                .and_then(|d| inner.maps.own_reply_map(&d));
+            (offered, reply_map)
+        });
         let max = inner.config.max_request_size;
         if let Some(len) = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
         {
@@ -219,19 +248,52 @@ impl HessianServer {
         let Some(dialect) = Dialect::detect(&body) else {
             return text(StatusCode::BAD_REQUEST, "not a Hessian or Burlap call");
         };
-        let respond = service.respond(&body, dialect, inner.config.limits);
-        let bytes = match AssertUnwindSafe(respond).catch_unwind().await {
-            Ok(b) => b,
+        // the extension is spoken with a Hessian 2 call that offered it or refers to a map
+        let negotiation = negotiation.filter(|(offered, _)| {
+            dialect.call == Protocol::Hessian2 && (*offered || hessian::negotiate::is_referring(&body))
+        });
+        let negotiating = negotiation.map(|(offered, reply_map)| Negotiating {
+            cache: &inner.maps,
+            learn: offered,
+            reply_map: if dialect.reply == Protocol::Hessian2 { reply_map } else { None },
+        });
+        let aware = negotiating.is_some();
+        let respond = service.answer(&body, dialect, inner.config.limits, negotiating);
+        let answer = match AssertUnwindSafe(respond).catch_unwind().await {
+            Ok(a) => a,
             Err(_) => {
                 let f = crate::fault::service_exception("java.lang.RuntimeException", "the service panicked");
                 match protocol::encode_reply(dialect.reply, &Err(f)) {
-                    Ok(b) => b,
+                    Ok(body) => crate::service::Answer { body, ..Default::default() },
                     Err(_) => return text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
                 }
             }
         };
-        let mut r = Response::new(Full::new(Bytes::from(bytes)));
-        r.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static(dialect.reply.content_type()));
+        let mut r = Response::new(Full::new(Bytes::from(answer.body)));
+        let headers = r.headers_mut();
+        headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(dialect.reply.content_type()));
+        if aware {
+            headers.insert(neg::OFFER_HEADER, header::HeaderValue::from_static(neg::VERSION));
+            if let Some(d) = answer.unknown {
+                if let Ok(v) = header::HeaderValue::from_str(&hessian::negotiate::to_hex(&d)) {
+                    headers.insert(neg::UNKNOWN_HEADER, v);
+                }
+            }
+            let mut maps = String::new();
+            for d in
+                answer.request_map.iter().chain(answer.reply_map.iter().filter(|d| answer.request_map != Some(**d)))
+            {
+                if !maps.is_empty() {
+                    maps.push_str(", ");
+                }
+                maps.push_str(&hessian::negotiate::to_hex(d));
+            }
+            if let Ok(v) = header::HeaderValue::from_str(&maps) {
+                if !maps.is_empty() {
+                    headers.insert(neg::TYPE_MAP_HEADER, v);
+                }
+            }
+        }
         r
     }
 

@@ -3,10 +3,12 @@
 //! dispatched the way `HessianSkeleton` dispatches.
 
 use crate::fault::{self, IntoFault, NO_SUCH_METHOD, PROTOCOL_EXCEPTION};
+use crate::negotiation::{MapCache, UNKNOWN_TYPE_MAP};
 use crate::protocol::{self, Dialect, Protocol};
 use crate::typed::{ArgError, FromArgs};
+use hessian::negotiate::{Digest, TypeMap};
 use hessian::serde::message::CallReader;
-use hessian::{Call, Fault, Limits, Value};
+use hessian::{Call, ClassDef, ErrorKind, Fault, Format, Limits, Value};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::marker::PhantomData;
@@ -17,7 +19,63 @@ use std::sync::Arc;
 pub type HandlerFuture = Pin<Box<dyn Future<Output = Result<Value, Fault>> + Send + 'static>>;
 
 /// The future of a typed method: the encoded reply body, or a fault.
-type ReplyFuture = Pin<Box<dyn Future<Output = Result<Vec<u8>, Fault>> + Send + 'static>>;
+type ReplyFuture = Pin<Box<dyn Future<Output = Result<Encoded, Fault>> + Send + 'static>>;
+
+/// An encoded reply and the classes it defined (only when asked for, to learn its map).
+struct Encoded {
+    body: Vec<u8>,
+    classes: Vec<Arc<ClassDef>>,
+}
+
+/// How a reply is written (the type negotiation extension, `docs/negotiation.md` 5).
+#[derive(Clone)]
+enum ReplyMode {
+    /// A plain reply.
+    Plain,
+    /// A plain reply whose class definitions are kept as one of the server's reply maps.
+    Learn,
+    /// A referring reply with the map's classes pre-defined.
+    Refer(Arc<TypeMap>),
+}
+
+impl ReplyMode {
+    /// Encodes a reply carrying `value` in `format` in this mode.
+    fn encode<T: ?Sized + serde::Serialize>(&self, format: Format, value: &T) -> hessian::Result<Encoded> {
+        use hessian::serde::message as m;
+        Ok(match self {
+            ReplyMode::Plain => Encoded { body: m::reply_to_vec(format, value)?, classes: Vec::new() },
+            ReplyMode::Learn => {
+                let (body, classes) = m::reply_into_with_classes(format, value, Vec::new())?;
+                Encoded { body, classes }
+            }
+            ReplyMode::Refer(map) => {
+                Encoded { body: m::reply_to_vec_referring(format, map, value)?, classes: Vec::new() }
+            }
+        })
+    }
+}
+
+/// The type negotiation state of one call on a server that speaks the extension.
+pub(crate) struct Negotiating<'a> {
+    /// The server's maps.
+    pub cache: &'a MapCache,
+    /// The call offered the extension: learn the maps of a plain call and of the reply.
+    pub learn: bool,
+    /// The server's own reply map the client asked for (`Hessian-Reply-Map`), if kept.
+    pub reply_map: Option<Arc<TypeMap>>,
+}
+
+/// A reply body and what the type negotiation learned while answering.
+#[derive(Default)]
+pub(crate) struct Answer {
+    pub body: Vec<u8>,
+    /// The map learned from a plain call's definitions.
+    pub request_map: Option<Digest>,
+    /// The map learned from a plain reply's definitions.
+    pub reply_map: Option<Digest>,
+    /// A referring call named a map this server does not have (nothing was run).
+    pub unknown: Option<Digest>,
+}
 
 /// What a handler learns about the call besides its arguments.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,7 +118,7 @@ where
 trait TypedHandler: Send + Sync + 'static {
     /// Decodes the arguments (all of them, or a fault naming the one that failed) and returns
     /// the method's future, not yet started.
-    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, ArgError>;
+    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>, reply: ReplyMode) -> Result<ReplyFuture, ArgError>;
 }
 
 struct TypedFn<A, F> {
@@ -77,14 +135,14 @@ where
     F: Fn(A) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<R, E>> + Send + 'static,
 {
-    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>) -> Result<ReplyFuture, ArgError> {
+    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>, reply: ReplyMode) -> Result<ReplyFuture, ArgError> {
         let a = A::read_args(args)?;
         let fut = (self.f)(a);
         let format = ctx.dialect.reply.format();
         let name = self.name.clone();
         Ok(Box::pin(async move {
             match fut.await {
-                Ok(r) => hessian::serde::message::reply_to_vec(format, &r).map_err(|e| {
+                Ok(r) => reply.encode(format, &r).map_err(|e| {
                     let message = format!("{name}: the reply cannot be encoded: {e}");
                     fault::service_exception("java.lang.IllegalStateException", &message)
                 }),
@@ -260,6 +318,29 @@ impl Service {
     /// with the fields `method`, `protocol`, `request_bytes`, `reply_bytes`, `duration_us` and,
     /// for a fault, `fault` (its code).
     pub async fn respond(&self, body: &[u8], dialect: Dialect, limits: Limits) -> Vec<u8> {
+        self.answer(body, dialect, limits, None).await.body
+    }
+
+    /// [`respond`](Self::respond) on a server that speaks the type negotiation extension:
+    /// referring calls are decoded with their map (or answered `UnknownTypeMap` before
+    /// anything is decoded), and the maps of plain calls and replies are learned when the call
+    /// offered the extension.
+    pub(crate) async fn answer(
+        &self,
+        body: &[u8],
+        dialect: Dialect,
+        limits: Limits,
+        neg: Option<Negotiating<'_>>,
+    ) -> Answer {
+        let mode = match &neg {
+            Some(n) if dialect.reply == Protocol::Hessian2 => match &n.reply_map {
+                Some(m) => ReplyMode::Refer(m.clone()),
+                None if n.learn => ReplyMode::Learn,
+                None => ReplyMode::Plain,
+            },
+            _ => ReplyMode::Plain,
+        };
+        let mut answer = Answer::default();
         let span = tracing::info_span!(
             target: "hessian_rpc",
             "hessian.call",
@@ -273,36 +354,85 @@ impl Service {
         let t0 = std::time::Instant::now();
         let reply = {
             let _enter = span.enter();
-            self.start(body, dialect, limits, &span)
+            self.start(body, dialect, limits, &span, neg.as_ref(), &mode, &mut answer)
         };
         let reply = match reply {
             Ok(Started::Typed(fut)) => tracing::Instrument::instrument(fut, span.clone()).await,
             Ok(Started::Values(fut)) => match tracing::Instrument::instrument(fut, span.clone()).await {
-                Ok(v) => encode_value_reply(dialect.reply, v),
+                Ok(v) => encode_value_reply(dialect.reply, v, &mode),
                 Err(f) => Err(f),
             },
-            Ok(Started::Ready(v)) => encode_value_reply(dialect.reply, v),
+            Ok(Started::Ready(v)) => encode_value_reply(dialect.reply, v, &mode),
             Err(f) => Err(f),
         };
-        let bytes = match reply {
-            Ok(b) => b,
+        answer.body = match reply {
+            Ok(encoded) => {
+                if let Some(n) = &neg {
+                    match mode {
+                        ReplyMode::Learn => answer.reply_map = n.cache.learn(&encoded.classes, true),
+                        ReplyMode::Refer(_) => crate::negotiation::count(&n.cache.referring_replies),
+                        ReplyMode::Plain => {}
+                    }
+                }
+                encoded.body
+            }
             Err(f) => {
                 span.record("fault", f.code.as_str());
                 encode_fault(dialect.reply, f)
             }
         };
-        span.record("reply_bytes", bytes.len());
+        span.record("reply_bytes", answer.body.len());
         span.record("duration_us", t0.elapsed().as_micros() as u64);
-        bytes
+        answer
     }
 
     /// Reads the call's header, finds the method, decodes the arguments and returns the
     /// method's future, not yet started.
-    fn start(&self, body: &[u8], dialect: Dialect, limits: Limits, span: &tracing::Span) -> Result<Started, Fault> {
+    #[allow(clippy::too_many_arguments)]
+    fn start(
+        &self,
+        body: &[u8],
+        dialect: Dialect,
+        limits: Limits,
+        span: &tracing::Span,
+        neg: Option<&Negotiating<'_>>,
+        mode: &ReplyMode,
+        answer: &mut Answer,
+    ) -> Result<Started, Fault> {
         let malformed =
             |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call));
         let format = dialect.call.format();
-        let mut reader = CallReader::new(format, body, limits).map_err(malformed)?;
+        let reader = match neg {
+            Some(n) if format == Format::Hessian2 => CallReader::negotiated(format, body, limits, |d| n.cache.get(d)),
+            _ => CallReader::new(format, body, limits),
+        };
+        let mut reader = match reader {
+            Ok(r) => r,
+            Err(e) => {
+                if let (ErrorKind::UnknownTypeMap(d), Some(n)) = (e.kind(), neg) {
+                    crate::negotiation::count(&n.cache.unknown_type_map);
+                    answer.unknown = Some(*d);
+                    let hex = hessian::negotiate::to_hex(d);
+                    return Err(Fault::new(
+                        UNKNOWN_TYPE_MAP,
+                        format!("unknown type map {hex}: resend the call as plain Hessian 2"),
+                    ));
+                }
+                return Err(malformed(e));
+            }
+        };
+        // a plain Hessian 2 call that offered the extension establishes the map of its classes
+        let learn_request = match neg {
+            Some(n) if reader.type_map().is_some() => {
+                crate::negotiation::count(&n.cache.referring_calls);
+                None
+            }
+            Some(n) if n.learn && format == Format::Hessian2 => {
+                crate::negotiation::count(&n.cache.plain_calls);
+                Some(n.cache)
+            }
+            _ => None,
+        };
         span.record("method", reader.method());
         let argc = match reader.arg_count() {
             Some(n) => Some(n),
@@ -318,7 +448,7 @@ impl Service {
         let Some(method) = method else {
             let name = reader.method().to_owned();
             if name == GET_ATTRIBUTE || name == BURLAP_GET_ATTRIBUTE {
-                let args = read_value_args(dialect.call, reader).map_err(malformed)?;
+                let (args, _) = read_value_args(dialect.call, reader, false).map_err(malformed)?;
                 return Ok(Started::Ready(self.get_attribute(&args)));
             }
             return Err(fault::no_such_method(&name));
@@ -331,12 +461,16 @@ impl Service {
         let ctx = CallContext { method: reader.method().to_owned(), headers, dialect };
         match &method.kind {
             Kind::Values(h) => {
-                let args = read_value_args(dialect.call, reader).map_err(malformed)?;
+                let (args, classes) =
+                    read_value_args(dialect.call, reader, learn_request.is_some()).map_err(malformed)?;
                 check_arity(method, args.len())?;
+                if let Some(cache) = learn_request {
+                    answer.request_map = cache.learn(&classes, false);
+                }
                 Ok(Started::Values(h.clone().call(ctx, args)))
             }
             Kind::Typed(h) => {
-                let fut = match h.start(&ctx, &mut reader) {
+                let fut = match h.start(&ctx, &mut reader, mode.clone()) {
                     Ok(fut) => fut,
                     // fewer arguments than the method has (Hessian 1 and Burlap do not say)
                     Err(e) if reader.args_read() == e.index && reader.at_end().unwrap_or(false) => {
@@ -358,7 +492,13 @@ impl Service {
                     let n = count_args(format, body, limits).map_err(malformed)?;
                     return Err(arity_fault(method, n));
                 }
-                reader.finish().map_err(malformed)?;
+                match learn_request {
+                    Some(cache) => {
+                        let classes = reader.finish_with_classes().map_err(malformed)?;
+                        answer.request_map = cache.learn(&classes, false);
+                    }
+                    None => reader.finish().map_err(malformed)?,
+                }
                 Ok(Started::Typed(fut))
             }
         }
@@ -388,14 +528,23 @@ fn check_arity(method: &Method, argc: usize) -> Result<(), Fault> {
     }
 }
 
-/// Reads the remaining arguments as values in the Hessian 2 shape, and the end of the call.
-fn read_value_args(protocol: Protocol, mut reader: CallReader<'_>) -> hessian::Result<Vec<Value>> {
+/// Reads the remaining arguments as values in the Hessian 2 shape, and the end of the call;
+/// with `classes`, also the class definitions the call defined.
+fn read_value_args(
+    protocol: Protocol,
+    mut reader: CallReader<'_>,
+    classes: bool,
+) -> hessian::Result<(Vec<Value>, Vec<Arc<ClassDef>>)> {
     let mut args = Vec::new();
     while !reader.at_end()? {
         args.push(protocol::h2_shape(protocol, reader.value_arg()?));
     }
+    if classes {
+        let classes = reader.finish_with_classes()?;
+        return Ok((args, classes));
+    }
     reader.finish()?;
-    Ok(args)
+    Ok((args, Vec::new()))
 }
 
 /// Counts the arguments of a call whose format does not say how many there are.
@@ -407,9 +556,17 @@ fn count_args(format: hessian::Format, body: &[u8], limits: Limits) -> hessian::
     Ok(reader.args_read())
 }
 
-fn encode_value_reply(protocol: Protocol, v: Value) -> Result<Vec<u8>, Fault> {
-    protocol::encode_reply(protocol, &Ok(v))
-        .map_err(|e| Fault::new(PROTOCOL_EXCEPTION, format!("could not encode the reply: {e}")))
+fn encode_value_reply(protocol: Protocol, v: Value, mode: &ReplyMode) -> Result<Encoded, Fault> {
+    let failed = |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("could not encode the reply: {e}"));
+    match mode {
+        ReplyMode::Plain => {
+            let body = protocol::encode_reply(protocol, &Ok(v)).map_err(failed)?;
+            Ok(Encoded { body, classes: Vec::new() })
+        }
+        // `Value` serializes losslessly through the codec's serializer, whose class table the
+        // negotiation reads and seeds
+        _ => mode.encode(protocol.format(), &v).map_err(failed),
+    }
 }
 
 /// Encodes a fault; one whose detail cannot be encoded is sent without it.

@@ -50,6 +50,15 @@ pub(crate) struct Settings {
 pub(crate) struct Response {
     pub status: u16,
     pub body: Bytes,
+    /// The reply's `Hessian-*` headers (the type negotiation's), names in lower case.
+    pub hessian_headers: Vec<(String, String)>,
+}
+
+impl Response {
+    /// The values of the `Hessian-*` header `name` (lower case), in order.
+    pub fn header_values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.hessian_headers.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
 }
 
 /// Where a request goes: derived from an `http://` URI.
@@ -145,12 +154,18 @@ impl Transport {
     }
 
     /// POSTs `body` to `target` and returns the complete response (any status).
-    pub async fn post(&self, target: &Target<'_>, content_type: &str, body: &[u8]) -> Result<Response> {
+    pub async fn post(
+        &self,
+        target: &Target<'_>,
+        content_type: &str,
+        extra_headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Result<Response> {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| transport("the client must be used inside a Tokio runtime"))?
             .id();
         let key = Key { runtime, host: target.host.to_owned(), port: target.port };
-        let head = request_head(target, content_type, body.len());
+        let head = request_head(target, content_type, extra_headers, body.len());
         let max = self.settings.max_reply_size;
         if let Some(mut conn) = self.take(&key) {
             match exchange(&mut conn, true, &head, body, max).await {
@@ -237,12 +252,18 @@ impl Transport {
     }
 }
 
-fn request_head(target: &Target<'_>, content_type: &str, len: usize) -> Vec<u8> {
-    let mut h = Vec::with_capacity(96 + target.path.len() + target.authority.len() + content_type.len());
+fn request_head(target: &Target<'_>, content_type: &str, extra: &[(&str, &str)], len: usize) -> Vec<u8> {
+    let extra_len: usize = extra.iter().map(|(n, v)| n.len() + v.len() + 4).sum();
+    let mut h = Vec::with_capacity(96 + target.path.len() + target.authority.len() + content_type.len() + extra_len);
     for part in
         ["POST ", target.path, " HTTP/1.1\r\nHost: ", target.authority, "\r\nContent-Type: ", content_type].iter()
     {
         h.extend_from_slice(part.as_bytes());
+    }
+    for (name, value) in extra {
+        for part in ["\r\n", name, ": ", value] {
+            h.extend_from_slice(part.as_bytes());
+        }
     }
     h.extend_from_slice(b"\r\nContent-Length: ");
     h.extend_from_slice(len.to_string().as_bytes());
@@ -332,6 +353,7 @@ enum Framing {
 #[derive(Debug)]
 struct Head {
     status: u16,
+    hessian_headers: Vec<(String, String)>,
     framing: Framing,
     keep_alive: bool,
     len: usize,
@@ -351,8 +373,12 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
     let (mut close, mut keep_alive_token) = (false, false);
     let mut length: Option<u64> = None;
     let mut codings: Vec<String> = Vec::new();
+    let mut hessian_headers = Vec::new();
     for h in resp.headers.iter() {
-        if h.name.eq_ignore_ascii_case("connection") {
+        if h.name.len() > 8 && h.name.as_bytes()[..8].eq_ignore_ascii_case(b"hessian-") {
+            let value = std::str::from_utf8(h.value).map_err(|_| transport("a reply header is not valid text"))?;
+            hessian_headers.push((h.name.to_ascii_lowercase(), value.trim().to_owned()));
+        } else if h.name.eq_ignore_ascii_case("connection") {
             for token in list(h.value)? {
                 close |= token.eq_ignore_ascii_case("close");
                 keep_alive_token |= token.eq_ignore_ascii_case("keep-alive");
@@ -391,7 +417,7 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
         keep_alive = false;
         Framing::UntilClose
     };
-    Ok(Some(Head { status, framing, keep_alive, len }))
+    Ok(Some(Head { status, hessian_headers, framing, keep_alive, len }))
 }
 
 /// The elements of a comma-separated header value, trimmed, empty ones left out.
@@ -477,7 +503,7 @@ async fn read_response<S: AsyncRead + Unpin>(
     };
     let (body, complete) = read_body(conn, head.framing, max_reply).await?;
     let reusable = head.keep_alive && complete && conn.buf.is_empty();
-    Ok((Response { status: head.status, body }, reusable))
+    Ok((Response { status: head.status, body, hessian_headers: head.hessian_headers }, reusable))
 }
 
 fn is_reset(e: &io::Error) -> bool {
@@ -976,7 +1002,7 @@ mod tests {
         let uri: http::Uri = "http://example.org".parse().unwrap();
         let t = Target::of(&uri).unwrap();
         assert_eq!((t.host, t.port, t.authority, t.path), ("example.org", 80, "example.org", "/"));
-        let head = request_head(&t, "x/y", 12);
+        let head = request_head(&t, "x/y", &[], 12);
         assert_eq!(
             head,
             b"POST / HTTP/1.1\r\nHost: example.org\r\nContent-Type: x/y\r\nContent-Length: 12\r\n\r\n".to_vec()
