@@ -114,8 +114,7 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
 
 /// The type-map settings of `serve-demo`'s options.
 fn type_maps(a: &ServeArgs) -> TypeMapConfig {
-    let mut c = TypeMapConfig::default();
-    c.enabled = !a.no_type_maps;
+    let mut c = TypeMapConfig { enabled: !a.no_type_maps, ..TypeMapConfig::default() };
     if let Some(n) = a.type_map_cache {
         c.max_maps = n;
     }
