@@ -56,7 +56,11 @@ fn negotiation_bench_tiny_mode_end_to_end() {
     let _ = std::fs::remove_file(&json);
     let doc: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     let rows = doc["w2"].as_array().expect("w2 rows");
-    assert_eq!(rows.len(), 12, "4 client/server pairs x 3 protocols:\n{stdout}");
+    assert_eq!(
+        rows.len(),
+        14,
+        "4 client/server pairs x 3 protocols, and Rust to Rust H2 and 2.1 interleaved:\n{stdout}"
+    );
     for pair in ["Rust → Rust", "Java → Java", "Rust → Java", "Java → Rust"] {
         let row = |proto: &str| {
             rows.iter()

@@ -343,6 +343,62 @@ async fn rust_w2(pair: &'static str, url: &str, proto: Proto, warmup: usize, cal
     })
 }
 
+/// Hessian 2 and 2.1 from two Rust clients whose calls alternate (one of each per round), so
+/// that a drift in the machine's load affects both alike.
+async fn rust_w2_interleaved(url: &str, warmup: usize, calls: usize) -> Res<(Row, Row)> {
+    let (c2, c21) = (Proto::H2.client(), Proto::H21.client());
+    let b2 = BenchClient::new(c2.proxy(url).map_err(|e| e.to_string())?);
+    let b21 = BenchClient::new(c21.proxy(url).map_err(|e| e.to_string())?);
+    let request = w2::request();
+    let expected = w2::reply();
+    let call = |b: &BenchClient, proto: Proto, i: usize| {
+        let order = request.clone();
+        let expected = &expected;
+        let b = b.clone();
+        async move {
+            let t0 = Instant::now();
+            let got = b.exchange(order).await;
+            let dt = t0.elapsed();
+            match got {
+                Ok(g) if *g == *expected => Ok(dt),
+                Ok(_) => Err(format!("interleaved {}: call {i}: wrong reply", proto.name())),
+                Err(e) => Err(format!("interleaved {}: call {i}: {e}", proto.name())),
+            }
+        }
+    };
+    for i in 0..warmup {
+        call(&b2, Proto::H2, i).await?;
+        call(&b21, Proto::H21, i).await?;
+    }
+    let (s2, s21) = (c2.type_map_stats(), c21.type_map_stats());
+    let (mut t2, mut t21) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+    for i in 0..calls {
+        // alternate which goes first, too
+        if i % 2 == 0 {
+            t2.push(call(&b2, Proto::H2, warmup + i).await?);
+            t21.push(call(&b21, Proto::H21, warmup + i).await?);
+        } else {
+            t21.push(call(&b21, Proto::H21, warmup + i).await?);
+            t2.push(call(&b2, Proto::H2, warmup + i).await?);
+        }
+    }
+    let row = |proto: Proto, client: &Client, before: hessian_rpc::negotiation::ClientStats, t: &mut Vec<Duration>| {
+        let after = client.type_map_stats();
+        Row {
+            pair: "Rust → Rust, interleaved",
+            protocol: proto.name(),
+            times: times(t),
+            calls,
+            request: (after.request_bytes - before.request_bytes) as f64 / calls as f64,
+            reply: (after.reply_bytes - before.reply_bytes) as f64 / calls as f64,
+            first_request: 0,
+            first_reply: 0,
+            resends: after.resends,
+        }
+    };
+    Ok((row(Proto::H2, &c2, s2, &mut t2), row(Proto::H21, &c21, s21, &mut t21)))
+}
+
 // ---------------------------------------------------------------------------------------------
 // W2 from the Java client
 
@@ -642,6 +698,8 @@ fn run(c: &Config) -> Res<()> {
     for proto in [Proto::H1, Proto::H2, Proto::H21] {
         rows.push(rt.block_on(rust_w2("Rust → Rust", &rust_bench, proto, c.warmup, c.calls))?);
     }
+    let (h2, h21) = rt.block_on(rust_w2_interleaved(&rust_bench, c.warmup, c.calls))?;
+    rows.extend([h2, h21]);
     if let Some(java) = &java {
         let plain = Server::java(java, "RpcJavaServer")?;
         let negotiating = Server::java(java, "NegotiatingServer")?;
