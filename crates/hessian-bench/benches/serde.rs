@@ -21,6 +21,9 @@
 //! (`to_vec_named`) and bincode; after the groups a table of ratios of the medians of this run is
 //! printed (e.g. `-- --warm-up-time 1 --measurement-time 2 'money_1|w2_|w1'`).
 //!
+//! `serde_w2_call_*` and `serde_w2_reply_message_*` compare the W2 call and reply as plain
+//! Hessian 2 messages with their referring form under type negotiation (`docs/negotiation.md`).
+//!
 //! `--features mimalloc` runs the same benchmarks with mimalloc as the global allocator (decoding
 //! W1 is mostly malloc/free of the owned strings under glibc); the allocator is printed first.
 
@@ -378,6 +381,71 @@ fn messages(c: &mut Criterion) {
     cases(c, "w2_reply", &structs::w2::reply());
 }
 
+/// The W2 call and reply as whole messages, plain Hessian 2 against the type negotiation's
+/// referring form (`docs/negotiation.md`): a referring message neither writes nor parses the six
+/// class definitions, and its classes are the map's (interned) definitions, whose binding to
+/// the Rust structs' fields is worked out once per definition rather than once per message.
+fn negotiated(c: &mut Criterion) {
+    use hessian::serde::message::{self as m, CallReader, CallWriter};
+    use hessian::{Format, Limits};
+    let (order, reply) = (structs::w2::request(), structs::w2::reply());
+    let call = |map: Option<&hessian::negotiate::TypeMap>| {
+        let mut w = match map {
+            None => CallWriter::new(Format::Hessian2, 2, "exchange", &[], 1).unwrap(),
+            Some(map) => CallWriter::referring(Format::Hessian2, map, "exchange", 1, Vec::new()).unwrap(),
+        };
+        w.arg(black_box(&order)).unwrap();
+        w.finish().unwrap()
+    };
+    let plain_call = call(None);
+    let map =
+        hessian::negotiate::TypeMap::new(hessian::negotiate::message_classes(&plain_call, Limits::default()).unwrap())
+            .unwrap();
+    let map = std::sync::Arc::new(map);
+    let referring_call = call(Some(&map));
+    let plain_reply = m::reply_to_vec(Format::Hessian2, &reply).unwrap();
+    let referring_reply = m::reply_to_vec_referring(Format::Hessian2, &map, &reply).unwrap();
+    println!(
+        "W2 exchange: call {} bytes plain, {} referring; reply {} plain, {} referring",
+        plain_call.len(),
+        referring_call.len(),
+        plain_reply.len(),
+        referring_reply.len()
+    );
+    let mut g = c.benchmark_group("serde_w2_call_encode");
+    g.bench_function("plain", |b| b.iter(|| call(None)));
+    g.bench_function("referring", |b| b.iter(|| call(Some(&map))));
+    g.finish();
+    let decode = |body: &[u8]| {
+        let mut r = CallReader::negotiated(Format::Hessian2, body, Limits::default(), |_| Some(map.clone())).unwrap();
+        let o: structs::w2::Order = r.arg().unwrap();
+        r.finish().unwrap();
+        o
+    };
+    let mut g = c.benchmark_group("serde_w2_call_decode");
+    g.bench_function("plain", |b| b.iter(|| decode(black_box(&plain_call))));
+    g.bench_function("referring", |b| b.iter(|| decode(black_box(&referring_call))));
+    g.finish();
+    let mut g = c.benchmark_group("serde_w2_reply_message_encode");
+    g.bench_function("plain", |b| b.iter(|| m::reply_to_vec(Format::Hessian2, black_box(&reply)).unwrap()));
+    g.bench_function("referring", |b| {
+        b.iter(|| m::reply_to_vec_referring(Format::Hessian2, &map, black_box(&reply)).unwrap())
+    });
+    g.finish();
+    let read = |body: &[u8]| {
+        m::reply_from_slice_negotiated::<structs::w2::Order, _>(Format::Hessian2, body, Limits::default(), |_| {
+            Some(map.clone())
+        })
+        .unwrap()
+        .reply
+        .unwrap()
+    };
+    let mut g = c.benchmark_group("serde_w2_reply_message_decode");
+    g.bench_function("plain", |b| b.iter(|| read(black_box(&plain_reply))));
+    g.bench_function("referring", |b| b.iter(|| read(black_box(&referring_reply))));
+    g.finish();
+}
+
 /// Ratios of this crate's criterion medians to rmp-serde (named fields) and bincode, from the
 /// groups measured in this run (a group left out by the filter is not printed).
 fn ratios(started: std::time::SystemTime) {
@@ -408,7 +476,7 @@ fn ratios(started: std::time::SystemTime) {
     }
 }
 
-criterion_group!(benches, w1, w3, messages);
+criterion_group!(benches, w1, w3, messages, negotiated);
 
 // criterion_main!, plus the Java reference after the groups.
 fn main() {

@@ -1,6 +1,7 @@
 //! Profiling probe for the server's per-call work without HTTP (run under valgrind/perf):
 //! `respond_probe w2|w1 N` answers N W2 `exchange` calls (or `getItems(100)` calls) through
 //! `Service::respond` of the typed demo service, from the request bytes to the reply bytes.
+//! `respond_probe w2|w1 0 FILE` writes the request body to FILE instead (for wrk or curl).
 use hessian::serde::message::CallWriter;
 use hessian_rpc::Dialect;
 
@@ -20,6 +21,11 @@ fn main() {
             w.finish().expect("finish")
         }
     };
+    if let Some(path) = args.next() {
+        // `respond_probe w2|w1 0 FILE`: writes the request body (for wrk or curl) and stops
+        std::fs::write(&path, &body).expect("write the body");
+        return;
+    }
     let service = hessian_rpc::demo::bench_service();
     let rt = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
     let t = std::time::Instant::now();

@@ -313,6 +313,16 @@ pub(crate) struct Endpoint {
     pub(crate) limits: MapLimits,
 }
 
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (support, methods) = match self.state.lock() {
+            Ok(s) => (Some(s.support), s.methods.len()),
+            Err(_) => (None, 0),
+        };
+        f.debug_struct("Endpoint").field("support", &support).field("methods", &methods).finish()
+    }
+}
+
 impl Endpoint {
     pub(crate) fn new() -> Endpoint {
         Endpoint {

@@ -1,12 +1,21 @@
 //! The Java implementation of the type negotiation extension (`docs/negotiation.md`):
 //! `NegotiateCheck` (a `NegotiatingProxyFactory` client making self-checked W2 calls) against
 //! `NegotiatingServer` (Caucho's skeleton with the extension), against a restarted one, against a
-//! one-map cache, and each against a plain Caucho peer. Skips without Java locally; fails under CI.
+//! one-map cache, and each against a plain Caucho peer; then the crossings: the Java client
+//! against the Rust server and the Rust client against the Java server, each with restarts, a
+//! one-map cache and a plain peer. Skips without Java locally; fails under CI.
 
+mod common;
+
+use hessian_rpc::negotiation::TypeMapConfig;
+use hessian_rpc::{Client, HessianServer, RunningServer};
 use hessian_testkit::java::{java, Java};
+use hessian_testkit::structs::w2;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// The W2 request map's digest and sizes (section 4.3).
 const W2_DIGEST: &str = "35d4fe6759ac6b9273edfd82306e1898";
@@ -285,4 +294,241 @@ fn plain_caucho_client_works_with_negotiating_server() {
     assert_eq!(get(&st, "learned"), "0", "{st:?}");
     assert_eq!(get(&st, "referring_calls"), "0", "{st:?}");
     assert_eq!(get(&st, "errors"), "0", "{st:?}");
+}
+
+/// The Rust server (the counting W2 service at `/bench`) on its own runtime.
+struct RustServer {
+    rt: tokio::runtime::Runtime,
+    server: HessianServer,
+    running: Option<RunningServer>,
+    runs: Arc<AtomicUsize>,
+}
+
+impl RustServer {
+    fn start(maps: TypeMapConfig) -> RustServer {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let mut s = RustServer { rt, server: HessianServer::builder().build(), running: None, runs };
+        s.restart("127.0.0.1:0".parse().unwrap(), maps);
+        s
+    }
+
+    /// Stops the server (if running) and starts a fresh one (a new cache) on `addr`.
+    fn restart(&mut self, addr: std::net::SocketAddr, maps: TypeMapConfig) {
+        if let Some(r) = self.running.take() {
+            self.rt.block_on(r.shutdown());
+        }
+        let service = common::counting_service(self.runs.clone());
+        self.server = HessianServer::builder().mount("/bench", service).type_maps(maps).build();
+        for attempt in 0.. {
+            match self.rt.block_on(self.server.clone().bind(addr)) {
+                Ok(r) => {
+                    self.running = Some(r);
+                    return;
+                }
+                Err(e) => {
+                    assert!(attempt < 50, "bind {addr}: {e}");
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            }
+        }
+    }
+
+    fn addr(&self) -> std::net::SocketAddr {
+        self.running.as_ref().expect("running").local_addr()
+    }
+
+    fn base(&self) -> String {
+        format!("http://{}", self.addr())
+    }
+
+    fn runs(&self) -> usize {
+        self.runs.load(Ordering::SeqCst)
+    }
+}
+
+#[test]
+fn java_client_to_rust_server_refers_after_the_first_call() {
+    let Some(java) = java() else { return };
+    let server = RustServer::start(TypeMapConfig::default());
+    let calls = 2000;
+    let (s, out) = check(&java, "w2", &server.base(), calls);
+    assert_eq!(get(&s, "ok"), calls.to_string(), "{out}");
+    assert_eq!(get(&s, "support"), "AWARE", "{out}");
+    assert_eq!(get(&s, "plain_requests"), "1", "{out}");
+    assert_eq!(get(&s, "referring_requests"), (calls - 1).to_string());
+    assert_eq!(get(&s, "resends"), "0");
+    assert_eq!(get(&s, "exchange_req_sizes"), format!("{W2_REFERRING_REQUEST}x{},{W2_PLAIN_REQUEST}x1", calls - 1));
+    assert_eq!(get(&s, "referring_replies"), (calls - 1).to_string(), "the Rust server refers to its reply map");
+    assert_eq!(get(&s, "exchange_reply_sizes"), format!("193x{},543x1", calls - 1));
+    assert_eq!(server.runs(), calls);
+    let st = server.server.type_map_stats();
+    assert_eq!((st.referring_calls, st.unknown_type_map, st.maps), (calls as u64 - 1, 0, 1), "{st:?}");
+}
+
+/// Runs NegotiateCheck `restart` against `server`: half the calls, then `between` (which may
+/// restart or replace the server), then the other half; returns the summary after the pause.
+fn restart_check(java: &Java, base: &str, calls: usize, between: impl FnOnce()) -> (HashMap<String, String>, String) {
+    let mut client = java
+        .command("NegotiateCheck")
+        .args(["restart", base, &calls.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn NegotiateCheck");
+    let mut lines = BufReader::new(client.stdout.take().unwrap());
+    loop {
+        let mut l = String::new();
+        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before PAUSE");
+        if l.trim() == "PAUSE" {
+            break;
+        }
+    }
+    between();
+    let mut stdin = client.stdin.take().unwrap();
+    stdin.write_all(b"go\n").unwrap();
+    drop(stdin);
+    let mut after = String::new();
+    lines.read_to_string(&mut after).unwrap();
+    assert!(client.wait().unwrap().success(), "client failed:\n{after}");
+    (summary(&after), after)
+}
+
+#[test]
+fn java_client_resends_once_to_a_restarted_rust_server() {
+    let Some(java) = java() else { return };
+    let mut server = RustServer::start(TypeMapConfig::default());
+    let addr = server.addr();
+    let calls = 200;
+    let base = server.base();
+    let (s, out) = restart_check(&java, &base, calls, || server.restart(addr, TypeMapConfig::default()));
+    assert_eq!(get(&s, "ok"), calls.to_string(), "{out}");
+    assert_eq!(get(&s, "unknown_type_map"), "1", "{out}");
+    assert_eq!(get(&s, "resends"), "1", "{out}");
+    assert_eq!(server.runs(), calls, "every call ran once");
+    let st = server.server.type_map_stats();
+    assert_eq!((st.unknown_type_map, st.referring_calls), (1, calls as u64 / 2 - 1), "{st:?}");
+}
+
+#[test]
+fn java_client_with_a_one_map_rust_server_runs_every_call_once() {
+    let Some(java) = java() else { return };
+    let server = RustServer::start(TypeMapConfig { max_maps: 1, ..TypeMapConfig::default() });
+    let rounds = 100;
+    let (s, out) = check(&java, "alternate", &server.base(), rounds);
+    assert_eq!(get(&s, "ok"), (2 * rounds).to_string(), "{out}");
+    assert_eq!(get(&s, "fallbacks"), "0", "{out}");
+    let st = server.server.type_map_stats();
+    assert_eq!(st.maps, 1, "{st:?}");
+    assert_eq!(get(&s, "unknown_type_map"), st.unknown_type_map.to_string(), "{out}\n{st:?}");
+    assert_eq!(get(&s, "resends"), st.unknown_type_map.to_string(), "{out}");
+    assert!(st.unknown_type_map >= rounds as u64 - 1, "{st:?}");
+    assert_eq!(server.runs(), rounds, "each exchange ran once");
+}
+
+fn rust_w2_calls(client: &hessian_rpc::BlockingClient, base: &str, calls: usize) {
+    let proxy = client.proxy(&format!("{base}/bench")).unwrap();
+    for i in 0..calls {
+        let got: w2::Order = proxy.call_typed("exchange", (w2::request(),)).unwrap_or_else(|e| panic!("call {i}: {e}"));
+        assert_eq!(got, w2::reply(), "call {i}");
+    }
+}
+
+#[test]
+fn rust_client_to_java_server_refers_after_the_first_call() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let calls = 1000;
+    rust_w2_calls(&client, &server.base(), 1);
+    let first = client.type_map_stats();
+    assert_eq!((first.request_bytes, first.reply_bytes), (578, 543), "{first:?}");
+    rust_w2_calls(&client, &server.base(), calls - 1);
+    let s = client.type_map_stats();
+    assert_eq!(
+        (s.plain_calls, s.referring_calls, s.referring_replies, s.resends),
+        (1, calls as u64 - 1, calls as u64 - 1, 0)
+    );
+    assert_eq!(s.request_bytes - first.request_bytes, 228 * (calls as u64 - 1), "{s:?}");
+    assert_eq!(s.reply_bytes - first.reply_bytes, 193 * (calls as u64 - 1), "{s:?}");
+    let st = server.stats();
+    assert_eq!(get(&st, "executions"), calls.to_string(), "{st:?}");
+    assert_eq!(get(&st, "referring_calls"), (calls - 1).to_string(), "{st:?}");
+    assert_eq!(get(&st, "referring_replies"), (calls - 1).to_string(), "{st:?}");
+    assert_eq!(get(&st, "errors"), "0", "{st:?}");
+}
+
+#[test]
+fn rust_client_resends_once_to_a_restarted_java_server() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let port = server.port;
+    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    rust_w2_calls(&client, &server.base(), 50);
+    server.stop();
+    let server = Server::start_on(&java, "NegotiatingServer", port, &[]);
+    rust_w2_calls(&client, &server.base(), 50);
+    let s = client.type_map_stats();
+    assert_eq!((s.unknown_type_map, s.resends, s.fallbacks), (1, 1, 0), "{s:?}");
+    let st = server.stats();
+    assert_eq!(get(&st, "executions"), "50", "the refused call ran nothing: {st:?}");
+    assert_eq!(get(&st, "unknown_type_map"), "1", "{st:?}");
+}
+
+#[test]
+fn rust_client_with_a_one_map_java_server_runs_every_call_once() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0", "1"]);
+    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let proxy = client.proxy(&format!("{}/bench", server.base())).unwrap();
+    let rounds = 60;
+    for _ in 0..rounds {
+        let got: w2::Order = proxy.call_typed("exchange", (w2::request(),)).unwrap();
+        assert_eq!(got, w2::reply());
+        let items: Vec<hessian_testkit::structs::Item> = proxy.call_typed("getItems", (10,)).unwrap();
+        assert_eq!(items, hessian_testkit::structs::items(10));
+    }
+    let s = client.type_map_stats();
+    let st = server.stats();
+    assert_eq!(get(&st, "executions"), (2 * rounds).to_string(), "exactly once per call: {st:?}");
+    assert_eq!(get(&st, "unknown_type_map"), s.unknown_type_map.to_string(), "{st:?} {s:?}");
+    assert_eq!(s.resends, s.unknown_type_map, "{s:?}");
+    assert!(s.unknown_type_map >= rounds as u64 - 1, "{s:?}");
+}
+
+#[test]
+fn rust_client_stays_plain_with_caucho_skeleton_and_falls_back_once() {
+    let Some(java) = java() else { return };
+    let plain = Server::start(&java, "RpcJavaServer", &["0"]);
+    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    rust_w2_calls(&client, &plain.base(), 20);
+    let s = client.type_map_stats();
+    assert_eq!((s.referring_calls, s.plain_calls, s.request_bytes), (0, 20, 20 * 578), "{s:?}");
+    drop(plain);
+
+    // a negotiating server replaced by Caucho's plain skeleton on the same port
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let port = server.port;
+    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    rust_w2_calls(&client, &server.base(), 20);
+    server.stop();
+    let plain = Server::start_on(&java, "RpcJavaServer", port, &[]);
+    rust_w2_calls(&client, &plain.base(), 20);
+    let s = client.type_map_stats();
+    assert_eq!((s.fallbacks, s.resends, s.referring_calls), (1, 1, 20), "{s:?}");
+}
+
+#[test]
+fn caucho_plain_client_is_served_plain_by_rust_server() {
+    let Some(java) = java() else { return };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = common::rust_server();
+    let running = rt.block_on(server.clone().bind("127.0.0.1:0")).unwrap();
+    for mode in ["h2", "hybrid", "h1", "burlap"] {
+        let out = common::java_client(&java, &running.url("/bench"), mode, "bench");
+        assert!(out.contains("failed=0"), "{mode}: {out}");
+    }
+    let st = server.type_map_stats();
+    assert_eq!((st.learned, st.referring_calls, st.plain_calls), (0, 0, 0), "no offer, nothing learned: {st:?}");
 }

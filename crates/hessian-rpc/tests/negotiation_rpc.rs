@@ -4,12 +4,15 @@
 //! once; forged, truncated and oversized negotiation input ends in a clear fault and the server
 //! keeps serving; a peer that always answers "unknown" never makes the client loop.
 
+mod common;
+
 use bytes::Bytes;
+use common::counting_service;
 use hessian::negotiate::{MapLimits, TypeMap};
 use hessian::serde::message::reply_to_vec;
 use hessian::{Format, Value};
 use hessian_rpc::negotiation::{ClientStats, TypeMapConfig};
-use hessian_rpc::{Client, Dialect, HessianServer, RunningServer, Service, ServiceError};
+use hessian_rpc::{Client, Dialect, HessianServer, RunningServer};
 use hessian_testkit::structs::{self, w2, Item};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,29 +20,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 const W2_DIGEST: &str = "35d4fe6759ac6b9273edfd82306e1898";
-
-/// `exchange(Order)` and `getItems(int)`, counting how often `exchange` ran, and `pay(Address,
-/// Money)` (whose Money is not in a map learned from an `Address` alone).
-fn counting_service(runs: Arc<AtomicUsize>) -> Service {
-    let pays = runs.clone();
-    Service::builder()
-        .typed("exchange", move |(order,): (w2::Order,)| {
-            runs.fetch_add(1, Ordering::SeqCst);
-            async move {
-                if order == w2::request() {
-                    Ok(w2::reply())
-                } else {
-                    Err(ServiceError::illegal_argument("not the W2 request"))
-                }
-            }
-        })
-        .typed("getItems", |(n,): (i32,)| async move { Ok::<_, ServiceError>(structs::items(n as usize)) })
-        .typed("pay", move |(a, m): (w2::Address, Option<w2::Money>)| {
-            pays.fetch_add(1, Ordering::SeqCst);
-            async move { Ok::<_, ServiceError>(format!("{} {}", a.city, m.map_or(0, |m| m.cents))) }
-        })
-        .build()
-}
 
 /// A server at `addr` (a restart in place when the port was used before: retried until free),
 /// and its `HessianServer` (whose clones share its type-map cache and statistics).
@@ -434,4 +414,43 @@ fn the_blocking_client_negotiates_too() {
     assert!(matches!(got, Value::List(_)), "{got:?}");
     assert_eq!(client.type_map_stats().referring_calls, 4);
     rt.block_on(running.shutdown());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_clients_share_one_server_and_a_small_cache() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let small = TypeMapConfig { max_maps: 2, ..TypeMapConfig::default() };
+    let (server, running) = start(local(), &runs, small).await;
+    let url = running.url("/bench");
+    let address = w2::request().customer.address;
+    let mut tasks = Vec::new();
+    for t in 0..8 {
+        let (url, address) = (url.clone(), address.clone());
+        tasks.push(tokio::spawn(async move {
+            let client = Client::new();
+            let proxy = client.proxy(&url).unwrap();
+            for i in 0..40 {
+                if (i + t) % 3 == 0 {
+                    let m = Some(w2::request().total);
+                    let paid: String = proxy.call_typed("pay", (address.clone(), m)).await.unwrap();
+                    assert_eq!(paid, format!("{} 14000", address.city));
+                } else {
+                    assert_eq!(exchange(&proxy).await, w2::reply());
+                }
+            }
+            client.type_map_stats()
+        }));
+    }
+    let mut resends = 0;
+    for t in tasks {
+        let s = t.await.unwrap();
+        assert_eq!(s.calls, 40);
+        assert!(s.resends <= s.referring_calls, "{s:?}");
+        resends += s.resends;
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 8 * 40, "every call ran exactly once");
+    let st = server.type_map_stats();
+    assert!(st.maps <= 2, "{st:?}");
+    assert_eq!(st.unknown_type_map, resends, "each UnknownTypeMap cost one resend: {st:?}");
+    running.shutdown().await;
 }

@@ -181,14 +181,54 @@ impl TypeMap {
     }
 
     /// Tables seeded with the map's classes 0..n-1, in order (repeats keep their numbers).
+    /// Where this thread's serializer has an equal definition of its own, that one takes the
+    /// map class's place (see [`alias_seed`]), so that the serializer finds it by address.
     pub(crate) fn tables(&self) -> Tables {
         let mut t = Tables::new();
-        for c in &self.classes {
-            t.push_class(c.clone());
+        let aliased = SEED_ALIASES.try_with(|a| {
+            let a = a.try_borrow().ok()?;
+            for c in &self.classes {
+                let own = a.iter().find(|(m, _)| Arc::ptr_eq(m, c)).map(|(_, own)| own);
+                t.push_class(own.unwrap_or(c).clone());
+            }
+            Some(())
+        });
+        if aliased.ok().flatten().is_none() {
+            t = Tables::new();
+            for c in &self.classes {
+                t.push_class(c.clone());
+            }
         }
         t.keep_all();
         t
     }
+}
+
+thread_local! {
+    /// Pairs (a type map's class, this thread's serializer's equal definition): the map's
+    /// definitions come from a decoded message or another thread, and a serializer finding its
+    /// own definition among a map's by content compares names and fields for every struct of
+    /// every message; with the alias it compares addresses. Both sides are kept alive here, so
+    /// an address is never reused while it is a key.
+    static SEED_ALIASES: std::cell::RefCell<Vec<(Arc<ClassDef>, Arc<ClassDef>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Most aliases a thread keeps (all are dropped when it is full).
+const MAX_SEED_ALIASES: usize = 256;
+
+/// Records that `own` (this thread's serializer's definition) equals the map class `seed`.
+pub(crate) fn alias_seed(seed: &Arc<ClassDef>, own: &Arc<ClassDef>) {
+    let _ = SEED_ALIASES.try_with(|a| {
+        let Ok(mut a) = a.try_borrow_mut() else { return };
+        if a.iter().any(|(m, _)| Arc::ptr_eq(m, seed)) {
+            return;
+        }
+        if a.len() >= MAX_SEED_ALIASES {
+            a.clear();
+        }
+        a.push((seed.clone(), own.clone()));
+    });
 }
 
 /// Writes `C name count fields` in shortest forms.

@@ -4,10 +4,13 @@
 
 use hessian::Value;
 use hessian_rpc::demo::{bench_service, test2_service};
-use hessian_rpc::{HessianServer, Service};
+use hessian_rpc::{HessianServer, Service, ServiceError};
 use hessian_testkit::java::Java;
+use hessian_testkit::structs::{self, w2};
 use std::io::{BufRead, BufReader};
 use std::process::Child;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// A Java `RpcJavaServer` process, killed on drop.
 pub struct JavaServer {
@@ -117,4 +120,27 @@ pub fn java_client(java: &Java, url: &str, mode: &str, suite: &str) -> String {
     );
     assert!(stdout.contains("summary: passed="), "{stdout}");
     stdout
+}
+
+/// `exchange(Order)` and `getItems(int)`, counting how often `exchange` ran, and `pay(Address,
+/// Money)` (whose Money is not in a map learned from an `Address` alone).
+pub fn counting_service(runs: Arc<AtomicUsize>) -> Service {
+    let pays = runs.clone();
+    Service::builder()
+        .typed("exchange", move |(order,): (w2::Order,)| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            async move {
+                if order == w2::request() {
+                    Ok(w2::reply())
+                } else {
+                    Err(ServiceError::illegal_argument("not the W2 request"))
+                }
+            }
+        })
+        .typed("getItems", |(n,): (i32,)| async move { Ok::<_, ServiceError>(structs::items(n as usize)) })
+        .typed("pay", move |(a, m): (w2::Address, Option<w2::Money>)| {
+            pays.fetch_add(1, Ordering::SeqCst);
+            async move { Ok::<_, ServiceError>(format!("{} {}", a.city, m.map_or(0, |m| m.cents))) }
+        })
+        .build()
 }

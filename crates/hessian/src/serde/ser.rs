@@ -432,6 +432,13 @@ impl<W: Write> Serializer<W> {
     fn define_from(&mut self, schema: &Schema, spec: Option<Undo>) -> Result<usize> {
         let tables = self.enc.tables();
         let seeded = if tables.classes().is_empty() { None } else { tables.class_id(&schema.def) };
+        if let Some(seed) = seeded.and_then(|id| tables.classes().get(id as usize)) {
+            if !Arc::ptr_eq(seed, &schema.def) {
+                // a type map's class equal to this thread's definition: next time the map's
+                // tables hold this thread's definition, found by address
+                crate::negotiate::alias_seed(seed, &schema.def);
+            }
+        }
         let id = match seeded {
             Some(id) => id,
             None => {
