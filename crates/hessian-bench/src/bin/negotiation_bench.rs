@@ -32,6 +32,7 @@
 use hessian::{ClassDef, Value};
 use hessian_bench::delay_proxy::{DelayProxy, Link};
 use hessian_rpc::demo::{same_graph, BenchClient};
+use hessian_rpc::negotiation::ClientStats;
 use hessian_rpc::{Client, Dialect};
 use hessian_testkit::java::{java, Java, TIMING_JVM_OPTS};
 use hessian_testkit::structs::w2;
@@ -343,60 +344,103 @@ async fn rust_w2(pair: &'static str, url: &str, proto: Proto, warmup: usize, cal
     })
 }
 
-/// Hessian 2 and 2.1 from two Rust clients whose calls alternate (one of each per round), so
-/// that a drift in the machine's load affects both alike.
-async fn rust_w2_interleaved(url: &str, warmup: usize, calls: usize) -> Res<(Row, Row)> {
-    let (c2, c21) = (Proto::H2.client(), Proto::H21.client());
-    let b2 = BenchClient::new(c2.proxy(url).map_err(|e| e.to_string())?);
-    let b21 = BenchClient::new(c21.proxy(url).map_err(|e| e.to_string())?);
-    let request = w2::request();
-    let expected = w2::reply();
-    let call = |b: &BenchClient, proto: Proto, i: usize| {
-        let order = request.clone();
-        let expected = &expected;
-        let b = b.clone();
-        async move {
-            let t0 = Instant::now();
-            let got = b.exchange(order).await;
-            let dt = t0.elapsed();
-            match got {
-                Ok(g) if *g == *expected => Ok(dt),
-                Ok(_) => Err(format!("interleaved {}: call {i}: wrong reply", proto.name())),
-                Err(e) => Err(format!("interleaved {}: call {i}: {e}", proto.name())),
+/// What one measured call is: W2 `exchange` with the typed client, or `echo(arg)` with the
+/// `Value` client; each reply checked.
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    W2,
+    Echo(&'a Value),
+}
+
+/// One client of a pair (see [`pair`]).
+struct Caller<'a> {
+    proto: Proto,
+    client: Client,
+    bench: BenchClient,
+    echo: hessian_rpc::Proxy,
+    work: Work<'a>,
+    request: &'a w2::Order,
+    expected: &'a w2::Order,
+}
+
+impl<'a> Caller<'a> {
+    fn new(url: &str, proto: Proto, work: Work<'a>, request: &'a w2::Order, expected: &'a w2::Order) -> Res<Self> {
+        let client = proto.client();
+        let bench = BenchClient::new(client.proxy(&format!("{url}/bench")).map_err(|e| e.to_string())?);
+        let echo = client.proxy(&format!("{url}/echo")).map_err(|e| e.to_string())?;
+        Ok(Caller { proto, client, bench, echo, work, request, expected })
+    }
+
+    async fn call(&self, i: usize) -> Res<Duration> {
+        let name = self.proto.name();
+        match self.work {
+            Work::W2 => {
+                let order = self.request.clone();
+                let t0 = Instant::now();
+                let got = self.bench.exchange(order).await;
+                let dt = t0.elapsed();
+                match got {
+                    Ok(g) if *g == *self.expected => Ok(dt),
+                    Ok(g) => Err(format!("W2 {name}: call {i}: wrong reply (order {})", g.id)),
+                    Err(e) => Err(format!("W2 {name}: call {i}: {e}")),
+                }
+            }
+            Work::Echo(arg) => {
+                let args = vec![arg.clone()];
+                let t0 = Instant::now();
+                let got = self.echo.call("echo", args).await;
+                let dt = t0.elapsed();
+                match got {
+                    Ok(v) if same_graph(&v, arg) => Ok(dt),
+                    Ok(_) => Err(format!("echo {name}: call {i}: the reply differs from the argument")),
+                    Err(e) => Err(format!("echo {name}: call {i}: {e}")),
+                }
             }
         }
-    };
-    for i in 0..warmup {
-        call(&b2, Proto::H2, i).await?;
-        call(&b21, Proto::H21, i).await?;
     }
-    let (s2, s21) = (c2.type_map_stats(), c21.type_map_stats());
-    let (mut t2, mut t21) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+}
+
+/// Hessian 2 and 2.1 from two new Rust clients whose calls alternate (one of each per round,
+/// which one first alternating too), so that a drift in the machine's load affects both alike:
+/// each client's first call, `warmup - 1` more, then `calls` measured.
+async fn pair(pair: &'static str, url: &str, work: Work<'_>, warmup: usize, calls: usize) -> Res<(Row, Row)> {
+    let (request, expected) = (w2::request(), w2::reply());
+    let a = Caller::new(url, Proto::H2, work, &request, &expected)?;
+    let b = Caller::new(url, Proto::H21, work, &request, &expected)?;
+    let (a0, b0) = (a.client.type_map_stats(), b.client.type_map_stats());
+    a.call(0).await?;
+    b.call(0).await?;
+    let (a1, b1) = (a.client.type_map_stats(), b.client.type_map_stats());
+    for i in 1..warmup.max(1) {
+        a.call(i).await?;
+        b.call(i).await?;
+    }
+    let (a2, b2) = (a.client.type_map_stats(), b.client.type_map_stats());
+    let (mut ta, mut tb) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
     for i in 0..calls {
-        // alternate which goes first, too
         if i % 2 == 0 {
-            t2.push(call(&b2, Proto::H2, warmup + i).await?);
-            t21.push(call(&b21, Proto::H21, warmup + i).await?);
+            ta.push(a.call(warmup + i).await?);
+            tb.push(b.call(warmup + i).await?);
         } else {
-            t21.push(call(&b21, Proto::H21, warmup + i).await?);
-            t2.push(call(&b2, Proto::H2, warmup + i).await?);
+            tb.push(b.call(warmup + i).await?);
+            ta.push(a.call(warmup + i).await?);
         }
     }
-    let row = |proto: Proto, client: &Client, before: hessian_rpc::negotiation::ClientStats, t: &mut Vec<Duration>| {
-        let after = client.type_map_stats();
+    let row = |c: &Caller, s0: ClientStats, s1: ClientStats, s2: ClientStats, t: &mut Vec<Duration>| {
+        let s3 = c.client.type_map_stats();
         Row {
-            pair: "Rust → Rust, interleaved",
-            protocol: proto.name(),
+            pair,
+            protocol: c.proto.name(),
             times: times(t),
             calls,
-            request: (after.request_bytes - before.request_bytes) as f64 / calls as f64,
-            reply: (after.reply_bytes - before.reply_bytes) as f64 / calls as f64,
-            first_request: 0,
-            first_reply: 0,
-            resends: after.resends,
+            request: (s3.request_bytes - s2.request_bytes) as f64 / calls as f64,
+            reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls as f64,
+            first_request: s1.request_bytes - s0.request_bytes,
+            first_reply: s1.reply_bytes - s0.reply_bytes,
+            resends: s3.resends,
         }
     };
-    Ok((row(Proto::H2, &c2, s2, &mut t2), row(Proto::H21, &c21, s21, &mut t21)))
+    Ok((row(&a, a0, a1, a2, &mut ta), row(&b, b0, b1, b2, &mut tb)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -495,99 +539,61 @@ impl Point {
     }
 }
 
-/// `echo(arg)` calls from a new `Value` client: the first, `warmup - 1` more, then `calls`
-/// measured; each reply compared with the argument.
-async fn echo_row(url: &str, proto: Proto, arg: &Value, warmup: usize, calls: usize) -> Res<Row> {
-    let client = proto.client();
-    let proxy = client.proxy(url).map_err(|e| e.to_string())?;
-    let call = |i: usize| {
-        let proxy = &proxy;
-        async move {
-            let args = vec![arg.clone()];
-            let t0 = Instant::now();
-            let got = proxy.call("echo", args).await;
-            let dt = t0.elapsed();
-            match got {
-                Ok(v) if same_graph(&v, arg) => Ok(dt),
-                Ok(_) => Err(format!("echo {}: call {i}: the reply differs from the argument", proto.name())),
-                Err(e) => Err(format!("echo {}: call {i}: {e}", proto.name())),
-            }
-        }
-    };
-    let s0 = client.type_map_stats();
-    call(0).await?;
-    let s1 = client.type_map_stats();
-    for i in 1..warmup.max(1) {
-        call(i).await?;
-    }
-    let s2 = client.type_map_stats();
-    let mut t = Vec::with_capacity(calls);
-    for i in 0..calls {
-        t.push(call(warmup + i).await?);
-    }
-    let s3 = client.type_map_stats();
-    Ok(Row {
-        pair: "Rust -> Rust",
-        protocol: proto.name(),
-        times: times(&mut t),
-        calls,
-        request: (s3.request_bytes - s2.request_bytes) as f64 / calls as f64,
-        reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls as f64,
-        first_request: s1.request_bytes - s0.request_bytes,
-        first_reply: s1.reply_bytes - s0.reply_bytes,
-        resends: s3.resends,
-    })
-}
-
-async fn echo_point(url: &str, label: String, arg: &Value, warmup: usize, calls: usize) -> Res<Point> {
-    let h2 = echo_row(url, Proto::H2, arg, warmup, calls).await?;
-    let h21 = echo_row(url, Proto::H21, arg, warmup, calls).await?;
+async fn echo_point(base: &str, label: String, arg: &Value, warmup: usize, calls: usize) -> Res<Point> {
+    let (h2, h21) = pair("Rust → Rust", base, Work::Echo(arg), warmup, calls).await?;
     Ok(Point { label, h2, h21 })
 }
 
-/// Conversations of `k` W2 calls, each from a new client (new connection, no maps): bytes per
-/// call averaged over the conversation, time per call the conversation's mean.
-async fn conversation(url: &str, proto: Proto, k: usize, conversations: usize) -> Res<Row> {
+/// Conversations of `k` W2 calls, each from a new client (new connection, no maps), Hessian 2
+/// and 2.1 conversations alternating: bytes per call averaged over the conversation, time per
+/// call the conversation's mean.
+async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Point> {
     let request = w2::request();
     let expected = w2::reply();
-    let mut per_call = Vec::with_capacity(conversations);
-    let (mut req, mut rep, mut resends) = (0u64, 0u64, 0u64);
+    let mut acc = [(Vec::new(), 0u64, 0u64, 0u64), (Vec::new(), 0u64, 0u64, 0u64)];
     for c in 0..conversations {
-        let client = proto.client();
-        let bench = BenchClient::new(client.proxy(url).map_err(|e| e.to_string())?);
-        let t0 = Instant::now();
-        for i in 0..k {
-            let got = bench.exchange(request.clone()).await.map_err(|e| format!("conversation {c} call {i}: {e}"))?;
-            if *got != expected {
-                return Err(format!("conversation {c} call {i}: wrong reply"));
+        for (slot, proto) in [(0, Proto::H2), (1, Proto::H21)] {
+            let client = proto.client();
+            let bench = BenchClient::new(client.proxy(url).map_err(|e| e.to_string())?);
+            let t0 = Instant::now();
+            for i in 0..k {
+                let got = bench
+                    .exchange(request.clone())
+                    .await
+                    .map_err(|e| format!("{} conversation {c} call {i}: {e}", proto.name()))?;
+                if *got != expected {
+                    return Err(format!("{} conversation {c} call {i}: wrong reply", proto.name()));
+                }
             }
+            let a = &mut acc[slot];
+            a.0.push(t0.elapsed() / k as u32);
+            let s = client.type_map_stats();
+            a.1 += s.request_bytes;
+            a.2 += s.reply_bytes;
+            a.3 += s.resends;
         }
-        per_call.push(t0.elapsed() / k as u32);
-        let s = client.type_map_stats();
-        req += s.request_bytes;
-        rep += s.reply_bytes;
-        resends += s.resends;
     }
     let n = (conversations * k) as f64;
-    Ok(Row {
-        pair: "Rust -> Rust",
+    let [mut h2, mut h21] = acc;
+    let row = |proto: Proto, a: &mut (Vec<Duration>, u64, u64, u64)| Row {
+        pair: "Rust → Rust",
         protocol: proto.name(),
-        times: times(&mut per_call),
+        times: times(&mut a.0),
         calls: conversations * k,
-        request: req as f64 / n,
-        reply: rep as f64 / n,
+        request: a.1 as f64 / n,
+        reply: a.2 as f64 / n,
         first_request: 0,
         first_reply: 0,
-        resends,
-    })
+        resends: a.3,
+    };
+    Ok(Point { label: k.to_string(), h2: row(Proto::H2, &mut h2), h21: row(Proto::H21, &mut h21) })
 }
 
 /// W2 through the delaying proxy.
 async fn linked_point(server: SocketAddr, label: String, link: Link, warmup: usize, calls: usize) -> Res<Point> {
     let proxy = DelayProxy::start(server, link).map_err(|e| format!("delay proxy: {e}"))?;
-    let url = format!("http://{}/bench", proxy.local_addr());
-    let h2 = rust_w2("Rust -> proxy -> Rust", &url, Proto::H2, warmup, calls).await?;
-    let h21 = rust_w2("Rust -> proxy -> Rust", &url, Proto::H21, warmup, calls).await?;
+    let base = format!("http://{}", proxy.local_addr());
+    let (h2, h21) = pair("Rust → proxy → Rust", &base, Work::W2, warmup, calls).await?;
     Ok(Point { label, h2, h21 })
 }
 
@@ -698,7 +704,7 @@ fn run(c: &Config) -> Res<()> {
     for proto in [Proto::H1, Proto::H2, Proto::H21] {
         rows.push(rt.block_on(rust_w2("Rust → Rust", &rust_bench, proto, c.warmup, c.calls))?);
     }
-    let (h2, h21) = rt.block_on(rust_w2_interleaved(&rust_bench, c.warmup, c.calls))?;
+    let (h2, h21) = rt.block_on(pair("Rust → Rust, interleaved", &rust.url(""), Work::W2, c.warmup, c.calls))?;
     rows.extend([h2, h21]);
     if let Some(java) = &java {
         let plain = Server::java(java, "RpcJavaServer")?;
@@ -723,19 +729,20 @@ fn run(c: &Config) -> Res<()> {
         println!("## Sweeps, Rust client → Rust server, Hessian 2 vs 2.1");
         println!();
         println!(
-            "Each point: a new client per protocol, {} warm-up then {} measured calls (fewer for the large graphs, see \
-             the calls in the JSON); bytes per measured call.",
+            "Each point: a new client per protocol, the two clients' calls alternating; {} warm-up then {} measured \
+             calls each (fewer for the large graphs and the slow links, see the calls in the JSON); bytes per measured \
+             call.",
             c.sweep_warmup, c.sweep_calls
         );
         println!();
-        let echo = rust.url("/echo");
+        let base = rust.url("");
         let tiny = c.mode == "tiny";
 
         let mut points = Vec::new();
         let counts: &[usize] = if tiny { &[1, 6, 32] } else { &[1, 2, 4, 6, 8, 16, 32, 64] };
         for &n in counts {
             let arg = graph(&classes(n, 0, 4), 1);
-            points.push(rt.block_on(echo_point(&echo, n.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
+            points.push(rt.block_on(echo_point(&base, n.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
         }
         print_sweep(
             "Number of types per call (`echo(list)`: one instance of each class, 4 fields, names of 26 characters)",
@@ -749,7 +756,7 @@ fn run(c: &Config) -> Res<()> {
         for &n in counts {
             let arg = graph(&classes(6, 0, 4), n);
             let calls = (c.sweep_calls * 16 / n.max(16)).max(c.sweep_calls.min(20));
-            points.push(rt.block_on(echo_point(&echo, n.to_string(), &arg, c.sweep_warmup, calls))?);
+            points.push(rt.block_on(echo_point(&base, n.to_string(), &arg, c.sweep_warmup, calls))?);
         }
         print_sweep(
             "Instances per call (6 classes of 4 fields, `n` instances of each)",
@@ -762,7 +769,7 @@ fn run(c: &Config) -> Res<()> {
         let lens: &[usize] = if tiny { &[26, 128] } else { &[26, 48, 96, 192, 384] };
         for &len in lens {
             let arg = graph(&classes(6, len, 4), 1);
-            points.push(rt.block_on(echo_point(&echo, len.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
+            points.push(rt.block_on(echo_point(&base, len.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
         }
         print_sweep(
             "Length of type names (6 classes of 4 fields, one instance each; names padded with `.`)",
@@ -775,15 +782,13 @@ fn run(c: &Config) -> Res<()> {
         let ks: &[usize] = if tiny { &[1, 3] } else { &[1, 2, 3, 5, 10, 100] };
         for &k in ks {
             let conversations = if k >= 100 { c.conversations.div_ceil(5) } else { c.conversations };
-            let h2 = rt.block_on(conversation(&rust_bench, Proto::H2, k, conversations))?;
-            let h21 = rt.block_on(conversation(&rust_bench, Proto::H21, k, conversations))?;
-            points.push(Point { label: k.to_string(), h2, h21 });
+            points.push(rt.block_on(conversation_point(&rust_bench, k, conversations))?);
         }
         print_sweep(
             &format!(
                 "Calls per conversation (W2 `exchange`; each conversation a new client and connection, {} conversations \
-                 per point, fewer for 100 calls; bytes per call averaged over the conversation, time = the conversation's \
-                 mean per call, median and p99 over conversations)",
+                 per point, fewer for 100 calls, Hessian 2 and 2.1 conversations alternating; bytes per call averaged \
+                 over the conversation, time = the conversation's mean per call, median and p99 over conversations)",
                 c.conversations
             ),
             "calls",
