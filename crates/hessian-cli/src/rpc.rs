@@ -2,8 +2,16 @@
 
 use crate::format::Format;
 use crate::{parse_json, pretty, stdout_err, CliError};
-use hessian_rpc::{Client, Dialect};
+use bytes::Bytes;
+use hessian_rpc::demo::{demo_builder, Executions};
+use hessian_rpc::negotiation::TypeMapConfig;
+use hessian_rpc::{Client, Dialect, HessianServer};
+use http_body_util::Full;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::future::Future;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `hessian call`.
@@ -32,6 +40,16 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: String,
+    /// Most type maps kept for the type negotiation (request and reply maps in one cache, least
+    /// recently used evicted; default 1024).
+    #[arg(long, value_name = "N")]
+    pub type_map_cache: Option<usize>,
+    /// Most bytes of type maps kept (canonical encodings; default 4 MiB).
+    #[arg(long, value_name = "BYTES")]
+    pub type_map_bytes: Option<usize>,
+    /// Serve as a plain Hessian 2 server: no type negotiation.
+    #[arg(long, conflicts_with_all = ["type_map_cache", "type_map_bytes"])]
+    pub no_type_maps: bool,
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
@@ -94,18 +112,136 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
     }
 }
 
-/// Runs `hessian serve-demo` until Ctrl-C (or SIGTERM), then shuts down gracefully.
+/// The type-map settings of `serve-demo`'s options.
+fn type_maps(a: &ServeArgs) -> TypeMapConfig {
+    let mut c = TypeMapConfig { enabled: !a.no_type_maps, ..TypeMapConfig::default() };
+    if let Some(n) = a.type_map_cache {
+        c.max_maps = n;
+    }
+    if let Some(b) = a.type_map_bytes {
+        c.max_bytes = b;
+    }
+    c
+}
+
+/// The `GET /stats` text: the demo methods' runs and the type-map cache's counters, as
+/// `key=value` pairs on one line.
+fn stats_line(server: &HessianServer, executions: &Executions) -> String {
+    let t = server.type_map_stats();
+    format!(
+        "executions={} get_items={} exchange={} echo={} test2={} maps={} bytes={} learned={} evictions={} \
+         unknown_type_map={} referring_calls={} plain_calls={} referring_replies={}",
+        executions.total(),
+        executions.get_items(),
+        executions.exchange(),
+        executions.echo(),
+        executions.test2(),
+        t.maps,
+        t.bytes,
+        t.learned,
+        t.evictions,
+        t.unknown_type_map,
+        t.referring_calls,
+        t.plain_calls,
+        t.referring_replies
+    )
+}
+
+/// Runs `hessian serve-demo` until Ctrl-C (or SIGTERM), then shuts down gracefully (open
+/// requests finish) and prints a last `stopped: executions=…` line with the final counters.
 pub fn serve_demo(a: ServeArgs) -> Result<(), CliError> {
     let rt = runtime()?;
     rt.block_on(async {
         let io = |source| CliError::Io { path: a.listen.clone(), source };
         let listener = tokio::net::TcpListener::bind(&a.listen).await.map_err(io)?;
         let addr = listener.local_addr().map_err(io)?;
-        println!("hessian serve-demo: listening on http://{addr} (/bench: W1/W2, /test2: TestHessian2)");
+        let executions = Arc::new(Executions::default());
+        let config = type_maps(&a);
+        let server = demo_builder(&executions).type_maps(config).build();
+        let maps = if config.enabled {
+            format!("type maps: at most {} maps, {} bytes", config.max_maps, config.max_bytes)
+        } else {
+            "no type maps".to_owned()
+        };
+        println!(
+            "hessian serve-demo: listening on http://{addr} (/bench: W1/W2, /test2: TestHessian2, /echo; \
+             GET /stats; {maps})"
+        );
         let _ = std::io::stdout().flush();
-        hessian_rpc::demo::demo_server().serve_listener(listener, shutdown_signal()).await;
+        serve(server.clone(), executions.clone(), listener, shutdown_signal()).await;
+        println!("hessian serve-demo: stopped: {}", stats_line(&server, &executions));
+        let _ = std::io::stdout().flush();
         Ok(())
     })
+}
+
+fn text(status: http::StatusCode, body: String) -> http::Response<Full<Bytes>> {
+    let mut r = http::Response::new(Full::new(Bytes::from(body)));
+    *r.status_mut() = status;
+    r.headers_mut().insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("text/plain; charset=utf-8"));
+    r
+}
+
+/// The server's own accept loop (`HessianServer::serve_listener`: keep-alive, header timeout,
+/// connection limit, graceful shutdown) with one addition: `GET /stats` answers [`stats_line`];
+/// every other request goes to the Hessian server.
+async fn serve(
+    server: HessianServer,
+    executions: Arc<Executions>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()>,
+) {
+    let config = server.config().clone();
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);
+    let http = Arc::new(http);
+    let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
+    tokio::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            p = slots.clone().acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+            _ = &mut shutdown => break,
+        };
+        tokio::select! {
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((s, _)) => s,
+                    Err(_) => {
+                        // e.g. too many open files: back off briefly instead of spinning
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let (server, executions) = (server.clone(), executions.clone());
+                let conn = http.serve_connection(
+                    TokioIo::new(stream),
+                    hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
+                        let (server, executions) = (server.clone(), executions.clone());
+                        async move {
+                            if req.method() == http::Method::GET && req.uri().path() == "/stats" {
+                                let line = stats_line(&server, &executions) + "\n";
+                                return Ok::<_, Infallible>(text(http::StatusCode::OK, line));
+                            }
+                            Ok(server.handle(req).await)
+                        }
+                    }),
+                );
+                let conn = graceful.watch(conn);
+                tokio::spawn(async move {
+                    let _ = conn.await;
+                    drop(permit);
+                });
+            }
+            _ = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
 }
 
 async fn shutdown_signal() {

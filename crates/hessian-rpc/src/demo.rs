@@ -1,14 +1,59 @@
 //! The demo services of the project's Serving conventions: the W1/W2 benchmark service served at
-//! `/bench` (`getItems(int)`, `exchange(Order)`) and Caucho's `TestHessian2` conformance service
-//! at `/test2`.
+//! `/bench` (`getItems(int)`, `exchange(Order)`), Caucho's `TestHessian2` conformance service
+//! at `/test2`, and an echo service at `/echo` (`echo(Object)`, for benchmarks that generate
+//! their own types). Every method run is counted in [`Executions`], so that tests can check that
+//! each call ran exactly once.
 
 use crate::fault::ServiceError;
-use crate::server::HessianServer;
+use crate::server::{HessianServer, HessianServerBuilder};
 use crate::service::Service;
 use hessian::Value;
 use hessian_testkit::catalogue;
 use hessian_testkit::structs::{self, w2, Item};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// How many times each demo method ran (counted when the method's body starts, so a call that
+/// was refused before dispatch, such as an `UnknownTypeMap` answer, is not counted). One
+/// instance is shared by the services of a demo server ([`demo_builder`]).
+#[derive(Debug, Default)]
+pub struct Executions {
+    get_items: AtomicU64,
+    exchange: AtomicU64,
+    echo: AtomicU64,
+    test2: AtomicU64,
+}
+
+impl Executions {
+    fn count(c: &AtomicU64) {
+        c.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Runs of `/bench` `getItems`.
+    pub fn get_items(&self) -> u64 {
+        self.get_items.load(Ordering::Relaxed)
+    }
+
+    /// Runs of `/bench` `exchange`.
+    pub fn exchange(&self) -> u64 {
+        self.exchange.load(Ordering::Relaxed)
+    }
+
+    /// Runs of `/echo` `echo`.
+    pub fn echo(&self) -> u64 {
+        self.echo.load(Ordering::Relaxed)
+    }
+
+    /// Runs of any `/test2` method.
+    pub fn test2(&self) -> u64 {
+        self.test2.load(Ordering::Relaxed)
+    }
+
+    /// Runs of every method together.
+    pub fn total(&self) -> u64 {
+        self.get_items() + self.exchange() + self.echo() + self.test2()
+    }
+}
 
 /// Java interface name of the benchmark service (reported by `_hessian_getAttribute`).
 pub const BENCH_API: &str = "RpcBenchService";
@@ -53,16 +98,25 @@ pub trait Bench {
 pub struct BenchImpl {
     request: w2::Order,
     reply: Arc<w2::Order>,
+    executions: Arc<Executions>,
 }
 
 impl Default for BenchImpl {
     fn default() -> Self {
-        BenchImpl { request: w2::request(), reply: Arc::new(w2::reply()) }
+        BenchImpl::counting(Arc::default())
+    }
+}
+
+impl BenchImpl {
+    /// The service counting its runs in `executions`.
+    pub fn counting(executions: Arc<Executions>) -> Self {
+        BenchImpl { request: w2::request(), reply: Arc::new(w2::reply()), executions }
     }
 }
 
 impl Bench for BenchImpl {
     async fn get_items(&self, n: i32) -> Result<Vec<Item>, ServiceError> {
+        Executions::count(&self.executions.get_items);
         match usize::try_from(n) {
             Ok(n) if n as i64 <= MAX_ITEMS => Ok(structs::items(n)),
             _ => Err(ServiceError::illegal_argument(format!("getItems: n must be an int in 0..={MAX_ITEMS}, got {n}"))),
@@ -70,6 +124,7 @@ impl Bench for BenchImpl {
     }
 
     async fn exchange(&self, order: w2::Order) -> Result<Arc<w2::Order>, ServiceError> {
+        Executions::count(&self.executions.exchange);
         if order == self.request {
             Ok(self.reply.clone())
         } else {
@@ -91,9 +146,37 @@ pub fn bench_service() -> Service {
     BenchImpl::default().into_service()
 }
 
-/// The demo server of the Serving conventions: `/bench` and `/test2`.
+/// Java interface name of the echo service.
+pub const ECHO_API: &str = "RpcEchoService";
+
+/// `echo(Object)`: answers its argument as it was decoded (a `Value`), so that a client can send
+/// types of its own making and check the reply against what it sent.
+pub fn echo_service() -> Service {
+    echo_service_counting(Arc::default())
+}
+
+fn echo_service_counting(executions: Arc<Executions>) -> Service {
+    Service::builder()
+        .api_class(ECHO_API)
+        .sync_method("echo", &["Object"], move |args| {
+            Executions::count(&executions.echo);
+            Ok(args.into_iter().next().unwrap_or(Value::Null))
+        })
+        .build()
+}
+
+/// The demo server of the Serving conventions: `/bench`, `/test2` and `/echo`.
 pub fn demo_server() -> HessianServer {
-    HessianServer::builder().mount("/bench", bench_service()).mount("/test2", test2_service()).build()
+    demo_builder(&Arc::default()).build()
+}
+
+/// A builder with the demo services mounted (`/bench`, `/test2`, `/echo`), counting every run
+/// in `executions`; the caller adds its configuration (e.g. type maps) and builds.
+pub fn demo_builder(executions: &Arc<Executions>) -> HessianServerBuilder {
+    HessianServer::builder()
+        .mount("/bench", BenchImpl::counting(executions.clone()).into_service())
+        .mount("/test2", test2_service_counting(executions.clone()))
+        .mount("/echo", echo_service_counting(executions.clone()))
 }
 
 /// Java interface name of the conformance service.
@@ -103,14 +186,28 @@ pub const TEST2_API: &str = "RpcTestHessian2";
 /// catalogue value, and every `argX` answering `true` when its argument equals the value of
 /// `replyX` (and otherwise a string describing what arrived, as Caucho's debug answer does).
 pub fn test2_service() -> Service {
-    let mut b = Service::builder().api_class(TEST2_API).sync_method("methodNull", &[], |_| Ok(Value::Null));
+    test2_service_counting(Arc::default())
+}
+
+fn test2_service_counting(executions: Arc<Executions>) -> Service {
+    let ex = executions.clone();
+    let mut b = Service::builder().api_class(TEST2_API).sync_method("methodNull", &[], move |_| {
+        Executions::count(&ex.test2);
+        Ok(Value::Null)
+    });
     for case in catalogue::test_hessian2_replies() {
         let value = case.value;
-        b = b.sync_method(&case.name, &[], move |_| Ok(value.clone()));
+        let ex = executions.clone();
+        b = b.sync_method(&case.name, &[], move |_| {
+            Executions::count(&ex.test2);
+            Ok(value.clone())
+        });
     }
     for &name in catalogue::ARG_METHODS {
         let Some(expected) = catalogue::arg_expectation(name) else { continue };
+        let ex = executions.clone();
         b = b.sync_method(name, &["Object"], move |args| {
+            Executions::count(&ex.test2);
             Ok(if catalogue::same_value(&args[0], &expected) {
                 Value::Bool(true)
             } else {

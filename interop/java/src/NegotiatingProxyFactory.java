@@ -118,7 +118,9 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     c.setRequestProperty("Content-Type", "x-application/hessian");
     c.setRequestProperty(Negotiation.OFFER, Negotiation.VERSION);
     if (replyMap != null) c.setRequestProperty(Negotiation.REPLY_MAP, replyMap);
-    c.setFixedLengthStreamingMode(body.length);
+    // No setFixedLengthStreamingMode: the JDK then buffers the body and writes it with the headers
+    // (as Caucho's proxy does), instead of a headers segment and a body segment that Nagle's
+    // algorithm and the peer's delayed ACK hold back (about 1.5 ms per call on loopback).
     try (OutputStream os = c.getOutputStream()) {
       os.write(body);
     }
