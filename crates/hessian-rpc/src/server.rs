@@ -155,6 +155,12 @@ impl HessianServerBuilder {
     }
 }
 
+// The type negotiation's headers as parsed names (made once, not per request).
+const OFFER: header::HeaderName = header::HeaderName::from_static(neg::OFFER_HEADER);
+const REPLY_MAP: header::HeaderName = header::HeaderName::from_static(neg::REPLY_MAP_HEADER);
+const UNKNOWN: header::HeaderName = header::HeaderName::from_static(neg::UNKNOWN_HEADER);
+const TYPE_MAP: header::HeaderName = header::HeaderName::from_static(neg::TYPE_MAP_HEADER);
+
 fn text(status: StatusCode, msg: &str) -> Response<Full<Bytes>> {
     let mut r = Response::new(Full::new(Bytes::from(msg.to_owned())));
     *r.status_mut() = status;
@@ -215,9 +221,9 @@ impl HessianServer {
         // the type negotiation's request headers, read before the body takes the request
         let negotiation = inner.config.type_maps.enabled.then(|| {
             let headers = req.headers();
-            let offered = headers.get_all(neg::OFFER_HEADER).iter().any(|v| neg::offers(v.as_bytes()));
+            let offered = headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes()));
             let reply_map = headers
-                .get(neg::REPLY_MAP_HEADER)
+                .get(&REPLY_MAP)
                 .and_then(|v| hessian::negotiate::parse_digest(v.to_str().ok()?))
                 .and_then(|d| inner.maps.own_reply_map(&d));
             (offered, reply_map)
@@ -273,10 +279,10 @@ impl HessianServer {
         let headers = r.headers_mut();
         headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(dialect.reply.content_type()));
         if aware {
-            headers.insert(neg::OFFER_HEADER, header::HeaderValue::from_static(neg::VERSION));
+            headers.insert(OFFER, header::HeaderValue::from_static(neg::VERSION));
             if let Some(d) = answer.unknown {
                 if let Ok(v) = header::HeaderValue::from_str(&hessian::negotiate::to_hex(&d)) {
-                    headers.insert(neg::UNKNOWN_HEADER, v);
+                    headers.insert(UNKNOWN, v);
                 }
             }
             let mut maps = String::new();
@@ -290,7 +296,7 @@ impl HessianServer {
             }
             if let Ok(v) = header::HeaderValue::from_str(&maps) {
                 if !maps.is_empty() {
-                    headers.insert(neg::TYPE_MAP_HEADER, v);
+                    headers.insert(TYPE_MAP, v);
                 }
             }
         }
