@@ -8,8 +8,10 @@ import org.example.remoting.Item;
 /**
  * The Java clients of the seed suite: SeedJavaClient URL MODE WORKLOAD PREWARM WARMUP MEASURED [N...]
  * <ul>
- *   <li>MODE: h2, h1, hybrid, burlap (Caucho's proxies, as RpcJavaClient makes them) or rmi (URL
- *       is then rmi://127.0.0.1:PORT/bench);
+ *   <li>MODE: h2, h1, hybrid, burlap (Caucho's proxies, as RpcJavaClient makes them), rmi (URL
+ *       is then rmi://127.0.0.1:PORT/bench), or spring and jaxws (the clients of
+ *       interop/java/seed-peers/SeedPeerClients.java, loaded by name: they need Spring's and
+ *       JAX-WS's jars, which the seed suite adds to the class path);
  *   <li>WORKLOAD: w1 (getItems(n) for every N) or w2 (exchange of the W2 request);
  *   <li>PREWARM calls of getItems(100) (or exchange) first, for the JIT, then per point WARMUP
  *       calls and MEASURED timed calls.
@@ -37,7 +39,9 @@ public final class SeedJavaClient {
         public Order exchange(Order o) throws Exception { return r.exchange(o); }
       };
     }
-    RpcBenchService p = RpcJavaClient.proxy(RpcBenchService.class, url, mode, false);
+    RpcBenchService p = mode.equals("spring") || mode.equals("jaxws")
+        ? (RpcBenchService) Class.forName("SeedPeerClients").getMethod("bench", String.class, String.class).invoke(null, url, mode)
+        : RpcJavaClient.proxy(RpcBenchService.class, url, mode, false);
     return new Bench() {
       public List<Item> getItems(int n) { return p.getItems(n); }
 

@@ -41,7 +41,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
                         "1" | "negotiation" => 1,
                         "2" | "protocols" => 2,
                         "3" | "codecs" => 3,
-                        other => return Err(format!("--only: unknown experiment {other:?} (1, 2, 3, negotiation, protocols, codecs)")),
+                        other => {
+                            return Err(format!(
+                                "--only: unknown experiment {other:?} (1, 2, 3, negotiation, protocols, codecs)"
+                            ))
+                        }
                     });
                 }
             }
@@ -74,10 +78,14 @@ fn serve(what: &str) -> ExitCode {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let server = if what == "hessian" {
-            let server = hessian_rpc::HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
+            let server =
+                hessian_rpc::HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
             tokio::spawn(server.serve_listener(listener, std::future::pending()))
         } else if let Some(codec) = seed::peers::Codec::from_id(what) {
-            tokio::spawn(seed::peers::serve(codec, listener))
+            // SEED_BREAK_SERVER=ID: that server answers wrongly (tests/seed.rs checks that the
+            // suite then fails the row and the run)
+            let broken = std::env::var("SEED_BREAK_SERVER").is_ok_and(|v| v == what);
+            tokio::spawn(seed::peers::serve(codec, listener, broken))
         } else {
             return Err(format!("unknown server {what:?} (hessian, json, msgpack, bincode)"));
         };
@@ -186,7 +194,10 @@ fn main() -> ExitCode {
     }
     let skipped = run.skipped().len();
     if skipped > 0 {
-        println!("{skipped} row(s) skipped (see the report; `{}` installs what they need)", seed::javapeer::INSTALL);
+        println!(
+            "{skipped} row(s) skipped (see the report; `{}` installs what they need)",
+            seed::javapeer::INSTALL_ALL
+        );
     }
     println!("took {:.0} s", run.seconds);
     if ok && failures.is_empty() {

@@ -38,14 +38,13 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     for (id, label, dialect, type_maps) in rows {
         pb.set_message(*label);
         let mut s = Series::new(id, &format!("{label}, Rust -> Rust"));
-        let result = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())
-            .and_then(|rt| {
-                let server = rust_server("hessian")?;
-                rt.block_on(hessian_w2(&server.base_url(), *dialect, *type_maps, warmup, measured))
-            });
+        let result =
+            tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string()).and_then(
+                |rt| {
+                    let server = rust_server("hessian")?;
+                    rt.block_on(hessian_w2(&server.base_url(), *dialect, *type_maps, warmup, measured))
+                },
+            );
         match result {
             Ok((point, stats)) => {
                 s.points.push(point);
@@ -54,7 +53,11 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
                         "negotiation".into(),
                         format!(
                             "{} referring and {} plain requests, {} resends, {} referring replies over all {} calls",
-                            stats.referring_calls, stats.plain_calls, stats.resends, stats.referring_replies, stats.calls
+                            stats.referring_calls,
+                            stats.plain_calls,
+                            stats.resends,
+                            stats.referring_replies,
+                            stats.calls
                         ),
                     );
                 }
@@ -67,8 +70,14 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let mut findings = Vec::new();
     let get = |id: &str| series.iter().find(|s| s.id == id).and_then(|s| s.points.first());
     if let (Some(h2), Some(h21)) = (get("hessian2"), get("hessian2.1")) {
-        let (q2, q21) = (h2.values.get("request_bytes").copied().unwrap_or(0.0), h21.values.get("request_bytes").copied().unwrap_or(0.0));
-        let (r2, r21) = (h2.values.get("reply_bytes").copied().unwrap_or(0.0), h21.values.get("reply_bytes").copied().unwrap_or(0.0));
+        let (q2, q21) = (
+            h2.values.get("request_bytes").copied().unwrap_or(0.0),
+            h21.values.get("request_bytes").copied().unwrap_or(0.0),
+        );
+        let (r2, r21) = (
+            h2.values.get("reply_bytes").copied().unwrap_or(0.0),
+            h21.values.get("reply_bytes").copied().unwrap_or(0.0),
+        );
         findings.push(format!(
             "After the first call, Hessian 2.1 sends {q21:.0} request bytes per call against Hessian 2's {q2:.0} ({:.0} %) \
              and receives {r21:.0} reply bytes against {r2:.0} ({:.0} %); mean round trip {:.1} µs against {:.1} µs \

@@ -188,7 +188,8 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let (warm, secs) = seconds(opts.mode);
     let mut findings = Vec::new();
     let kb = |b: f64| b / 1000.0;
-    let measured = |id: &str, n: f64| bytes_of(&rows, id, n).map_or("not measured".to_owned(), |b| format!("{b:.0} bytes"));
+    let measured =
+        |id: &str, n: f64| bytes_of(&rows, id, n).map_or("not measured".to_owned(), |b| format!("{b:.0} bytes"));
     findings.push(format!(
         "**Seed Table 10-1 beside the measured Java bytes.**\n\n\
          | class | seed, 1 instance | measured, 1 instance | seed, 10,000 | measured, 10,000 |\n|---|---:|---:|---:|---:|\n\

@@ -62,12 +62,19 @@ impl Codec {
     }
 }
 
-fn answer(codec: Codec, path: &str, body: &[u8], request: &w2::Order, reply: &w2::Order) -> Result<Vec<u8>, String> {
+fn answer(
+    codec: Codec,
+    path: &str,
+    body: &[u8],
+    request: &w2::Order,
+    reply: &w2::Order,
+    broken: bool,
+) -> Result<Vec<u8>, String> {
     match path {
         "/getItems" => {
             let n: i32 = codec.decode(body)?;
             let n = usize::try_from(n).ok().filter(|n| *n <= 1_000_000).ok_or(format!("getItems: bad n {n}"))?;
-            codec.encode(&structs::items(n))
+            codec.encode(&structs::items(if broken { n + 1 } else { n }))
         }
         "/exchange" => {
             let order: w2::Order = codec.decode(body)?;
@@ -80,8 +87,9 @@ fn answer(codec: Codec, path: &str, body: &[u8], request: &w2::Order, reply: &w2
     }
 }
 
-/// Serves the W1/W2 service in `codec` on `listener` until the process ends.
-pub async fn serve(codec: Codec, listener: TcpListener) {
+/// Serves the W1/W2 service in `codec` on `listener` until the process ends. A `broken` server
+/// answers `getItems(n)` with `n + 1` items (the suite's test of a peer that answers wrongly).
+pub async fn serve(codec: Codec, listener: TcpListener, broken: bool) {
     let request = std::sync::Arc::new(w2::request());
     let reply = std::sync::Arc::new(w2::reply());
     loop {
@@ -97,7 +105,7 @@ pub async fn serve(codec: Codec, listener: TcpListener) {
                         Ok(b) => b.to_bytes(),
                         Err(e) => return Ok::<_, Infallible>(error_response(e.to_string())),
                     };
-                    Ok(match answer(codec, &path, &body, &request, &reply) {
+                    Ok(match answer(codec, &path, &body, &request, &reply, broken) {
                         Ok(bytes) => Response::builder()
                             .header("content-type", codec.content_type())
                             .body(Full::new(Bytes::from(bytes)))
@@ -163,7 +171,11 @@ impl HttpClient {
 
     /// One typed call: encodes `arg`, POSTs it, decodes the reply; returns it with the request
     /// and reply body sizes.
-    pub async fn call<A: Serialize, R: DeserializeOwned>(&mut self, path: &str, arg: &A) -> Result<(R, usize, usize), String> {
+    pub async fn call<A: Serialize, R: DeserializeOwned>(
+        &mut self,
+        path: &str,
+        arg: &A,
+    ) -> Result<(R, usize, usize), String> {
         let body = self.codec.encode(arg)?;
         let req_len = body.len();
         let reply = self.post(path, body).await?;

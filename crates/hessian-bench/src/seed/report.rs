@@ -41,7 +41,9 @@ fn draw(dir: &Path, f: &Figure) -> Result<(), String> {
     let first = |s: &Series| s.points.first().map(|p| p.time_us.mean);
     match f.id.as_str() {
         "exp3-bytes-1" => chart::bars(f, &path, |s| value(s, 1.0, "bytes")),
-        "exp3-time-1" => chart::bars(f, &path, |s| Some(s.at(1.0)?.time_us.median + value(s, 1.0, "decode_median_us")?)),
+        "exp3-time-1" => {
+            chart::bars(f, &path, |s| Some(s.at(1.0)?.time_us.median + value(s, 1.0, "decode_median_us")?))
+        }
         "exp3-time-10000" => {
             chart::bars(f, &path, |s| Some(s.at(10_000.0)?.time_us.median + value(s, 10_000.0, "decode_median_us")?))
         }
@@ -101,7 +103,9 @@ fn line_tables(out: &mut String, f: &Figure) {
 }
 
 fn roundtrip_table(out: &mut String, f: &Figure) {
-    out.push_str("| protocol | mean µs | median µs | p99 µs | min–max µs | calls | request B | reply B | status | notes |\n");
+    out.push_str(
+        "| protocol | mean µs | median µs | p99 µs | min–max µs | calls | request B | reply B | status | notes |\n",
+    );
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     for s in &f.series {
         let p = s.points.first();
@@ -208,8 +212,6 @@ These rows of the issue are not implemented in the suite yet; no figure is claim
 - **XML-RPC** (Rust `dxr` client and server): Apache XML-RPC 3.1, the Java side, is not in Debian (only \
 the aXMLRPC client is), so this would be a Rust-to-Rust row.
 - **gRPC** (tonic + prost, `protoc` from Debian's `protobuf-compiler`, which `.ci/run` installs).
-- **Spring HttpInvoker** (`libspring-web-java`, `SimpleHttpInvokerServiceExporter` on the JDK's HTTP server) \
-and **SOAP with JAX-WS** (`libjaxws-java`, `Endpoint.publish`).
 - **AMF3**: the `flash-lso` crate (0.7) reads and writes AMF3 values but has no RPC layer (no Flex \
 remoting envelope or server); a row would measure the codec alone.
 ";
@@ -227,8 +229,13 @@ pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
         run.mode, run.started, run.seconds, run.command, run.schema
     );
     let _ = writeln!(out, "## Machine\n\n| | |\n|---|---|");
-    let _ = writeln!(out, "| cores | {} |\n| CPU | {} |\n| memory | {} MiB |\n| kernel | {} |", m.cores, m.cpu, m.memory_mib, m.kernel);
-    let _ = writeln!(out, "| load average at start | {} |\n| Rust | {} |\n| Java | {} |", m.load_at_start, m.rustc, m.java);
+    let _ = writeln!(
+        out,
+        "| cores | {} |\n| CPU | {} |\n| memory | {} MiB |\n| kernel | {} |",
+        m.cores, m.cpu, m.memory_mib, m.kernel
+    );
+    let _ =
+        writeln!(out, "| load average at start | {} |\n| Rust | {} |\n| Java | {} |", m.load_at_start, m.rustc, m.java);
     let _ = writeln!(out, "| JVM flags (every JVM of the suite) | `{}` |", javapeer::flags());
     for (k, v) in &m.rust_crates {
         let _ = writeln!(out, "| crate `{k}` | {v} |");
@@ -245,7 +252,14 @@ pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
     if !failures.is_empty() {
         out.push_str("## Failed rows\n\n");
         for (e, f, s) in &failures {
-            let _ = writeln!(out, "- experiment {} / {} / **{}**: {}", e.id, f.id, s.label, s.reason.as_deref().unwrap_or(""));
+            let _ = writeln!(
+                out,
+                "- experiment {} / {} / **{}**: {}",
+                e.id,
+                f.id,
+                s.label,
+                s.reason.as_deref().unwrap_or("")
+            );
         }
         out.push('\n');
     }
@@ -253,10 +267,11 @@ pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
         let _ = writeln!(
             out,
             "## Skipped rows\n\nThese rows need Java; install what they need with `{}` (as `.ci/run` does) and rerun.\n",
-            javapeer::INSTALL
+            javapeer::INSTALL_ALL
         );
         for (e, f, s) in &skipped {
-            let _ = writeln!(out, "- experiment {} / {} / {}: {}", e.id, f.id, s.label, s.reason.as_deref().unwrap_or(""));
+            let _ =
+                writeln!(out, "- experiment {} / {} / {}: {}", e.id, f.id, s.label, s.reason.as_deref().unwrap_or(""));
         }
         out.push('\n');
     }
