@@ -3,7 +3,7 @@
 //! ```text
 //! seed [--quick | --full | --tiny] [--only 1,2,3|negotiation,protocols,codecs]
 //!      [--protocols ID,...] [--out DIR] [--list]
-//! seed serve hessian|json|msgpack|bincode     (the suite's own server processes)
+//! seed serve hessian|json|msgpack|bincode|grpc|xmlrpc     (the suite's own server processes)
 //! ```
 //!
 //! Runs the three experiments (type negotiation, protocol comparison, derived vs hand-written
@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--list]
-       seed serve hessian|json|msgpack|bincode";
+       seed serve hessian|json|msgpack|bincode|grpc|xmlrpc";
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options { mode: Mode::Quick, only: Vec::new(), protocols: None, out: PathBuf::from("results") };
@@ -81,13 +81,25 @@ fn serve(what: &str) -> ExitCode {
             let server =
                 hessian_rpc::HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
             tokio::spawn(server.serve_listener(listener, std::future::pending()))
+        } else if what == "xmlrpc" {
+            tokio::spawn(async move {
+                if let Err(e) = seed::xmlrpc::serve(listener).await {
+                    eprintln!("seed serve xmlrpc: {e}");
+                }
+            })
+        } else if what == "grpc" {
+            tokio::spawn(async move {
+                if let Err(e) = seed::grpc::serve(listener).await {
+                    eprintln!("seed serve grpc: {e}");
+                }
+            })
         } else if let Some(codec) = seed::peers::Codec::from_id(what) {
             // SEED_BREAK_SERVER=ID: that server answers wrongly (tests/seed.rs checks that the
             // suite then fails the row and the run)
             let broken = std::env::var("SEED_BREAK_SERVER").is_ok_and(|v| v == what);
             tokio::spawn(seed::peers::serve(codec, listener, broken))
         } else {
-            return Err(format!("unknown server {what:?} (hessian, json, msgpack, bincode)"));
+            return Err(format!("unknown server {what:?} (hessian, json, msgpack, bincode, grpc, xmlrpc)"));
         };
         println!("PORT {port}");
         std::io::stdout().flush().map_err(|e| e.to_string())?;

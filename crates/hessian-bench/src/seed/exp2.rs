@@ -66,6 +66,10 @@ enum Kind {
     RustHessian(Dialect, bool),
     /// Rust client to the Rust server of a serde format over HTTP.
     RustSerde(Codec),
+    /// tonic client to tonic server (gRPC over HTTP/2, prost messages).
+    Grpc,
+    /// `dxr` XML-RPC client to `dxr` XML-RPC server, over the suite's HTTP stack.
+    XmlRpc,
     /// Rust client (plain Hessian 2) to Caucho's skeleton.
     RustToJava,
     /// Java client (MODE of SeedJavaClient) to a Java server (protocol of SeedJavaServer), or to
@@ -94,6 +98,8 @@ pub const PROTOCOLS: &[Proto] = &[
     Proto { id: "json", label: "JSON over HTTP (Rust)", kind: Kind::RustSerde(Codec::Json) },
     Proto { id: "msgpack", label: "MessagePack over HTTP (Rust)", kind: Kind::RustSerde(Codec::MsgPack) },
     Proto { id: "bincode", label: "bincode over HTTP (Rust)", kind: Kind::RustSerde(Codec::Bincode) },
+    Proto { id: "grpc", label: "gRPC, tonic + prost (Rust)", kind: Kind::Grpc },
+    Proto { id: "xmlrpc", label: "XML-RPC, dxr (Rust)", kind: Kind::XmlRpc },
     Proto { id: "java-hessian2", label: "Hessian 2 (Java)", kind: Kind::Java("h2", Some("hessian")) },
     Proto { id: "java-hessian1", label: "Hessian 1 (Java)", kind: Kind::Java("h1", Some("hessian")) },
     Proto { id: "java-burlap", label: "Burlap (Java)", kind: Kind::Java("burlap", Some("hessian")) },
@@ -328,6 +334,18 @@ fn run_proto(
             let w1 = rt.block_on(serde_w1(&addr, codec, c, pb))?;
             Ok((w1, rt.block_on(serde_w2(&addr, codec, c))?))
         }
+        Kind::Grpc => {
+            let server = rust_server("grpc")?;
+            let addr = format!("127.0.0.1:{}", server.port);
+            let w1 = rt.block_on(crate::seed::grpc::w1(&addr, c, pb))?;
+            Ok((w1, rt.block_on(crate::seed::grpc::w2(&addr, c))?))
+        }
+        Kind::XmlRpc => {
+            let server = rust_server("xmlrpc")?;
+            let addr = format!("127.0.0.1:{}", server.port);
+            let w1 = rt.block_on(crate::seed::xmlrpc::w1(&addr, c, pb))?;
+            Ok((w1, rt.block_on(crate::seed::xmlrpc::w2(&addr, c))?))
+        }
         Kind::RustToJava => {
             let java = java.ok_or("no Java")?;
             let server = java_server(java, "hessian")?;
@@ -448,7 +466,9 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         w2_rows.push(w2);
     }
     pb.set_message("shared Product variant");
-    let shared = shared_variant(java.as_ref().and_then(|j| j.as_ref().ok()));
+    // the shared-Product variant's Java rows run wherever Java is, whichever protocols were picked
+    let java = java.or_else(|| Some(javapeer::java()));
+    let shared = shared_variant(java.as_ref());
     pb.inc(1);
     let split = |rows: &[Series], keep: &[usize]| -> Vec<Series> {
         rows.iter()
@@ -556,7 +576,9 @@ mod shared {
 type Enc = fn(&shared::Order) -> Result<Vec<u8>, String>;
 type Dec = fn(&[u8]) -> Result<shared::Order, String>;
 
-fn shared_variant(java: Option<&hessian_testkit::java::Java>) -> Figure {
+type JavaOrWhyNot = Result<hessian_testkit::java::Java, (bool, String)>;
+
+fn shared_variant(java: Option<&JavaOrWhyNot>) -> Figure {
     let codecs: [(&str, &str, Enc, Dec); 6] = [
         (
             "hessian2",
@@ -620,11 +642,24 @@ const JAVA_SHARING: [(&str, &str); 4] = [
     ("java-serialization", "Java serialization (RMI, Spring HttpInvoker)"),
 ];
 
-fn java_sharing(java: Option<&hessian_testkit::java::Java>) -> Vec<Series> {
+fn java_sharing(java: Option<&JavaOrWhyNot>) -> Vec<Series> {
     let mut rows: Vec<Series> = JAVA_SHARING.iter().map(|(id, l)| Series::new(id, l)).collect();
-    let Some(java) = java else {
-        rows.iter_mut().for_each(|r| r.skip(format!("no Java; install with `{}`", javapeer::INSTALL)));
-        return rows;
+    let java = match java {
+        Some(Ok(j)) => j,
+        Some(Err((skip, why))) => {
+            for r in &mut rows {
+                if *skip {
+                    r.skip(why.clone())
+                } else {
+                    r.fail(why.clone())
+                }
+            }
+            return rows;
+        }
+        None => {
+            rows.iter_mut().for_each(|r| r.skip(format!("no Java; install with `{}`", javapeer::INSTALL)));
+            return rows;
+        }
     };
     match procs::run_client("SeedSharing", javapeer::command(java, "SeedSharing"), Duration::from_secs(120)) {
         Ok(out) => {

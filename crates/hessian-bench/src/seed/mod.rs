@@ -12,6 +12,8 @@ pub mod chart;
 pub mod exp1;
 pub mod exp2;
 pub mod exp3;
+pub mod grpc;
+pub mod grpc_gen;
 pub mod javapeer;
 pub mod machine;
 pub mod peers;
@@ -19,6 +21,7 @@ pub mod procs;
 pub mod report;
 pub mod results;
 pub mod stats;
+pub mod xmlrpc;
 
 use std::path::PathBuf;
 

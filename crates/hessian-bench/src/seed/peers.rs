@@ -90,24 +90,34 @@ fn answer(
 /// Serves the W1/W2 service in `codec` on `listener` until the process ends. A `broken` server
 /// answers `getItems(n)` with `n + 1` items (the suite's test of a peer that answers wrongly).
 pub async fn serve(codec: Codec, listener: TcpListener, broken: bool) {
-    let request = std::sync::Arc::new(w2::request());
-    let reply = std::sync::Arc::new(w2::reply());
+    let (request, reply) = (w2::request(), w2::reply());
+    let handler: Handler =
+        std::sync::Arc::new(move |path: &str, body: &[u8]| answer(codec, path, body, &request, &reply, broken));
+    serve_with(listener, codec.content_type(), handler).await
+}
+
+/// A request handler of [`serve_with`]: (path, body) -> reply body, or the reason for a 500.
+pub type Handler = std::sync::Arc<dyn Fn(&str, &[u8]) -> Result<Vec<u8>, String> + Send + Sync>;
+
+/// Serves `handler` over HTTP/1.1 on `listener` (replies with `content_type`) until the process
+/// ends.
+pub async fn serve_with(listener: TcpListener, content_type: &'static str, handler: Handler) {
     loop {
         let Ok((stream, _)) = listener.accept().await else { continue };
         let _ = stream.set_nodelay(true);
-        let (request, reply) = (request.clone(), reply.clone());
+        let handler = handler.clone();
         tokio::spawn(async move {
             let svc = hyper::service::service_fn(move |req: Request<hyper::body::Incoming>| {
-                let (request, reply) = (request.clone(), reply.clone());
+                let handler = handler.clone();
                 async move {
                     let path = req.uri().path().to_owned();
                     let body = match req.into_body().collect().await {
                         Ok(b) => b.to_bytes(),
                         Err(e) => return Ok::<_, Infallible>(error_response(e.to_string())),
                     };
-                    Ok(match answer(codec, &path, &body, &request, &reply, broken) {
+                    Ok(match handler(&path, &body) {
                         Ok(bytes) => Response::builder()
-                            .header("content-type", codec.content_type())
+                            .header("content-type", content_type)
                             .body(Full::new(Bytes::from(bytes)))
                             .unwrap_or_else(|e| error_response(e.to_string())),
                         Err(why) => error_response(why),
@@ -129,13 +139,19 @@ fn error_response(why: String) -> Response<Full<Bytes>> {
 pub struct HttpClient {
     addr: String,
     codec: Codec,
+    content_type: &'static str,
     sender: Option<hyper::client::conn::http1::SendRequest<Full<Bytes>>>,
 }
 
 impl HttpClient {
     /// A client of the server at `addr` (`127.0.0.1:PORT`).
     pub fn new(addr: &str, codec: Codec) -> HttpClient {
-        HttpClient { addr: addr.to_owned(), codec, sender: None }
+        HttpClient { addr: addr.to_owned(), codec, content_type: codec.content_type(), sender: None }
+    }
+
+    /// A client that POSTs bodies with `content_type` (for [`HttpClient::post`] alone).
+    pub fn raw(addr: &str, content_type: &'static str) -> HttpClient {
+        HttpClient { addr: addr.to_owned(), codec: Codec::Json, content_type, sender: None }
     }
 
     async fn connect(&mut self) -> Result<&mut hyper::client::conn::http1::SendRequest<Full<Bytes>>, String> {
@@ -152,7 +168,7 @@ impl HttpClient {
 
     /// POSTs `body` to `path`; returns the reply body, or the error (status and text).
     pub async fn post(&mut self, path: &str, body: Vec<u8>) -> Result<Bytes, String> {
-        let (addr, ct) = (self.addr.clone(), self.codec.content_type());
+        let (addr, ct) = (self.addr.clone(), self.content_type);
         let sender = self.connect().await?;
         sender.ready().await.map_err(|e| e.to_string())?;
         let req = Request::post(path)

@@ -207,13 +207,12 @@ fn experiment(out: &mut String, dir: &Path, e: &Experiment, chart_errors: &mut V
 const NOT_IN_RUN: &str = "\
 ### Protocols of the issue not in this run
 
-These rows of the issue are not implemented in the suite yet; no figure is claimed for them:
-
-- **XML-RPC** (Rust `dxr` client and server): Apache XML-RPC 3.1, the Java side, is not in Debian (only \
-the aXMLRPC client is), so this would be a Rust-to-Rust row.
-- **gRPC** (tonic + prost, `protoc` from Debian's `protobuf-compiler`, which `.ci/run` installs).
-- **AMF3**: the `flash-lso` crate (0.7) reads and writes AMF3 values but has no RPC layer (no Flex \
-remoting envelope or server); a row would measure the codec alone.
+- **AMF3**: a maintained crate exists (`flash-lso` 0.7, Ruffle's, which reads and writes AMF0/AMF3 \
+values and AMF remoting packets), but it is a codec, not an RPC stack, and the suite has no AMF3 \
+remoting row yet: it would need an HTTP client and server speaking Flex remoting packets around it \
+(and no Java AMF server, such as BlazeDS, is in Debian). Not measured in this run.
+- **XML-RPC from Java**: Apache XML-RPC 3.1 is not in Debian (only the aXMLRPC client is), so XML-RPC \
+is a Rust-to-Rust row.
 ";
 
 /// Writes the report, the charts and `results.json` into `dir`; returns the report's path.
