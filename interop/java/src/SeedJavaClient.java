@@ -13,8 +13,8 @@ import org.example.remoting.Item;
  *       interop/java/seed-peers/SeedPeerClients.java, loaded by name: they need Spring's and
  *       JAX-WS's jars, which the seed suite adds to the class path);
  *   <li>WORKLOAD: w1 (getItems(n) for every N) or w2 (exchange of the W2 request);
- *   <li>PREWARM calls of getItems(100) (or exchange) first, for the JIT, then per point WARMUP
- *       calls and MEASURED timed calls.
+ *   <li>PREWARM calls of getItems(100) first (PREWARM is COUNT or COUNT/SECONDS: at most that
+ *       many seconds of them), for the JIT, then per point WARMUP calls and MEASURED timed calls.
  * </ul>
  * Every reply is checked (W1: its length and the first, middle and last item; W2: the whole graph
  * against the specified reply); a wrong reply prints "FAIL why" and exits 1. Prints per point
@@ -78,13 +78,15 @@ public final class SeedJavaClient {
 
   public static void main(String[] args) throws Exception {
     String url = args[0], mode = args[1], workload = args[2];
-    int prewarm = Integer.parseInt(args[3]), warmup = Integer.parseInt(args[4]), measured = Integer.parseInt(args[5]);
+    String[] pw = args[3].split("/");
+    int prewarm = Integer.parseInt(pw[0]), warmup = Integer.parseInt(args[4]), measured = Integer.parseInt(args[5]);
+    long prewarmEnd = System.nanoTime() + (long) ((pw.length > 1 ? Double.parseDouble(pw[1]) : 1e6) * 1e9);
     int[] sizes = workload.equals("w1")
         ? Arrays.stream(Arrays.copyOfRange(args, 6, args.length)).mapToInt(Integer::parseInt).toArray()
         : new int[] {0};
     Bench b = bench(url, mode);
     Order request = Workloads.request(), reply = Workloads.reply();
-    for (int i = 0; i < prewarm; i++) once(b, workload, 100, request, reply);
+    for (int i = 0; i < prewarm && System.nanoTime() < prewarmEnd; i++) once(b, workload, 100, request, reply);
     for (int n : sizes) {
       for (int i = 0; i < warmup; i++) once(b, workload, n, request, reply);
       long[] t = new long[measured];

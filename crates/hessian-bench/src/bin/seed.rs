@@ -188,6 +188,7 @@ fn main() -> ExitCode {
         seconds: t0.elapsed().as_secs_f64(),
         command: std::iter::once("seed".to_owned()).chain(args).collect::<Vec<_>>().join(" "),
         machine,
+        load_at_end: seed::machine::load_average(),
         experiments,
     };
     let mut ok = true;

@@ -31,6 +31,8 @@ pub struct Counts {
     /// all, the JIT of both Java sides: with 100 of them, Java's Hessian 2 still took 10x its
     /// warm time at n = 500).
     pub prewarm: usize,
+    /// At most this many seconds of pre-warm calls (so slow protocols do not stretch the run).
+    pub prewarm_secs: f64,
     /// Warm-up calls per size.
     pub warmup: usize,
     /// Measured calls per size.
@@ -44,19 +46,42 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Whether pre-warm call number `i` (started at `t0`) is still to be made.
+    pub fn prewarming(&self, i: usize, t0: Instant) -> bool {
+        i < self.prewarm && t0.elapsed().as_secs_f64() < self.prewarm_secs
+    }
+
     /// The counts of `mode`.
     pub fn of(mode: Mode) -> Counts {
         let all: Vec<usize> = SMALL.iter().chain(&LARGE).copied().collect();
         match mode {
-            Mode::Tiny => {
-                Counts { prewarm: 2, warmup: 1, measured: 3, w2_warmup: 2, w2_measured: 10, sizes: vec![1, 10, 500] }
-            }
-            Mode::Quick => {
-                Counts { prewarm: 1000, warmup: 3, measured: 20, w2_warmup: 1000, w2_measured: 1000, sizes: all }
-            }
-            Mode::Full => {
-                Counts { prewarm: 5000, warmup: 10, measured: 100, w2_warmup: 1000, w2_measured: 10_000, sizes: all }
-            }
+            Mode::Tiny => Counts {
+                prewarm: 2,
+                prewarm_secs: 1.0,
+                warmup: 1,
+                measured: 3,
+                w2_warmup: 2,
+                w2_measured: 10,
+                sizes: vec![1, 10, 500],
+            },
+            Mode::Quick => Counts {
+                prewarm: 1000,
+                prewarm_secs: 3.0,
+                warmup: 3,
+                measured: 20,
+                w2_warmup: 1000,
+                w2_measured: 1000,
+                sizes: all,
+            },
+            Mode::Full => Counts {
+                prewarm: 5000,
+                prewarm_secs: 20.0,
+                warmup: 10,
+                measured: 100,
+                w2_warmup: 1000,
+                w2_measured: 10_000,
+                sizes: all,
+            },
         }
     }
 }
@@ -206,7 +231,9 @@ async fn hessian_w1(
 ) -> Result<Vec<Point>, String> {
     let client = Client::builder().dialect(dialect).type_maps(type_maps).build();
     let bench = BenchClient::new(client.proxy(&format!("{base}/bench")).map_err(|e| e.to_string())?);
-    for _ in 0..c.prewarm {
+    let (mut i, t0) = (0, Instant::now());
+    while c.prewarming(i, t0) {
+        i += 1;
         check_items(&bench.get_items(100).await.map_err(|e| e.to_string())?, 100)?;
     }
     let mut points = Vec::new();
@@ -237,7 +264,9 @@ async fn hessian_w1(
 
 async fn serde_w1(addr: &str, codec: Codec, c: &Counts, pb: &ProgressBar) -> Result<Vec<Point>, String> {
     let mut client = HttpClient::new(addr, codec);
-    for _ in 0..c.prewarm {
+    let (mut i, t0) = (0, Instant::now());
+    while c.prewarming(i, t0) {
+        i += 1;
         let (v, _, _): (Vec<Item>, _, _) = client.call("/getItems", &100i32).await?;
         check_items(&v, 100)?;
     }
@@ -284,7 +313,8 @@ async fn serde_w2(addr: &str, codec: Codec, c: &Counts) -> Result<Point, String>
 fn java_client(mut cmd: Command, url: &str, mode: &str, workload: &str, c: &Counts) -> Result<Vec<Point>, String> {
     let (warmup, measured) = if workload == "w1" { (c.warmup, c.measured) } else { (c.w2_warmup, c.w2_measured) };
     let prewarm = if workload == "w1" { c.prewarm } else { 0 };
-    cmd.args([url, mode, workload, &prewarm.to_string(), &warmup.to_string(), &measured.to_string()]);
+    let prewarm = format!("{prewarm}/{}", c.prewarm_secs);
+    cmd.args([url, mode, workload, &prewarm, &warmup.to_string(), &measured.to_string()]);
     if workload == "w1" {
         cmd.args(c.sizes.iter().map(|n| n.to_string()));
     }
@@ -490,13 +520,14 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         title: "Experiment 2: protocol comparison (W1 getItems(n), W2 exchange)".into(),
         method: format!(
             "Client and server in separate processes over loopback (HTTP/1.1 keep-alive, \
-             TCP_NODELAY; RMI on its own TCP transport). Per protocol: {} calls of getItems(100) \
-             first (connection and JIT warm-up), then per list size {} warm-up and {} measured \
+             TCP_NODELAY; gRPC over HTTP/2; RMI on its own TCP transport). Per protocol: {} calls \
+             of getItems(100) first, at most {} s of them (connection set-up and the JIT of the Java sides), then per list size {} warm-up and {} measured \
              calls; W2: {} warm-up and {} measured calls. Every reply is checked (W1: length and \
              the first, middle and last item; W2: the whole graph). Rust clients run on a \
              current-thread tokio runtime; Java clients and servers with `{}`. Bytes are HTTP \
              body bytes per call as the Rust client counted them (the Java clients do not count).",
             c.prewarm,
+            c.prewarm_secs,
             c.warmup,
             c.measured,
             c.w2_warmup,

@@ -180,7 +180,9 @@ pub async fn w1(addr: &str, c: &Counts, pb_: &ProgressBar) -> Result<Vec<Point>,
         let r = framed(&reply);
         Ok((reply.items.into_iter().map(item_from_pb).collect(), q, r))
     };
-    for _ in 0..c.prewarm {
+    let (mut i, t0) = (0, Instant::now());
+    while c.prewarming(i, t0) {
+        i += 1;
         check_items(&call(100).await?.0, 100)?;
     }
     let mut points = Vec::new();

@@ -29,7 +29,19 @@ pub struct Machine {
 }
 
 /// The Rust crates whose versions the report lists.
-const CRATES: &[&str] = &["hyper", "tokio", "serde", "serde_json", "rmp-serde", "bincode", "plotters", "indicatif"];
+const CRATES: &[&str] = &[
+    "hyper",
+    "tokio",
+    "serde",
+    "serde_json",
+    "rmp-serde",
+    "bincode",
+    "tonic",
+    "prost",
+    "dxr",
+    "plotters",
+    "indicatif",
+];
 
 /// The Debian packages of the Java peers.
 pub const JAVA_PACKAGES: &[&str] =
@@ -76,6 +88,11 @@ pub fn package_version(name: &str) -> String {
         .unwrap_or_else(|| "not installed".into())
 }
 
+/// The load average now (1, 5, 15 minutes), from `/proc/loadavg`.
+pub fn load_average() -> String {
+    read("/proc/loadavg").split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+}
+
 impl Machine {
     /// Probes this machine.
     pub fn probe() -> Machine {
@@ -94,7 +111,7 @@ impl Machine {
             cpu,
             memory_mib,
             kernel: read("/proc/sys/kernel/osrelease").trim().to_owned(),
-            load_at_start: read("/proc/loadavg").split_whitespace().take(3).collect::<Vec<_>>().join(" "),
+            load_at_start: load_average(),
             rustc: first_line("rustc", &["--version"]).unwrap_or_else(|| "unknown".into()),
             java: first_line("java", &["-version"]).unwrap_or_else(|| "not installed".into()),
             rust_crates: crate_versions(),

@@ -227,14 +227,22 @@ pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
          `{}`, described in `docs/seed-suite.md`).\n",
         run.mode, run.started, run.seconds, run.command, run.schema
     );
-    let _ = writeln!(out, "## Machine\n\n| | |\n|---|---|");
+    let _ = writeln!(
+        out,
+        "## Machine\n\nThe figures below are from this machine only; on a machine shared with other work (see \
+         the load average) single rows can be off by a factor of two or more, so compare orders of \
+         magnitude and rerun before quoting a percentage.\n\n| | |\n|---|---|"
+    );
     let _ = writeln!(
         out,
         "| cores | {} |\n| CPU | {} |\n| memory | {} MiB |\n| kernel | {} |",
         m.cores, m.cpu, m.memory_mib, m.kernel
     );
-    let _ =
-        writeln!(out, "| load average at start | {} |\n| Rust | {} |\n| Java | {} |", m.load_at_start, m.rustc, m.java);
+    let _ = writeln!(
+        out,
+        "| load average (1, 5, 15 min) at start / end | {} / {} |\n| Rust | {} |\n| Java | {} |",
+        m.load_at_start, run.load_at_end, m.rustc, m.java
+    );
     let _ = writeln!(out, "| JVM flags (every JVM of the suite) | `{}` |", javapeer::flags());
     for (k, v) in &m.rust_crates {
         let _ = writeln!(out, "| crate `{k}` | {v} |");

@@ -139,6 +139,8 @@ pub struct Run {
     pub command: String,
     /// The machine and the versions of every peer.
     pub machine: Machine,
+    /// Load average (1, 5, 15 minutes) when the run ended, beside `machine.load_at_start`.
+    pub load_at_end: String,
     /// The experiments that ran.
     pub experiments: Vec<Experiment>,
 }

@@ -278,7 +278,9 @@ async fn get_items(client: &mut HttpClient, n: usize) -> Result<(Vec<Item>, usiz
 /// W1 points against the XML-RPC server at `addr` (`127.0.0.1:PORT`).
 pub async fn w1(addr: &str, c: &Counts, pb: &ProgressBar) -> Result<Vec<Point>, String> {
     let mut client = HttpClient::raw(addr, "text/xml");
-    for _ in 0..c.prewarm {
+    let (mut i, t0) = (0, Instant::now());
+    while c.prewarming(i, t0) {
+        i += 1;
         check_items(&get_items(&mut client, 100).await?.0, 100)?;
     }
     let mut points = Vec::new();
