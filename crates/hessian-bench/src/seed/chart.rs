@@ -5,7 +5,7 @@ use crate::seed::results::{Figure, Point, Series, Status};
 use plotters::prelude::*;
 use std::path::Path;
 
-const COLORS: [RGBColor; 16] = [
+const COLORS: [RGBColor; 20] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -22,6 +22,10 @@ const COLORS: [RGBColor; 16] = [
     RGBColor(255, 0, 255),
     RGBColor(128, 128, 0),
     RGBColor(0, 0, 0),
+    RGBColor(218, 165, 32),
+    RGBColor(75, 0, 130),
+    RGBColor(0, 100, 0),
+    RGBColor(210, 105, 30),
 ];
 
 fn err(e: impl std::fmt::Display) -> String {
