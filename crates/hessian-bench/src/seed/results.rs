@@ -156,11 +156,15 @@ impl Run {
         self.rows(Status::Skipped)
     }
 
+    /// Rows with `status`, each row once per experiment (a row that appears in several figures
+    /// of an experiment for the same reason is listed with its first figure).
     fn rows(&self, status: Status) -> Vec<(&Experiment, &Figure, &Series)> {
+        let mut seen = std::collections::BTreeSet::new();
         self.experiments
             .iter()
             .flat_map(|e| e.series().map(move |(f, s)| (e, f, s)))
             .filter(|(_, _, s)| s.status == status)
+            .filter(|(e, _, s)| seen.insert((e.id.clone(), s.id.clone(), s.label.clone(), s.reason.clone())))
             .collect()
     }
 }
