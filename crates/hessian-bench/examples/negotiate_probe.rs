@@ -4,7 +4,8 @@
 //! the count of a run of 2N minus that of a run of N, divided by N.
 //!
 //! MODE: `enc-plain`, `enc-ref`, `dec-plain`, `dec-ref` (the `exchange(Order)` call),
-//! `rep-enc-plain`, `rep-enc-ref`, `rep-dec-plain`, `rep-dec-ref` (its reply).
+//! `rep-enc-plain`, `rep-enc-ref`, `rep-dec-plain`, `rep-dec-ref` (its reply); `rep-enc-ref-decoded`
+//! refers to the map as a server learns it, from the definitions it decoded.
 
 use hessian::negotiate::TypeMap;
 use hessian::serde::message::{self as m, CallReader, CallWriter};
@@ -32,6 +33,12 @@ fn main() {
     let ref_call = call(&order, Some(&map));
     let plain_reply = m::reply_to_vec(Format::Hessian2, &reply).unwrap();
     let ref_reply = m::reply_to_vec_referring(Format::Hessian2, &map, &reply).unwrap();
+    // `rep-enc-ref-decoded`: as a server does, with the map learned from a decoded call
+    let decoded_map = {
+        let mut r = CallReader::new(Format::Hessian2, &plain_call, Limits::default()).unwrap();
+        let _: w2::Order = r.arg().unwrap();
+        Arc::new(TypeMap::new(r.finish_with_classes().unwrap()).unwrap())
+    };
     let lookup = |_: &hessian::negotiate::Digest| Some(map.clone());
     let mut total = 0usize;
     for _ in 0..n {
@@ -48,6 +55,9 @@ fn main() {
             }
             "rep-enc-plain" => m::reply_to_vec(Format::Hessian2, black_box(&reply)).unwrap().len(),
             "rep-enc-ref" => m::reply_to_vec_referring(Format::Hessian2, &map, black_box(&reply)).unwrap().len(),
+            "rep-enc-ref-decoded" => {
+                m::reply_to_vec_referring(Format::Hessian2, &decoded_map, black_box(&reply)).unwrap().len()
+            }
             "rep-dec-plain" | "rep-dec-ref" => {
                 let body = if mode == "rep-dec-ref" { &ref_reply } else { &plain_reply };
                 let r = m::reply_from_slice_negotiated::<w2::Order, _>(

@@ -4,6 +4,7 @@
 mod document;
 mod dump;
 mod format;
+mod load;
 mod pretty;
 mod rpc;
 
@@ -63,6 +64,10 @@ enum Command {
     /// Serve the demo services: W1/W2 at `/bench`, Caucho's TestHessian2 at `/test2`, in every
     /// protocol, until stopped.
     ServeDemo(rpc::ServeArgs),
+    /// Load an endpoint with a call: `-n` calls (or `--duration`) at `-c` in flight after a
+    /// warm-up, in `--protocol h2|h2.1|h1|hybrid|burlap`; prints throughput, latency
+    /// percentiles and histogram, bytes per call (`--json`: one JSON object).
+    Load(load::LoadArgs),
 }
 
 /// Everything that makes the tool exit with a failure status.
@@ -90,6 +95,8 @@ pub(crate) enum CliError {
     Rpc(#[from] hessian_rpc::Error),
     #[error("the call answered with a fault")]
     Fault,
+    #[error("{0}")]
+    Load(String),
 }
 
 impl CliError {
@@ -252,6 +259,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Call(args) => return rpc::call(cli.format.unwrap_or(Format::H2), args),
         Command::ServeDemo(args) => return rpc::serve_demo(args),
+        Command::Load(args) => return load::load(args),
         _ => {}
     }
     let stdout = std::io::stdout();
@@ -312,7 +320,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             r.map_err(dump_err)?;
             flushed
         }
-        Command::Call(_) | Command::ServeDemo(_) => Ok(()),
+        Command::Call(_) | Command::ServeDemo(_) | Command::Load(_) => Ok(()),
     }
 }
 

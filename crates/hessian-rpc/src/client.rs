@@ -13,6 +13,7 @@ use hessian::serde::message::{reply_from_slice_negotiated, CallWriter};
 use hessian::{Call, Format, Limits, Value};
 use http::{StatusCode, Uri};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -202,7 +203,7 @@ impl Client {
         }
         let negotiates = self.config.type_maps && self.config.dialect == Dialect::HESSIAN2;
         let endpoint = negotiates.then(|| self.negotiation.endpoint(&uri));
-        Ok(Proxy { client: self.clone(), uri, endpoint })
+        Ok(Proxy { client: self.clone(), uri, endpoint, request_size: Arc::default() })
     }
 
     /// What the type negotiation has done so far, over all proxies of this client and its
@@ -235,13 +236,13 @@ pub struct Proxy {
     uri: Uri,
     /// What the client knows of this endpoint's type maps (when it negotiates).
     endpoint: Option<Arc<Endpoint>>,
+    /// About the size of the last request: the next one's buffer starts that large, so that a
+    /// typical call is written without growing (and copying) its buffer on the way.
+    request_size: Arc<AtomicUsize>,
 }
 
-impl std::fmt::Debug for Endpoint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Endpoint").finish_non_exhaustive()
-    }
-}
+/// The most bytes a request buffer is allocated ahead (larger calls grow as they are written).
+const MAX_REQUEST_HINT: usize = 64 * 1024;
 
 impl Proxy {
     /// The service URL.
@@ -265,14 +266,29 @@ impl Proxy {
         }
         let cfg = &self.client.config;
         let d = cfg.dialect;
-        let mut w = CallWriter::new(d.call.format(), d.call_major(), method, &[], args.count())?;
+        let buf = self.request_buffer();
+        let mut w = CallWriter::with_buffer(d.call.format(), d.call_major(), method, &[], args.count(), buf)?;
         args.write_args(&mut w)?;
         let body = w.finish()?;
+        self.note_request(body.len());
         let reply = self.post_plain(body).await?;
         match hessian::serde::message::reply_from_slice::<R>(d.reply.format(), &reply, cfg.limits) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(f)) => Err(Error::Fault(RemoteFault(f))),
             Err(e) => Err(Error::Reply(e)),
+        }
+    }
+
+    /// A buffer for the next request, about as large as the last one.
+    fn request_buffer(&self) -> Vec<u8> {
+        Vec::with_capacity(self.request_size.load(Ordering::Relaxed))
+    }
+
+    /// Remembers the size of a request for the next one's buffer (with a little headroom).
+    fn note_request(&self, len: usize) {
+        let next = (len + len / 8 + 16).min(MAX_REQUEST_HINT);
+        if self.request_size.load(Ordering::Relaxed) != next {
+            self.request_size.store(next, Ordering::Relaxed);
         }
     }
 
@@ -308,22 +324,22 @@ impl Proxy {
         let c = &self.client.negotiation.counters;
         ClientCounters::add(&c.calls, 1);
         let (mut support, plan) = ep.plan(method);
-        let reply_hex = plan.reply.as_ref().map(|m| m.hex());
+        let reply_hex = plan.reply.as_ref().map(|m| m.hex_str());
         let offer: (&str, &str) = (neg::OFFER_HEADER, neg::VERSION);
+        // the offer, then the reply map when there is one
+        let with_reply = [offer, (neg::REPLY_MAP_HEADER, reply_hex.unwrap_or_default())];
+        let offer_headers = &with_reply[..if reply_hex.is_some() { 2 } else { 1 }];
         if let (Support::Aware, Some(map)) = (support, &plan.request) {
-            let mut w = CallWriter::referring(Format::Hessian2, map, method, argc, Vec::new())?;
+            let mut w = CallWriter::referring(Format::Hessian2, map, method, argc, self.request_buffer())?;
             write(&mut w)?;
             let (body, inline) = w.finish_with_classes()?;
+            self.note_request(body.len());
             if !inline.is_empty() {
                 // classes the map lacks: the next call establishes a map with all of them
                 ep.send_next_plain(method);
             }
-            let mut headers = vec![offer];
-            if let Some(h) = &reply_hex {
-                headers.push((neg::REPLY_MAP_HEADER, h));
-            }
             ClientCounters::add(&c.referring_calls, 1);
-            let resp = self.post(&headers, body).await?;
+            let resp = self.post(offer_headers, body).await?;
             let aware = resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes()));
             if resp.status == 200 && aware && resp.header_values(neg::UNKNOWN_HEADER).next().is_some() {
                 // nothing ran: forget the map and resend plain, once
@@ -340,20 +356,18 @@ impl Proxy {
             ClientCounters::add(&c.resends, 1);
         }
         let offers = !matches!(support, Support::Plain(_));
-        let mut w = CallWriter::new(Format::Hessian2, 2, method, &[], argc)?;
+        let mut w = CallWriter::with_buffer(Format::Hessian2, 2, method, &[], argc, self.request_buffer())?;
         write(&mut w)?;
         let (body, classes) = if offers { w.finish_with_classes()? } else { (w.finish()?, Vec::new()) };
-        let mut headers = Vec::with_capacity(2);
-        let mut reply_map = None;
-        if offers {
-            headers.push(offer);
-            if let (Support::Aware, Some(h)) = (support, &reply_hex) {
-                headers.push((neg::REPLY_MAP_HEADER, h));
-                reply_map = plan.reply.as_ref();
-            }
-        }
+        self.note_request(body.len());
+        // the reply map is offered only to an endpoint known to be aware
+        let (headers, reply_map) = match support {
+            Support::Plain(_) => (&with_reply[..0], None),
+            Support::Aware => (offer_headers, plan.reply.as_ref()),
+            Support::Unknown => (&with_reply[..1], None),
+        };
         ClientCounters::add(&c.plain_calls, 1);
-        let resp = self.post(&headers, body).await?;
+        let resp = self.post(headers, body).await?;
         if offers && resp.status == 200 {
             if resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes())) {
                 ep.aware();

@@ -20,7 +20,7 @@
 
 use hessian::negotiate::{Digest, MapLimits, TypeMap};
 use hessian::ClassDef;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -107,20 +107,27 @@ struct Entry {
 #[derive(Default)]
 struct CacheState {
     entries: HashMap<Digest, Entry>,
-    /// Entries by last use, oldest first.
-    order: BTreeMap<u64, Digest>,
     tick: u64,
     bytes: usize,
 }
 
 impl CacheState {
+    /// The entry of `d`, marked as the most recently used.
     fn touch(&mut self, d: &Digest) -> Option<&Entry> {
         self.tick += 1;
         let tick = self.tick;
         let e = self.entries.get_mut(d)?;
-        self.order.remove(&e.tick);
         e.tick = tick;
-        self.order.insert(tick, *d);
+        Some(e)
+    }
+
+    /// Removes the least recently used entry. A scan of the entries: eviction happens only when
+    /// a new map is learned into a full cache (at most `max_maps` entries), while every call that
+    /// uses a map only updates its tick.
+    fn evict_oldest(&mut self) -> Option<Entry> {
+        let oldest = self.entries.iter().min_by_key(|(_, e)| e.tick).map(|(d, _)| *d)?;
+        let e = self.entries.remove(&oldest)?;
+        self.bytes -= e.map.canonical().len();
         Some(e)
     }
 }
@@ -183,15 +190,13 @@ impl MapCache {
             return Some(digest);
         }
         while s.entries.len() >= self.config.max_maps || s.bytes + size > self.config.max_bytes {
-            let Some((_, oldest)) = s.order.pop_first() else { break };
-            if let Some(e) = s.entries.remove(&oldest) {
-                s.bytes -= e.map.canonical().len();
-                self.evictions.fetch_add(1, Ordering::Relaxed);
+            if s.evict_oldest().is_none() {
+                break;
             }
+            self.evictions.fetch_add(1, Ordering::Relaxed);
         }
         s.tick += 1;
         let tick = s.tick;
-        s.order.insert(tick, digest);
         s.bytes += size;
         s.entries.insert(digest, Entry { map: Arc::new(map), own_reply, tick });
         self.learned.fetch_add(1, Ordering::Relaxed);
@@ -311,6 +316,16 @@ struct EndpointState {
 pub(crate) struct Endpoint {
     state: Mutex<EndpointState>,
     pub(crate) limits: MapLimits,
+}
+
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (support, methods) = match self.state.lock() {
+            Ok(s) => (Some(s.support), s.methods.len()),
+            Err(_) => (None, 0),
+        };
+        f.debug_struct("Endpoint").field("support", &support).field("methods", &methods).finish()
+    }
 }
 
 impl Endpoint {

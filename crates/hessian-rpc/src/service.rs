@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// The future a handler returns.
@@ -39,17 +40,24 @@ enum ReplyMode {
 }
 
 impl ReplyMode {
-    /// Encodes a reply carrying `value` in `format` in this mode.
-    fn encode<T: ?Sized + serde::Serialize>(&self, format: Format, value: &T) -> hessian::Result<Encoded> {
+    /// Encodes a reply carrying `value` in `format` in this mode, into a buffer of `capacity`
+    /// bytes to start with.
+    fn encode<T: ?Sized + serde::Serialize>(
+        &self,
+        format: Format,
+        value: &T,
+        capacity: usize,
+    ) -> hessian::Result<Encoded> {
         use hessian::serde::message as m;
+        let buf = Vec::with_capacity(capacity);
         Ok(match self {
-            ReplyMode::Plain => Encoded { body: m::reply_to_vec(format, value)?, classes: Vec::new() },
+            ReplyMode::Plain => Encoded { body: m::reply_into(format, value, buf)?, classes: Vec::new() },
             ReplyMode::Learn => {
-                let (body, classes) = m::reply_into_with_classes(format, value, Vec::new())?;
+                let (body, classes) = m::reply_into_with_classes(format, value, buf)?;
                 Encoded { body, classes }
             }
             ReplyMode::Refer(map) => {
-                Encoded { body: m::reply_to_vec_referring(format, map, value)?, classes: Vec::new() }
+                Encoded { body: m::reply_into_referring(format, map, value, buf)?, classes: Vec::new() }
             }
         })
     }
@@ -124,7 +132,19 @@ trait TypedHandler: Send + Sync + 'static {
 struct TypedFn<A, F> {
     name: Arc<str>,
     f: F,
+    /// About the size of the method's last reply: the next reply's buffer starts that large, so
+    /// that a typical reply is written without growing (and copying) its buffer on the way.
+    reply_size: Arc<AtomicUsize>,
     _args: PhantomData<fn() -> A>,
+}
+
+/// The most bytes a reply buffer is allocated ahead (larger replies grow as they are written).
+const MAX_REPLY_HINT: usize = 64 * 1024;
+
+/// The buffer size to start the next reply with after one of `len` bytes: a little headroom,
+/// so that a slightly larger reply still fits.
+fn reply_hint(len: usize) -> usize {
+    (len + len / 8 + 16).min(MAX_REPLY_HINT)
 }
 
 impl<A, R, E, F, Fut> TypedHandler for TypedFn<A, F>
@@ -140,12 +160,23 @@ where
         let fut = (self.f)(a);
         let format = ctx.dialect.reply.format();
         let name = self.name.clone();
+        let reply_size = self.reply_size.clone();
         Ok(Box::pin(async move {
             match fut.await {
-                Ok(r) => reply.encode(format, &r).map_err(|e| {
-                    let message = format!("{name}: the reply cannot be encoded: {e}");
-                    fault::service_exception("java.lang.IllegalStateException", &message)
-                }),
+                Ok(r) => {
+                    let hint = reply_size.load(Ordering::Relaxed);
+                    let encoded = reply.encode(format, &r, hint);
+                    if let Ok(e) = &encoded {
+                        let next = reply_hint(e.body.len());
+                        if next != hint {
+                            reply_size.store(next, Ordering::Relaxed);
+                        }
+                    }
+                    encoded.map_err(|e| {
+                        let message = format!("{name}: the reply cannot be encoded: {e}");
+                        fault::service_exception("java.lang.IllegalStateException", &message)
+                    })
+                }
                 Err(e) => Err(e.into_fault()),
             }
         }))
@@ -565,7 +596,7 @@ fn encode_value_reply(protocol: Protocol, v: Value, mode: &ReplyMode) -> Result<
         }
         // `Value` serializes losslessly through the codec's serializer, whose class table the
         // negotiation reads and seeds
-        _ => mode.encode(protocol.format(), &v).map_err(failed),
+        _ => mode.encode(protocol.format(), &v, 0).map_err(failed),
     }
 }
 
@@ -667,7 +698,7 @@ impl ServiceBuilder {
         F: Fn(A) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<R, E>> + Send + 'static,
     {
-        let handler = TypedFn { name: name.into(), f, _args: PhantomData };
+        let handler = TypedFn { name: name.into(), f, reply_size: Arc::default(), _args: PhantomData };
         self.register(name, params, Kind::Typed(Arc::new(handler)))
     }
 

@@ -50,14 +50,15 @@ pub(crate) struct Settings {
 pub(crate) struct Response {
     pub status: u16,
     pub body: Bytes,
-    /// The reply's `Hessian-*` headers (the type negotiation's), names in lower case.
-    pub hessian_headers: Vec<(String, String)>,
+    /// The reply's `Hessian-*` headers (the type negotiation's), one `name:value` line each,
+    /// names in lower case and values trimmed (one string, allocated only when there are any).
+    pub hessian_headers: String,
 }
 
 impl Response {
     /// The values of the `Hessian-*` header `name` (lower case), in order.
     pub fn header_values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.hessian_headers.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.hessian_headers.lines().filter_map(move |l| l.split_once(':').filter(|(n, _)| *n == name).map(|(_, v)| v))
     }
 }
 
@@ -353,7 +354,7 @@ enum Framing {
 #[derive(Debug)]
 struct Head {
     status: u16,
-    hessian_headers: Vec<(String, String)>,
+    hessian_headers: String,
     framing: Framing,
     keep_alive: bool,
     len: usize,
@@ -373,11 +374,17 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
     let (mut close, mut keep_alive_token) = (false, false);
     let mut length: Option<u64> = None;
     let mut codings: Vec<String> = Vec::new();
-    let mut hessian_headers = Vec::new();
+    let mut hessian_headers = String::new();
     for h in resp.headers.iter() {
         if h.name.len() > 8 && h.name.as_bytes()[..8].eq_ignore_ascii_case(b"hessian-") {
             let value = std::str::from_utf8(h.value).map_err(|_| transport("a reply header is not valid text"))?;
-            hessian_headers.push((h.name.to_ascii_lowercase(), value.trim().to_owned()));
+            for c in h.name.chars() {
+                hessian_headers.push(c.to_ascii_lowercase());
+            }
+            hessian_headers.push(':');
+            // a value never holds a line break (httparse refuses them), so lines stay lines
+            hessian_headers.push_str(value.trim());
+            hessian_headers.push('\n');
         } else if h.name.eq_ignore_ascii_case("connection") {
             for token in list(h.value)? {
                 close |= token.eq_ignore_ascii_case("close");

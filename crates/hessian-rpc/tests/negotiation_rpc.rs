@@ -415,3 +415,42 @@ fn the_blocking_client_negotiates_too() {
     assert_eq!(client.type_map_stats().referring_calls, 4);
     rt.block_on(running.shutdown());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_clients_share_one_server_and_a_small_cache() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let small = TypeMapConfig { max_maps: 2, ..TypeMapConfig::default() };
+    let (server, running) = start(local(), &runs, small).await;
+    let url = running.url("/bench");
+    let address = w2::request().customer.address;
+    let mut tasks = Vec::new();
+    for t in 0..8 {
+        let (url, address) = (url.clone(), address.clone());
+        tasks.push(tokio::spawn(async move {
+            let client = Client::new();
+            let proxy = client.proxy(&url).unwrap();
+            for i in 0..40 {
+                if (i + t) % 3 == 0 {
+                    let m = Some(w2::request().total);
+                    let paid: String = proxy.call_typed("pay", (address.clone(), m)).await.unwrap();
+                    assert_eq!(paid, format!("{} 14000", address.city));
+                } else {
+                    assert_eq!(exchange(&proxy).await, w2::reply());
+                }
+            }
+            client.type_map_stats()
+        }));
+    }
+    let mut resends = 0;
+    for t in tasks {
+        let s = t.await.unwrap();
+        assert_eq!(s.calls, 40);
+        assert!(s.resends <= s.referring_calls, "{s:?}");
+        resends += s.resends;
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 8 * 40, "every call ran exactly once");
+    let st = server.type_map_stats();
+    assert!(st.maps <= 2, "{st:?}");
+    assert_eq!(st.unknown_type_map, resends, "each UnknownTypeMap cost one resend: {st:?}");
+    running.shutdown().await;
+}

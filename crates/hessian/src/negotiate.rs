@@ -92,6 +92,8 @@ pub struct TypeMap {
     classes: Vec<Arc<ClassDef>>,
     canonical: Vec<u8>,
     digest: Digest,
+    /// `digest` as 32 hex digits (the form of the HTTP headers), made once.
+    hex: String,
 }
 
 impl fmt::Debug for TypeMap {
@@ -131,7 +133,7 @@ impl TypeMap {
         }
         let canonical = enc.into_vec();
         let digest = digest_of(&canonical);
-        Ok(TypeMap { classes, canonical, digest })
+        Ok(TypeMap { classes, canonical, digest, hex: to_hex(&digest) })
     }
 
     /// The class definitions, in order (class number `i` of a referring message is `classes()[i]`).
@@ -168,7 +170,12 @@ impl TypeMap {
 
     /// The digest as 32 lower-case hex digits (the form of the HTTP headers).
     pub fn hex(&self) -> String {
-        to_hex(&self.digest)
+        self.hex.clone()
+    }
+
+    /// [`hex`](Self::hex) without a copy.
+    pub fn hex_str(&self) -> &str {
+        &self.hex
     }
 
     /// The referring header `H 02 01 T 30 <digest>` of messages that refer to this map.
@@ -217,11 +224,14 @@ thread_local! {
 /// Most aliases a thread keeps (all are dropped when it is full).
 const MAX_SEED_ALIASES: usize = 256;
 
-/// Records that `own` (this thread's serializer's definition) equals the map class `seed`.
+/// Records that `own` (this thread's serializer's definition) equals the map class `seed`
+/// (a map's own definition, or the one an earlier alias put in its place: the alias then follows
+/// the serializer's current definition).
 pub(crate) fn alias_seed(seed: &Arc<ClassDef>, own: &Arc<ClassDef>) {
     let _ = SEED_ALIASES.try_with(|a| {
         let Ok(mut a) = a.try_borrow_mut() else { return };
-        if a.iter().any(|(m, _)| Arc::ptr_eq(m, seed)) {
+        if let Some(entry) = a.iter_mut().find(|(m, o)| Arc::ptr_eq(m, seed) || Arc::ptr_eq(o, seed)) {
+            entry.1 = own.clone();
             return;
         }
         if a.len() >= MAX_SEED_ALIASES {
@@ -265,15 +275,21 @@ pub fn to_hex(digest: &Digest) -> String {
 
 /// A digest from 32 hex digits (either case, surrounding whitespace ignored), else `None`.
 pub fn parse_digest(s: &str) -> Option<Digest> {
-    let s = s.trim().as_bytes();
+    fn nibble(b: u8) -> Option<u8> {
+        match b {
+            b'0'..=b'9' => Some(b - b'0'),
+            b'a'..=b'f' => Some(b - b'a' + 10),
+            b'A'..=b'F' => Some(b - b'A' + 10),
+            _ => None,
+        }
+    }
+    let s = s.as_bytes().trim_ascii();
     if s.len() != 32 {
         return None;
     }
     let mut d = [0u8; 16];
     for (i, pair) in s.chunks_exact(2).enumerate() {
-        let hi = char::from(pair[0]).to_digit(16)?;
-        let lo = char::from(pair[1]).to_digit(16)?;
-        d[i] = (hi << 4 | lo) as u8;
+        d[i] = nibble(pair[0])? << 4 | nibble(pair[1])?;
     }
     Some(d)
 }

@@ -157,3 +157,38 @@ fn h2_catalogue_in_hessian1() {
 fn h2_catalogue_in_burlap() {
     check_format("burlap");
 }
+
+/// A Hessian 1 list whose length is written as -1 ("length unknown", as python-hessian and other
+/// writers do) reads as the list up to its `z`, as `HessianInput` reads it; Java re-writes what it
+/// read and both decode to the same values.
+#[test]
+fn h1_list_of_unknown_length_reads_as_java_reads_it() {
+    let untyped = b"Vl\xff\xff\xff\xffI\x00\x00\x00\x01S\x00\x01az".to_vec();
+    let typed = b"Vt\x00\x04[intl\xff\xff\xff\xffI\x00\x00\x00\x07I\x00\x00\x00\x08z".to_vec();
+    let ours: Vec<Value> = [&untyped, &typed].iter().map(|b| h1::from_slice(b).unwrap()).collect();
+    assert_eq!(
+        ours[0],
+        Value::List(Box::new(hessian::List {
+            type_name: None,
+            fixed_length: false,
+            items: vec![Value::Int(1), Value::string("a")]
+        }))
+    );
+    let Some(java) = java() else { return };
+    let mut request = Vec::new();
+    for (name, bytes) in [("untyped", &untyped), ("typed", &typed)] {
+        request.extend_from_slice(&(name.len() as u16).to_be_bytes());
+        request.extend_from_slice(name.as_bytes());
+        request.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
+        request.extend_from_slice(bytes);
+    }
+    let back = parse_frames(&java.run("LegacyInterop", &["reencode", "h1"], &request));
+    for (i, name) in ["untyped", "typed"].iter().enumerate() {
+        let javas = h1::from_slice(&back[*name]).unwrap();
+        let items = |v: &Value| match v {
+            Value::List(l) => l.items.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(items(&javas), items(&ours[i]), "{name}: Java read {:?}", back[*name]);
+    }
+}

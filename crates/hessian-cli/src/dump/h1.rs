@@ -229,11 +229,10 @@ impl Walker<'_, '_> {
             let s = self.pos;
             self.pos += 1;
             let n = self.i32()?;
-            self.line(s, "", &format!("length {n}"))?;
-            if n < 0 {
-                return Err(Error::new(ErrorKind::Malformed(format!("negative list length {n}")), s as u64));
-            }
-            declared = Some(n as usize);
+            // a negative length is "length unknown", as HessianInput reads it
+            declared = usize::try_from(n).ok();
+            let what = if declared.is_some() { format!("length {n}") } else { format!("length {n} (unknown)") };
+            self.line(s, "", &what)?;
         }
         let mut i = 0;
         while self.peek() != Some(BC_END) {

@@ -312,11 +312,10 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         }
     }
 
-    fn check_len(&self, n: i32) -> Result<usize> {
-        if n < 0 {
-            return Err(self.err(ErrorKind::Malformed(format!("negative list length {n}"))));
-        }
-        let n = n as u64;
+    /// A declared list length, checked against the limits and the input left; a negative one
+    /// means "length unknown" (`None`), as `HessianInput` reads it: the list runs to its `z`.
+    fn check_len(&self, n: i32) -> Result<Option<usize>> {
+        let Ok(n) = u64::try_from(n) else { return Ok(None) };
         if n > self.limits.max_collection_len as u64 {
             return Err(self.limit("collection length", self.limits.max_collection_len));
         }
@@ -325,7 +324,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 return Err(self.err(ErrorKind::LengthPastEnd { declared: n, available: rem }));
             }
         }
-        Ok(n as usize)
+        Ok(Some(n as usize))
     }
 
     /// Reads one complete value.
@@ -387,7 +386,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         let len = if self.read.peek()? == Some(BC_LENGTH) {
             self.read.next()?;
             let n = self.i32()?;
-            Some(self.check_len(n)?)
+            self.check_len(n)?
         } else {
             None
         };

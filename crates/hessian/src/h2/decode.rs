@@ -933,7 +933,10 @@ pub(crate) fn intern_class(def: &Arc<ClassDef>) -> Arc<ClassDef> {
     DEF_CACHE
         .try_with(|c| {
             let mut c = c.try_borrow_mut().ok()?;
-            if let Some(d) = c.0.iter().find(|d| Arc::ptr_eq(d, def) || ***d == **def) {
+            // by address first (a map learned on this thread holds this thread's definitions),
+            // then by content
+            let found = c.0.iter().find(|d| Arc::ptr_eq(d, def)).or_else(|| c.0.iter().find(|d| ***d == **def));
+            if let Some(d) = found {
                 return Some(d.clone());
             }
             c.insert(def.clone());
