@@ -28,7 +28,9 @@ public final class SeedSharing {
   static Order order(boolean shared) {
     Order o = Workloads.request();
     Product p = o.lines.get(0).product;
-    for (LineItem l : o.lines) l.product = shared ? p : new Product(p.sku, p.name, p.price);
+    for (LineItem l : o.lines) {
+      l.product = shared ? p : new Product(p.sku, p.name, new com.squarespace.hopper.types.Money(p.price.cents, p.price.currency));
+    }
     return o;
   }
 

@@ -664,6 +664,37 @@ fn shared_variant(java: Option<&JavaOrWhyNot>) -> Figure {
         }
         rows.push(s);
     }
+    // gRPC and XML-RPC have no references: their messages (protobuf messages, XML-RPC structs)
+    // hold a product per line, so the shared graph becomes three copies before it is encoded
+    let plain = |o: &shared::Order| w2::Order {
+        id: o.id,
+        customer: o.customer.clone(),
+        lines: o
+            .lines
+            .iter()
+            .map(|l| w2::LineItem { quantity: l.quantity, product: (*l.product.0).clone(), total: l.total.clone() })
+            .collect(),
+        total: o.total.clone(),
+        placed: o.placed,
+    };
+    let no_refs: [(&str, &str, fn(&w2::Order) -> Result<usize, String>); 2] = [
+        ("grpc", "gRPC, protobuf (prost)", |o| Ok(prost::Message::encoded_len(&crate::seed::grpc::order_to_pb(o)) + 5)),
+        ("xmlrpc", "XML-RPC (dxr)", |o| crate::seed::xmlrpc::exchange_call(o).map(|b| b.len())),
+    ];
+    for (id, label, size) in no_refs {
+        let mut s = Series::new(id, label);
+        match (size(&plain(&one)), size(&plain(&copies))) {
+            (Ok(a), Ok(b)) => {
+                let mut values = BTreeMap::new();
+                values.insert("shared_bytes".into(), a as f64);
+                values.insert("copies_bytes".into(), b as f64);
+                s.points.push(Point { x: 0.0, time_us: Summary::default(), values });
+                s.notes.insert("sharing".into(), "duplicated (the format has no references)".into());
+            }
+            (Err(e), _) | (_, Err(e)) => s.fail(format!("encode: {e}")),
+        }
+        rows.push(s);
+    }
     rows.extend(java_sharing(java));
     fig("exp2-w2-shared", "W2 with one shared Product: request bytes", "bar", "format", "bytes", rows)
 }

@@ -254,6 +254,13 @@ pub async fn serve(listener: TcpListener) -> Result<(), String> {
     Ok(())
 }
 
+/// The XML-RPC call `exchange(order)` as the client sends it (for the shared-Product table).
+pub fn exchange_call(order: &w2::Order) -> Result<Vec<u8>, String> {
+    let arg = order_to_x(order)?.try_to_value().map_err(|e| e.to_string())?;
+    let call = MethodCall { name: Cow::Borrowed("exchange"), params: vec![arg] };
+    call.to_xml().map(String::into_bytes).map_err(|e| e.to_string())
+}
+
 /// One XML-RPC call: the decoded result value with the request and reply body sizes.
 async fn call(client: &mut HttpClient, method: &str, arg: Value) -> Result<(Value, usize, usize), String> {
     let body = MethodCall { name: Cow::Borrowed(method), params: vec![arg] }.to_xml().map_err(|e| e.to_string())?;
