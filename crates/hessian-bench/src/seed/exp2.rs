@@ -677,7 +677,8 @@ fn shared_variant(java: Option<&JavaOrWhyNot>) -> Figure {
         total: o.total.clone(),
         placed: o.placed,
     };
-    let no_refs: [(&str, &str, fn(&w2::Order) -> Result<usize, String>); 2] = [
+    type Size = fn(&w2::Order) -> Result<usize, String>;
+    let no_refs: [(&str, &str, Size); 2] = [
         ("grpc", "gRPC, protobuf (prost)", |o| Ok(prost::Message::encoded_len(&crate::seed::grpc::order_to_pb(o)) + 5)),
         ("xmlrpc", "XML-RPC (dxr)", |o| crate::seed::xmlrpc::exchange_call(o).map(|b| b.len())),
     ];
