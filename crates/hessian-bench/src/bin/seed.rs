@@ -1,0 +1,221 @@
+//! The seed suite, the project's main job: `cargo run --release -p hessian-bench --bin seed`.
+//!
+//! ```text
+//! seed [--quick | --full | --tiny] [--only 1,2,3|negotiation,protocols,codecs]
+//!      [--protocols ID,...] [--out DIR] [--list]
+//! seed serve hessian|json|msgpack|bincode|grpc|xmlrpc     (the suite's own server processes)
+//! ```
+//!
+//! Runs the three experiments (type negotiation, protocol comparison, derived vs hand-written
+//! codecs), writes `DIR/REPORT.md`, one SVG chart per figure and `DIR/results.json` (default
+//! `results/`; schema in `docs/seed-suite.md`) and prints where they are. A row whose peer fails
+//! is marked failed with the reason; the suite goes on and exits 1 at the end.
+
+#[path = "../seed/mod.rs"]
+mod seed;
+
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use seed::results::Run;
+use seed::{Mode, Options};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--list]
+       seed serve hessian|json|msgpack|bincode|grpc|xmlrpc";
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options { mode: Mode::Quick, only: Vec::new(), protocols: None, out: PathBuf::from("results") };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
+        match a.as_str() {
+            "--quick" => o.mode = Mode::Quick,
+            "--full" => o.mode = Mode::Full,
+            "--tiny" => o.mode = Mode::Tiny,
+            "--out" => o.out = PathBuf::from(value("--out")?),
+            "--only" => {
+                for e in value("--only")?.split(',') {
+                    o.only.push(match e.trim() {
+                        "1" | "negotiation" => 1,
+                        "2" | "protocols" => 2,
+                        "3" | "codecs" => 3,
+                        other => {
+                            return Err(format!(
+                                "--only: unknown experiment {other:?} (1, 2, 3, negotiation, protocols, codecs)"
+                            ))
+                        }
+                    });
+                }
+            }
+            "--protocols" => {
+                let list: Vec<String> = value("--protocols")?.split(',').map(|s| s.trim().to_owned()).collect();
+                for p in &list {
+                    if !seed::exp2::PROTOCOLS.iter().any(|d| d.id == p) {
+                        return Err(format!("--protocols: unknown protocol {p:?} (see --list)"));
+                    }
+                }
+                o.protocols = Some(list);
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(o)
+}
+
+/// `seed serve WHAT`: a server on 127.0.0.1, port printed as `PORT n`, until stdin closes.
+fn serve(what: &str) -> ExitCode {
+    let rt = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("seed serve: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result: Result<(), String> = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        let server = if what == "hessian" {
+            let server =
+                hessian_rpc::HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
+            tokio::spawn(server.serve_listener(listener, std::future::pending()))
+        } else if what == "xmlrpc" {
+            tokio::spawn(async move {
+                if let Err(e) = seed::xmlrpc::serve(listener).await {
+                    eprintln!("seed serve xmlrpc: {e}");
+                }
+            })
+        } else if what == "grpc" {
+            tokio::spawn(async move {
+                if let Err(e) = seed::grpc::serve(listener).await {
+                    eprintln!("seed serve grpc: {e}");
+                }
+            })
+        } else if let Some(codec) = seed::peers::Codec::from_id(what) {
+            // SEED_BREAK_SERVER=ID: that server answers wrongly (tests/seed.rs checks that the
+            // suite then fails the row and the run)
+            let broken = std::env::var("SEED_BREAK_SERVER").is_ok_and(|v| v == what);
+            tokio::spawn(seed::peers::serve(codec, listener, broken))
+        } else {
+            return Err(format!("unknown server {what:?} (hessian, json, msgpack, bincode, grpc, xmlrpc)"));
+        };
+        println!("PORT {port}");
+        std::io::stdout().flush().map_err(|e| e.to_string())?;
+        // the suite holds our stdin open while it needs us
+        let _ = tokio::task::spawn_blocking(|| std::io::stdin().read_to_end(&mut Vec::new())).await;
+        server.abort();
+        Ok(())
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("seed serve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Now as RFC 3339 UTC (civil date from the Unix day count).
+fn now_utc() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("serve") {
+        return serve(args.get(1).map_or("", String::as_str));
+    }
+    if args.iter().any(|a| a == "--list") {
+        for p in seed::exp2::PROTOCOLS {
+            println!("{:<16} {}", p.id, p.label);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let opts = match parse(&args) {
+        Ok(o) => o,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("seed: {e}");
+            }
+            eprintln!("{USAGE}");
+            return if e.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
+        }
+    };
+    if let Err(e) = seed::procs::install_interrupt_handler() {
+        eprintln!("seed: {e}");
+    }
+    let t0 = Instant::now();
+    let started = now_utc();
+    let machine = seed::machine::Machine::probe();
+    let bars = MultiProgress::new();
+    let style = ProgressStyle::with_template("{prefix:>14} [{bar:30}] {pos}/{len} {elapsed:>4} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    let bar = |name: &str| {
+        let pb = bars.add(ProgressBar::new(1));
+        pb.set_style(style.clone());
+        pb.set_prefix(name.to_owned());
+        pb
+    };
+    let mut experiments = Vec::new();
+    type Runner = fn(&Options, &ProgressBar) -> seed::results::Experiment;
+    let all: [(u8, &str, Runner); 3] =
+        [(1, "1 negotiation", seed::exp1::run), (2, "2 protocols", seed::exp2::run), (3, "3 codecs", seed::exp3::run)];
+    for (n, name, run) in all {
+        if opts.runs(n) {
+            let pb = bar(name);
+            experiments.push(run(&opts, &pb));
+            pb.finish_with_message("done");
+        }
+    }
+    let run = Run {
+        schema: "hessian-seed/1".into(),
+        mode: opts.mode.name().into(),
+        started,
+        seconds: t0.elapsed().as_secs_f64(),
+        command: std::iter::once("seed".to_owned()).chain(args).collect::<Vec<_>>().join(" "),
+        machine,
+        load_at_end: seed::machine::load_average(),
+        experiments,
+    };
+    let mut ok = true;
+    match seed::report::write(&run, &opts.out) {
+        Ok(report) => println!("report: {}", report.display()),
+        Err(e) => {
+            eprintln!("seed: {e}");
+            ok = false;
+        }
+    }
+    println!("results: {}", opts.out.join("results.json").display());
+    println!("charts:  {}/*.svg", opts.out.display());
+    let failures = run.failures();
+    for (e, f, s) in &failures {
+        eprintln!("FAILED: experiment {} / {} / {}: {}", e.id, f.id, s.label, s.reason.as_deref().unwrap_or(""));
+    }
+    let skipped = run.skipped().len();
+    if skipped > 0 {
+        println!(
+            "{skipped} row(s) skipped (see the report; `{}` installs what they need)",
+            seed::javapeer::INSTALL_ALL
+        );
+    }
+    println!("took {:.0} s", run.seconds);
+    if ok && failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

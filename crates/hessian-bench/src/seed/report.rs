@@ -1,0 +1,308 @@
+//! Writes a run: `REPORT.md`, one SVG chart per figure and `results.json`.
+
+use crate::seed::chart;
+use crate::seed::javapeer;
+use crate::seed::results::{Experiment, Figure, Run, Series, Status};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn us(v: f64) -> String {
+    if !v.is_finite() {
+        "n/a".into()
+    } else if v >= 1000.0 {
+        format!("{:.0}", v)
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn status_cell(s: &Series) -> String {
+    match s.status {
+        Status::Ok => "ok".into(),
+        Status::Failed => format!("**FAILED**: {}", s.reason.as_deref().unwrap_or("")),
+        Status::Skipped => format!("skipped: {}", s.reason.as_deref().unwrap_or("")),
+    }
+}
+
+fn value(s: &Series, x: f64, key: &str) -> Option<f64> {
+    s.at(x)?.values.get(key).copied().filter(|v| v.is_finite())
+}
+
+fn bytes(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{v:.0}"))
+}
+
+/// Draws the figure's chart; returns the error text if it could not.
+fn draw(dir: &Path, f: &Figure) -> Result<(), String> {
+    let Some(file) = &f.chart else { return Ok(()) };
+    let path = dir.join(file);
+    let first = |s: &Series| s.points.first().map(|p| p.time_us.mean);
+    match f.id.as_str() {
+        "exp3-bytes-1" => chart::bars(f, &path, |s| value(s, 1.0, "bytes")),
+        "exp3-time-1" => {
+            chart::bars(f, &path, |s| Some(s.at(1.0)?.time_us.median + value(s, 1.0, "decode_median_us")?))
+        }
+        "exp3-time-10000" => {
+            chart::bars(f, &path, |s| Some(s.at(10_000.0)?.time_us.median + value(s, 10_000.0, "decode_median_us")?))
+        }
+        "exp2-w2-shared" => chart::bars(f, &path, |s| value(s, 0.0, "shared_bytes")),
+        _ if f.kind == "line" => chart::line(f, &path, |p| p.time_us.median),
+        _ => chart::bars(f, &path, first),
+    }
+}
+
+fn line_tables(out: &mut String, f: &Figure) {
+    let xs: Vec<f64> = {
+        let mut v: Vec<f64> = f.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)).collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let _ = writeln!(out, "Median round trip in µs, p99 in parentheses:\n");
+    let _ = write!(out, "| protocol |");
+    xs.iter().for_each(|x| {
+        let _ = write!(out, " n={x} |");
+    });
+    let _ = write!(out, " status |\n|---|");
+    xs.iter().for_each(|_| out.push_str("---:|"));
+    out.push_str("---|\n");
+    for s in &f.series {
+        let _ = write!(out, "| {} |", s.label);
+        for x in &xs {
+            match s.at(*x) {
+                Some(p) => {
+                    let _ = write!(out, " {} ({}) |", us(p.time_us.median), us(p.time_us.p99));
+                }
+                None => out.push_str(" — |"),
+            }
+        }
+        let _ = writeln!(out, " {} |", status_cell(s));
+    }
+    let _ = writeln!(out, "\nRequest / reply body bytes per call:\n");
+    let _ = write!(out, "| protocol |");
+    xs.iter().for_each(|x| {
+        let _ = write!(out, " n={x} |");
+    });
+    out.push_str("\n|---|");
+    xs.iter().for_each(|_| out.push_str("---:|"));
+    out.push('\n');
+    for s in f.series.iter().filter(|s| s.status == Status::Ok) {
+        let _ = write!(out, "| {} |", s.label);
+        for x in &xs {
+            match (value(s, *x, "request_bytes"), value(s, *x, "reply_bytes")) {
+                (Some(q), Some(r)) => {
+                    let _ = write!(out, " {q:.0} / {r:.0} |");
+                }
+                _ => out.push_str(" not measured |"),
+            }
+        }
+        out.push('\n');
+    }
+}
+
+fn roundtrip_table(out: &mut String, f: &Figure) {
+    out.push_str(
+        "| protocol | mean µs | median µs | p99 µs | min–max µs | calls | request B | reply B | status | notes |\n",
+    );
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+    for s in &f.series {
+        let p = s.points.first();
+        let t = p.map(|p| p.time_us).unwrap_or_default();
+        let notes = s.notes.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("; ");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {}–{} | {} | {} | {} | {} | {} |",
+            s.label,
+            us(t.mean),
+            us(t.median),
+            us(t.p99),
+            us(t.min),
+            us(t.max),
+            t.n,
+            bytes(value(s, 0.0, "request_bytes")),
+            bytes(value(s, 0.0, "reply_bytes")),
+            status_cell(s),
+            notes
+        );
+    }
+}
+
+fn codec_table(out: &mut String, f: &Figure) {
+    out.push_str("| codec | instances | bytes | encode median (p99) µs | encode min–max µs | decode median (p99) µs | decode min–max µs | status |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---|\n");
+    for s in &f.series {
+        if s.points.is_empty() {
+            let _ = writeln!(out, "| {} | | | | | | | {} |", s.label, status_cell(s));
+        }
+        for p in &s.points {
+            let d = |k: &str| p.values.get(k).copied().unwrap_or(f64::NAN);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} ({}) | {}–{} | {} ({}) | {}–{} | {} |",
+                s.label,
+                p.x,
+                bytes(p.values.get("bytes").copied()),
+                us(p.time_us.median),
+                us(p.time_us.p99),
+                us(p.time_us.min),
+                us(p.time_us.max),
+                us(d("decode_median_us")),
+                us(d("decode_p99_us")),
+                us(d("decode_min_us")),
+                us(d("decode_max_us")),
+                status_cell(s)
+            );
+        }
+    }
+}
+
+fn shared_table(out: &mut String, f: &Figure) {
+    out.push_str("| format | bytes, one shared Product | bytes, three copies | after decoding | status |\n|---|---:|---:|---|---|\n");
+    for s in &f.series {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            s.label,
+            bytes(value(s, 0.0, "shared_bytes")),
+            bytes(value(s, 0.0, "copies_bytes")),
+            s.notes.get("sharing").map_or("", String::as_str),
+            status_cell(s)
+        );
+    }
+}
+
+fn experiment(out: &mut String, dir: &Path, e: &Experiment, chart_errors: &mut Vec<String>) {
+    let _ = writeln!(out, "## {}\n\n{}\n\nTook {:.1} s.\n", e.title, e.method, e.seconds);
+    let mut codec_table_done = false;
+    for f in &e.figures {
+        let _ = writeln!(out, "### {}\n", f.title);
+        if let Err(why) = draw(dir, f) {
+            chart_errors.push(format!("{}: {why}", f.id));
+        }
+        if let Some(c) = &f.chart {
+            let _ = writeln!(out, "![{}]({c})\n", f.title);
+        }
+        match f.id.as_str() {
+            "exp2-w2-shared" => shared_table(out, f),
+            id if id.starts_with("exp3") => {
+                if !codec_table_done {
+                    codec_table(out, f);
+                    codec_table_done = true;
+                } else {
+                    out.push_str("(Figures in the table above.)\n");
+                }
+            }
+            _ if f.kind == "line" => line_tables(out, f),
+            _ => roundtrip_table(out, f),
+        }
+        out.push('\n');
+    }
+    for p in &e.findings {
+        let _ = writeln!(out, "{p}\n");
+    }
+}
+
+const NOT_IN_RUN: &str = "\
+### Protocols of the issue not in this run
+
+- **AMF3**: a maintained crate exists (`flash-lso` 0.7, Ruffle's, which reads and writes AMF0/AMF3 \
+values and AMF remoting packets), but it is a codec, not an RPC stack, and the suite has no AMF3 \
+remoting row yet: it would need an HTTP client and server speaking Flex remoting packets around it \
+(and no Java AMF server, such as BlazeDS, is in Debian). Not measured in this run.
+- **XML-RPC from Java**: Apache XML-RPC 3.1 is not in Debian (only the aXMLRPC client is), so XML-RPC \
+is a Rust-to-Rust row.
+";
+
+/// Writes the report, the charts and `results.json` into `dir`; returns the report's path.
+pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let m = &run.machine;
+    let mut out = String::new();
+    let _ = writeln!(out, "# Seed suite report\n");
+    let _ = writeln!(
+        out,
+        "Mode **{}**, started {} UTC, took {:.0} s. Command: `{}`. Figures: `results.json` (schema \
+         `{}`, described in `docs/seed-suite.md`).\n",
+        run.mode, run.started, run.seconds, run.command, run.schema
+    );
+    let _ = writeln!(
+        out,
+        "## Machine\n\nThe figures below are from this machine only; on a machine shared with other work (see \
+         the load average) single rows can be off by a factor of two or more, so compare orders of \
+         magnitude and rerun before quoting a percentage.\n\n| | |\n|---|---|"
+    );
+    let _ = writeln!(
+        out,
+        "| cores | {} |\n| CPU | {} |\n| memory | {} MiB |\n| kernel | {} |",
+        m.cores, m.cpu, m.memory_mib, m.kernel
+    );
+    let _ = writeln!(
+        out,
+        "| load average (1, 5, 15 min) at start / end | {} / {} |\n| Rust | {} |\n| Java | {} |",
+        m.load_at_start, run.load_at_end, m.rustc, m.java
+    );
+    let _ = writeln!(out, "| JVM flags (every JVM of the suite) | `{}` |", javapeer::flags());
+    for (k, v) in &m.rust_crates {
+        let _ = writeln!(out, "| crate `{k}` | {v} |");
+    }
+    for (k, v) in &m.java_packages {
+        let _ = writeln!(out, "| Debian `{k}` | {v} |");
+    }
+    out.push('\n');
+    let failures = run.failures();
+    let skipped = run.skipped();
+    if failures.is_empty() && skipped.is_empty() {
+        out.push_str("Every row ran and every reply was checked.\n\n");
+    }
+    if !failures.is_empty() {
+        out.push_str("## Failed rows\n\n");
+        for (e, f, s) in &failures {
+            let _ = writeln!(
+                out,
+                "- experiment {} / {} / **{}**: {}",
+                e.id,
+                f.id,
+                s.label,
+                s.reason.as_deref().unwrap_or("")
+            );
+        }
+        out.push('\n');
+    }
+    if !skipped.is_empty() {
+        let _ = writeln!(
+            out,
+            "## Skipped rows\n\nThese rows need Java; install what they need with `{}` (as `.ci/run` does) and rerun.\n",
+            javapeer::INSTALL_ALL
+        );
+        for (e, f, s) in &skipped {
+            let _ =
+                writeln!(out, "- experiment {} / {} / {}: {}", e.id, f.id, s.label, s.reason.as_deref().unwrap_or(""));
+        }
+        out.push('\n');
+    }
+    let mut chart_errors = Vec::new();
+    for e in &run.experiments {
+        experiment(&mut out, dir, e, &mut chart_errors);
+        if e.id == "2" {
+            out.push_str(NOT_IN_RUN);
+            out.push('\n');
+        }
+    }
+    if !chart_errors.is_empty() {
+        out.push_str("## Charts that could not be drawn\n\n");
+        for c in &chart_errors {
+            let _ = writeln!(out, "- {c}");
+        }
+    }
+    let report = dir.join("REPORT.md");
+    std::fs::write(&report, out).map_err(|e| format!("cannot write {}: {e}", report.display()))?;
+    let json = serde_json::to_vec_pretty(run).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("results.json"), json).map_err(|e| format!("cannot write results.json: {e}"))?;
+    if chart_errors.is_empty() {
+        Ok(report)
+    } else {
+        Err(format!("charts failed: {}", chart_errors.join("; ")))
+    }
+}

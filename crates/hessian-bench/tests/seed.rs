@@ -1,0 +1,116 @@
+//! The seed suite end to end in its tiny mode: every experiment and every protocol path runs
+//! (Java included when installed, and always under `CI`), and the report, one chart per figure and
+//! `results.json` are written and complete. No timing is asserted.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn text(v: &Value, key: &str) -> String {
+    v[key].as_str().unwrap_or_default().to_owned()
+}
+
+#[test]
+fn tiny_run_writes_a_complete_report() {
+    let out = std::env::temp_dir().join(format!("seed-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let run = Command::new(env!("CARGO_BIN_EXE_seed")).arg("--tiny").arg("--out").arg(&out).output().expect("run seed");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "seed --tiny failed ({}):\n{stdout}\n{stderr}", run.status);
+    assert!(
+        stdout.contains("REPORT.md") && stdout.contains("results.json"),
+        "does not say where the report is:\n{stdout}"
+    );
+
+    let report = std::fs::read_to_string(out.join("REPORT.md")).expect("REPORT.md written");
+    let json: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).expect("results.json written"))
+        .expect("results.json is JSON");
+    assert_eq!(json["schema"], "hessian-seed/1");
+    assert_eq!(json["mode"], "tiny");
+    for key in ["cores", "cpu", "memory_mib", "kernel", "rustc", "java", "rust_crates", "java_packages"] {
+        assert!(!json["machine"][key].is_null(), "machine.{key} missing");
+    }
+    assert!(report.starts_with("# Seed suite report") && report.contains("## Machine") && report.contains("| cores |"));
+
+    let ci = std::env::var_os("CI").is_some();
+    let experiments = json["experiments"].as_array().expect("experiments");
+    let ids: Vec<String> = experiments.iter().map(|e| text(e, "id")).collect();
+    assert_eq!(ids, ["1", "2", "3"]);
+    let mut java_rows = 0;
+    for e in experiments {
+        assert!(report.contains(&text(e, "title")), "report lacks experiment {}", text(e, "title"));
+        for f in e["figures"].as_array().expect("figures") {
+            let id = text(f, "id");
+            assert!(report.contains(&text(f, "title")), "report lacks figure {id}");
+            let chart = text(f, "chart");
+            assert_eq!(chart, format!("{id}.svg"), "figure {id} has no chart");
+            let svg = std::fs::read_to_string(out.join(&chart)).unwrap_or_else(|e| panic!("{chart}: {e}"));
+            assert!(
+                svg.starts_with("<svg") && svg.contains("<text") && svg.trim_end().ends_with("</svg>"),
+                "{chart} is not a complete SVG"
+            );
+            let series = f["series"].as_array().expect("series");
+            assert!(!series.is_empty(), "figure {id} has no rows");
+            for s in series {
+                let (label, status) = (text(s, "label"), text(s, "status"));
+                assert!(report.contains(&label), "report lacks row {label} of {id}");
+                if text(s, "id").starts_with("java") || label.contains("Java") {
+                    java_rows += 1;
+                }
+                match status.as_str() {
+                    "ok" => {
+                        let points = s["points"].as_array().expect("points");
+                        assert!(!points.is_empty(), "{id}/{label}: ok without points");
+                        if f["kind"] == "line" {
+                            for p in points {
+                                let median = p["time_us"]["median"].as_f64().unwrap_or(0.0);
+                                assert!(median > 0.0, "{id}/{label}: no round-trip time at {}", p["x"]);
+                            }
+                        }
+                    }
+                    "skipped" => {
+                        assert!(!ci, "{id}/{label} skipped under CI: {}", s["reason"]);
+                        assert!(report.contains("## Skipped rows") && report.contains("apt-get install"));
+                    }
+                    other => panic!("{id}/{label} is {other}: {}", s["reason"]),
+                }
+            }
+        }
+    }
+    assert!(java_rows > 0, "no Java rows listed");
+    // the W1 figures have every tiny size, and each size has its byte counts for the Rust rows
+    let exp2 = &experiments[1];
+    let small = &exp2["figures"][0];
+    assert_eq!(text(small, "id"), "exp2-w1-small");
+    let h2 = small["series"].as_array().and_then(|s| s.iter().find(|s| s["id"] == "hessian2")).expect("hessian2 row");
+    assert_eq!(h2["points"].as_array().map(Vec::len), Some(2));
+    assert!(h2["points"][0]["values"]["reply_bytes"].as_f64().unwrap_or(0.0) > 0.0);
+    let _ = std::fs::remove_dir_all(Path::new(&out));
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let run =
+        Command::new(env!("CARGO_BIN_EXE_seed")).args(["--protocols", "carrier-pigeon"]).output().expect("run seed");
+    assert!(!run.status.success());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("unknown protocol"));
+}
+
+#[test]
+fn a_failing_peer_fails_its_row_and_the_run() {
+    // A server that is not one of the suite's: `seed serve` refuses it, so the row must fail with
+    // the reason while the suite still writes its report.
+    let out = std::env::temp_dir().join(format!("seed-fail-{}", std::process::id()));
+    let run = Command::new(env!("CARGO_BIN_EXE_seed"))
+        .args(["--tiny", "--only", "2", "--protocols", "json"])
+        .arg("--out")
+        .arg(&out)
+        .env("SEED_BREAK_SERVER", "json")
+        .output()
+        .expect("run seed");
+    assert!(!run.status.success(), "a failed row must make the run fail");
+    let report = std::fs::read_to_string(out.join("REPORT.md")).expect("report still written");
+    assert!(report.contains("## Failed rows") && report.contains("JSON over HTTP"), "{report}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -1,0 +1,78 @@
+import com.squarespace.hopper.types.Order;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetSocketAddress;
+import java.rmi.RemoteException;
+import java.rmi.registry.LocateRegistry;
+import java.rmi.registry.Registry;
+import java.rmi.server.UnicastRemoteObject;
+import java.util.List;
+import java.util.concurrent.Executors;
+import org.example.remoting.Item;
+
+/**
+ * The Java servers of the seed suite (crates/hessian-bench/src/seed): SeedJavaServer PROTOCOL.
+ * <ul>
+ *   <li>hessian: Caucho's HessianSkeleton and BurlapSkeleton at /bench behind the JDK's
+ *       HttpServer (RpcJavaServer's handler: Hessian 1, Hessian 2 and Burlap by the request);
+ *   <li>rmi: the JDK's own RMI, an RMI registry with "bench" bound to SeedRmiBench.
+ * </ul>
+ * Prints "PORT n" (the HTTP port, or the registry's) and serves until its stdin closes, so that it
+ * never outlives the suite that started it.
+ */
+public final class SeedJavaServer {
+  private SeedJavaServer() {}
+
+  /** The RMI implementation: the same answers as RpcBenchServiceImpl. */
+  static final class RmiImpl implements SeedRmiBench {
+    private final RpcBenchServiceImpl impl = new RpcBenchServiceImpl();
+
+    public List<Item> getItems(int n) { return impl.getItems(n); }
+
+    public Order exchange(Order o) { return impl.exchange(o); }
+  }
+
+  static Object keep;
+
+  public static void main(String[] args) throws Exception {
+    String protocol = args.length > 0 ? args[0] : "hessian";
+    int port;
+    switch (protocol) {
+      case "hessian": {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        RpcJavaServer.mount(server, "/bench", new RpcBenchServiceImpl(), RpcBenchService.class);
+        server.start();
+        port = server.getAddress().getPort();
+        break;
+      }
+      case "rmi": {
+        System.setProperty("java.rmi.server.hostname", "127.0.0.1");
+        RmiImpl impl = new RmiImpl();
+        keep = impl;
+        SeedRmiBench stub = (SeedRmiBench) UnicastRemoteObject.exportObject(impl, 0);
+        Registry registry = null;
+        port = 0;
+        for (int p = 20000 + (int) (ProcessHandle.current().pid() % 20000), tries = 0; tries < 50; tries++, p++) {
+          try {
+            registry = LocateRegistry.createRegistry(p);
+            port = p;
+            break;
+          } catch (RemoteException e) {
+            // port taken: try the next one
+          }
+        }
+        if (registry == null) throw new IllegalStateException("no free port for the RMI registry");
+        registry.rebind("bench", stub);
+        break;
+      }
+      default:
+        throw new IllegalArgumentException("unknown protocol " + protocol + " (hessian, rmi)");
+    }
+    System.out.println("PORT " + port);
+    System.out.flush();
+    while (System.in.read() >= 0) {
+      // the suite holds stdin open while it needs the server
+    }
+    System.exit(0);
+  }
+}
