@@ -3,7 +3,7 @@
 //! after a warm-up; prints calls, errors, faults, throughput, latency percentiles and a
 //! histogram, and the request and reply body bytes per call (`--json`: one JSON object).
 
-use crate::{parse_json, stdout_err, CliError};
+use crate::{stdout_err, CliError};
 use hessian::{Call, Limits};
 use hessian_rpc::protocol::{decode_call, Dialect};
 use hessian_rpc::{Client, Error};
@@ -159,15 +159,7 @@ fn the_call(a: &LoadArgs) -> Result<Call, CliError> {
     let Some(method) = &a.method else {
         return Err(CliError::Load("give a METHOD (and its arguments) or --call FILE".into()));
     };
-    let mut args = Vec::with_capacity(a.args.len());
-    for (i, text) in a.args.iter().enumerate() {
-        let index = i + 1;
-        let json = parse_json(text.as_bytes(), &format!("argument {index}"))?;
-        let v = hessian::json::from_json(&json)
-            .map_err(|e| CliError::CallArgument { index, message: format!("not valid typed JSON: {e}") })?;
-        args.push(v);
-    }
-    Ok(Call::new(method.clone(), args))
+    Ok(Call::new(method.clone(), crate::rpc::call_args(&a.args)?))
 }
 
 #[derive(Clone, Copy)]

@@ -7,8 +7,6 @@ use hessian_rpc::demo::{demo_builder, Executions};
 use hessian_rpc::negotiation::TypeMapConfig;
 use hessian_rpc::{Client, Dialect, HessianServer};
 use http_body_util::Full;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use std::convert::Infallible;
 use std::future::Future;
 use std::io::Write;
 use std::sync::Arc;
@@ -59,6 +57,19 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|source| CliError::Io { path: "<runtime>".into(), source })
 }
 
+/// A call's arguments from the command line, one typed-JSON value each (`call` and `load`).
+pub(crate) fn call_args(texts: &[String]) -> Result<Vec<hessian::Value>, CliError> {
+    let mut args = Vec::with_capacity(texts.len());
+    for (i, text) in texts.iter().enumerate() {
+        let index = i + 1;
+        let json = parse_json(text.as_bytes(), &format!("argument {index}"))?;
+        let v = hessian::json::from_json(&json)
+            .map_err(|e| CliError::CallArgument { index, message: format!("not valid typed JSON: {e}") })?;
+        args.push(v);
+    }
+    Ok(args)
+}
+
 /// Runs `hessian call`.
 pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
     let dialect = match (format, a.hybrid) {
@@ -67,14 +78,7 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
         (Format::H1, true) => Dialect::HYBRID,
         (Format::Burlap, _) => Dialect::BURLAP,
     };
-    let mut args = Vec::with_capacity(a.args.len());
-    for (i, text) in a.args.iter().enumerate() {
-        let index = i + 1;
-        let json = parse_json(text.as_bytes(), &format!("argument {index}"))?;
-        let v = hessian::json::from_json(&json)
-            .map_err(|e| CliError::CallArgument { index, message: format!("not valid typed JSON: {e}") })?;
-        args.push(v);
-    }
+    let args = call_args(&a.args)?;
     let rt = runtime()?;
     let result = rt.block_on(async {
         let client = Client::builder().dialect(dialect).timeout(Duration::from_secs(a.timeout)).build();
@@ -182,66 +186,24 @@ fn text(status: http::StatusCode, body: String) -> http::Response<Full<Bytes>> {
     r
 }
 
-/// The server's own accept loop (`HessianServer::serve_listener`: keep-alive, header timeout,
-/// connection limit, graceful shutdown) with one addition: `GET /stats` answers [`stats_line`];
-/// every other request goes to the Hessian server.
+/// The server's own accept loop ([`HessianServer::serve_listener_with`]) with one addition:
+/// `GET /stats` answers [`stats_line`]; every other request goes to the Hessian server.
 async fn serve(
     server: HessianServer,
     executions: Arc<Executions>,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()>,
 ) {
-    let config = server.config().clone();
-    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let mut http = hyper::server::conn::http1::Builder::new();
-    http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);
-    let http = Arc::new(http);
-    let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
-    tokio::pin!(shutdown);
-    loop {
-        let permit = tokio::select! {
-            p = slots.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            _ = &mut shutdown => break,
-        };
-        tokio::select! {
-            accepted = listener.accept() => {
-                let stream = match accepted {
-                    Ok((s, _)) => s,
-                    Err(_) => {
-                        // e.g. too many open files: back off briefly instead of spinning
-                        tokio::time::sleep(Duration::from_millis(10)).await;
-                        continue;
-                    }
-                };
-                let _ = stream.set_nodelay(true);
-                let (server, executions) = (server.clone(), executions.clone());
-                let conn = http.serve_connection(
-                    TokioIo::new(stream),
-                    hyper::service::service_fn(move |req: http::Request<hyper::body::Incoming>| {
-                        let (server, executions) = (server.clone(), executions.clone());
-                        async move {
-                            if req.method() == http::Method::GET && req.uri().path() == "/stats" {
-                                let line = stats_line(&server, &executions) + "\n";
-                                return Ok::<_, Infallible>(text(http::StatusCode::OK, line));
-                            }
-                            Ok(server.handle(req).await)
-                        }
-                    }),
-                );
-                let conn = graceful.watch(conn);
-                tokio::spawn(async move {
-                    let _ = conn.await;
-                    drop(permit);
-                });
+    let handler = move |server: HessianServer, req: http::Request<hyper::body::Incoming>| {
+        let executions = executions.clone();
+        async move {
+            if req.method() == http::Method::GET && req.uri().path() == "/stats" {
+                return text(http::StatusCode::OK, stats_line(&server, &executions) + "\n");
             }
-            _ = &mut shutdown => break,
+            server.handle(req).await
         }
-    }
-    drop(listener);
-    let _ = tokio::time::timeout(config.shutdown_grace, graceful.shutdown()).await;
+    };
+    server.serve_listener_with(listener, shutdown, handler).await;
 }
 
 async fn shutdown_signal() {

@@ -328,6 +328,22 @@ impl HessianServer {
     /// Serves connections from `listener` until `shutdown` completes, then stops accepting,
     /// lets open requests finish (up to the configured grace period) and returns.
     pub async fn serve_listener(self, listener: TcpListener, shutdown: impl Future<Output = ()>) {
+        self.serve_listener_with(listener, shutdown, |server, req| async move { server.handle(req).await }).await
+    }
+
+    /// [`serve_listener`](Self::serve_listener) with `handler` answering every request: it may
+    /// answer some itself (say, a `GET /stats` of the application's) and pass the others to
+    /// [`handle`](Self::handle) of the server it is given. Keep-alive, the header timeout, the
+    /// connection limit and graceful shutdown are the server's.
+    pub async fn serve_listener_with<H, Fut>(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+        handler: H,
+    ) where
+        H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
+        Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+    {
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
         let mut http = hyper::server::conn::http1::Builder::new();
         http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(self.inner.config.header_read_timeout);
@@ -355,12 +371,12 @@ impl HessianServer {
                         }
                     };
                     let _ = stream.set_nodelay(true);
-                    let server = self.clone();
+                    let (server, handler) = (self.clone(), handler.clone());
                     let conn = http.serve_connection(
                         TokioIo::new(stream),
                         hyper::service::service_fn(move |req| {
-                            let server = server.clone();
-                            async move { Ok::<_, Infallible>(server.handle(req).await) }
+                            let answer = handler(server.clone(), req);
+                            async move { Ok::<_, Infallible>(answer.await) }
                         }),
                     );
                     let conn = graceful.watch(conn);

@@ -161,36 +161,14 @@ fn server_restart_costs_one_resend() {
     let server = Server::start(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
     let calls = 200;
-    let mut client = java
-        .command("NegotiateCheck")
-        .args(["restart", &server.base(), &calls.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn NegotiateCheck");
-    let mut lines = BufReader::new(client.stdout.take().unwrap());
-    let mut before = String::new();
-    loop {
-        let mut l = String::new();
-        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before PAUSE:\n{before}");
-        before.push_str(&l);
-        if l.trim() == "PAUSE" {
-            break;
-        }
-    }
-    let first = server.stats();
-    assert_eq!(get(&first, "executions"), (calls / 2).to_string(), "{first:?}");
-    server.stop();
-    let server = Server::start_on(&java, "NegotiatingServer", port, &[]);
-    let mut stdin = client.stdin.take().unwrap();
-    stdin.write_all(b"go\n").unwrap();
-    drop(stdin);
-    let mut after = String::new();
-    lines.read_to_string(&mut after).unwrap();
-    let status = client.wait().unwrap();
-    assert!(status.success(), "client failed:\n{before}{after}");
-    let s = summary(&after);
+    let mut restarted = None;
+    let (s, after) = restart_check(&java, &server.base(), calls, || {
+        let first = server.stats();
+        assert_eq!(get(&first, "executions"), (calls / 2).to_string(), "{first:?}");
+        server.stop();
+        restarted = Some(Server::start_on(&java, "NegotiatingServer", port, &[]));
+    });
+    let server = restarted.expect("restarted");
     assert_eq!(get(&s, "ok"), calls.to_string(), "{after}");
     assert_eq!(get(&s, "unknown_type_map"), "1", "{after}");
     assert_eq!(get(&s, "resends"), "1", "{after}");
@@ -245,31 +223,11 @@ fn referring_call_to_a_plain_server_falls_back_once() {
     let server = Server::start(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
     let calls = 40;
-    let mut client = java
-        .command("NegotiateCheck")
-        .args(["restart", &server.base(), &calls.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn NegotiateCheck");
-    let mut lines = BufReader::new(client.stdout.take().unwrap());
-    loop {
-        let mut l = String::new();
-        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before PAUSE");
-        if l.trim() == "PAUSE" {
-            break;
-        }
-    }
-    server.stop();
-    let _plain = Server::start_on(&java, "RpcJavaServer", port, &[]);
-    let mut stdin = client.stdin.take().unwrap();
-    stdin.write_all(b"go\n").unwrap();
-    drop(stdin);
-    let mut after = String::new();
-    lines.read_to_string(&mut after).unwrap();
-    assert!(client.wait().unwrap().success(), "client failed:\n{after}");
-    let s = summary(&after);
+    let mut plain = None;
+    let (s, after) = restart_check(&java, &server.base(), calls, || {
+        server.stop();
+        plain = Some(Server::start_on(&java, "RpcJavaServer", port, &[]));
+    });
     assert_eq!(get(&s, "ok"), calls.to_string(), "{after}");
     assert_eq!(get(&s, "fallbacks"), "1", "{after}");
     assert_eq!(get(&s, "resends"), "1", "{after}");
