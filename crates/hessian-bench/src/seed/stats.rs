@@ -38,6 +38,20 @@ impl Summary {
     }
 }
 
+/// The proleptic Gregorian (year, month, day) of a day count since 1970-01-01 (H. Hinnant's
+/// `civil_from_days`): the report's timestamp and XML-RPC's dates.
+pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +61,13 @@ mod tests {
         let s = Summary::of_us((1..=100).map(f64::from).collect());
         assert_eq!((s.n, s.median, s.p99, s.min, s.max), (100, 51.0, 99.0, 1.0, 100.0));
         assert_eq!(Summary::of(&[]).n, 0);
+    }
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(super::civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(super::civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(super::civil_from_days(20_788), (2026, 12, 1));
     }
 }
