@@ -293,20 +293,34 @@ async fn serde_w1(addr: &str, codec: Codec, c: &Counts, pb: &ProgressBar) -> Res
 
 async fn serde_w2(addr: &str, codec: Codec, c: &Counts) -> Result<Point, String> {
     let mut client = HttpClient::new(addr, codec);
-    let (request, expected) = (w2::request(), w2::reply());
+    let request = w2::request();
+    measure_w2(c, async || {
+        let (o, q, r): (w2::Order, usize, usize) = client.call("/exchange", &request).await?;
+        Ok((o, q as f64, r as f64))
+    })
+    .await
+}
+
+/// The W2 row of a protocol: `c.w2_warmup` calls, then `c.w2_measured` timed ones, every reply
+/// checked against the W2 reply. `call` makes one call and returns the reply with the request
+/// and reply bytes it took.
+pub async fn measure_w2(
+    c: &Counts,
+    mut call: impl AsyncFnMut() -> Result<(w2::Order, f64, f64), String>,
+) -> Result<Point, String> {
+    let expected = w2::reply();
     for _ in 0..c.w2_warmup {
-        let (o, _, _): (w2::Order, _, _) = client.call("/exchange", &request).await?;
-        check_order(&o, &expected)?;
+        check_order(&call().await?.0, &expected)?;
     }
-    let (mut t, mut req, mut rep) = (Vec::with_capacity(c.w2_measured), 0, 0);
+    let (mut t, mut req, mut rep) = (Vec::with_capacity(c.w2_measured), 0.0, 0.0);
     for _ in 0..c.w2_measured {
         let t0 = Instant::now();
-        let (o, q, r): (w2::Order, _, _) = client.call("/exchange", &request).await?;
+        let (o, q, r) = call().await?;
         t.push(t0.elapsed());
         check_order(&o, &expected)?;
         (req, rep) = (q, r);
     }
-    Ok(point(0.0, &t, req as f64, rep as f64))
+    Ok(point(0.0, &t, req, rep))
 }
 
 /// Runs SeedJavaClient (`cmd`) against `url` and parses its `POINT` lines.

@@ -5,7 +5,7 @@
 //! every reply into the structs and checks it as for every protocol.
 
 use super::grpc_gen as pb;
-use crate::seed::exp2::{check_items, check_order, point, Counts};
+use crate::seed::exp2::{check_items, measure_w2, point, Counts};
 use crate::seed::results::Point;
 use hessian::serde::Date;
 use hessian_testkit::structs::{self, w2, Item};
@@ -207,24 +207,13 @@ pub async fn w1(addr: &str, c: &Counts, pb_: &ProgressBar) -> Result<Vec<Point>,
 /// The W2 point against the gRPC server at `addr`.
 pub async fn w2(addr: &str, c: &Counts) -> Result<Point, String> {
     let mut client = connect(addr).await?;
-    let (request, expected) = (w2::request(), w2::reply());
-    let mut call = async || -> Result<(w2::Order, f64, f64), String> {
+    let request = w2::request();
+    measure_w2(c, async || {
         let req = order_to_pb(&request);
         let q = framed(&req);
         let reply = client.exchange(req).await.map_err(|e| format!("exchange: {e}"))?.into_inner();
         let r = framed(&reply);
         Ok((order_from_pb(reply)?, q, r))
-    };
-    for _ in 0..c.w2_warmup {
-        check_order(&call().await?.0, &expected)?;
-    }
-    let (mut t, mut q, mut r) = (Vec::with_capacity(c.w2_measured), 0.0, 0.0);
-    for _ in 0..c.w2_measured {
-        let t0 = Instant::now();
-        let (o, q1, r1) = call().await?;
-        t.push(t0.elapsed());
-        check_order(&o, &expected)?;
-        (q, r) = (q1, r1);
-    }
-    Ok(point(0.0, &t, q, r))
+    })
+    .await
 }

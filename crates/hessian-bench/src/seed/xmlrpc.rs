@@ -5,7 +5,7 @@
 //! W2 dates are whole seconds, so they survive; anything else is refused). Faults travel as
 //! XML-RPC faults.
 
-use crate::seed::exp2::{check_items, check_order, point, Counts};
+use crate::seed::exp2::{check_items, measure_w2, point, Counts};
 use crate::seed::peers::{self, HttpClient};
 use crate::seed::results::Point;
 use dxr::{DateTime, Fault, FaultResponse, MethodCall, MethodResponse, TryFromValue, TryToValue, Value};
@@ -304,24 +304,13 @@ pub async fn w1(addr: &str, c: &Counts, pb: &ProgressBar) -> Result<Vec<Point>, 
 /// The W2 point against the XML-RPC server at `addr`.
 pub async fn w2(addr: &str, c: &Counts) -> Result<Point, String> {
     let mut client = HttpClient::raw(addr, "text/xml");
-    let (request, expected) = (w2::request(), w2::reply());
-    let mut once = async || -> Result<(w2::Order, usize, usize), String> {
+    let request = w2::request();
+    measure_w2(c, async || {
         let arg = order_to_x(&request)?.try_to_value().map_err(|e| e.to_string())?;
         let (v, q, r) = call(&mut client, "exchange", arg).await?;
-        Ok((order_from_x(XOrder::try_from_value(&v).map_err(|e| e.to_string())?), q, r))
-    };
-    for _ in 0..c.w2_warmup {
-        check_order(&once().await?.0, &expected)?;
-    }
-    let (mut t, mut q, mut r) = (Vec::with_capacity(c.w2_measured), 0, 0);
-    for _ in 0..c.w2_measured {
-        let t0 = Instant::now();
-        let (o, q1, r1) = once().await?;
-        t.push(t0.elapsed());
-        check_order(&o, &expected)?;
-        (q, r) = (q1, r1);
-    }
-    Ok(point(0.0, &t, q as f64, r as f64))
+        Ok((order_from_x(XOrder::try_from_value(&v).map_err(|e| e.to_string())?), q as f64, r as f64))
+    })
+    .await
 }
 
 #[cfg(test)]
