@@ -329,6 +329,9 @@ impl Proxy {
         // the offer, then the reply map when there is one
         let with_reply = [offer, (neg::REPLY_MAP_HEADER, reply_hex.unwrap_or_default())];
         let offer_headers = &with_reply[..if reply_hex.is_some() { 2 } else { 1 }];
+        // a referring call offers the extension by its body (`docs/negotiation.md` 3): only the
+        // reply map goes in a header (each header costs the server a parse)
+        let referring_headers = &with_reply[1..offer_headers.len()];
         if let (Support::Aware, Some(map)) = (support, &plan.request) {
             let mut w = CallWriter::referring(Format::Hessian2, map, method, argc, self.request_buffer())?;
             write(&mut w)?;
@@ -339,7 +342,7 @@ impl Proxy {
                 ep.send_next_plain(method);
             }
             ClientCounters::add(&c.referring_calls, 1);
-            let resp = self.post(offer_headers, body).await?;
+            let resp = self.post(referring_headers, body).await?;
             let aware = resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes()));
             if resp.status == 200 && aware && resp.header_values(neg::UNKNOWN_HEADER).next().is_some() {
                 // nothing ran: forget the map and resend plain, once

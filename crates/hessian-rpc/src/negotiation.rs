@@ -97,6 +97,71 @@ pub struct ServerStats {
     pub referring_replies: u64,
 }
 
+/// A cheap keyed hash for the maps of this module: their keys are digests (SHA-256 output, or
+/// what a client sends, which is only looked up) and the method names of the client's own
+/// calls, so SipHash's protection costs more than it buys. The key is random per map, so that
+/// which keys collide cannot be predicted.
+#[derive(Clone)]
+pub(crate) struct KeyedHash(u64);
+
+impl Default for KeyedHash {
+    fn default() -> Self {
+        use std::hash::BuildHasher as _;
+        KeyedHash(std::collections::hash_map::RandomState::new().hash_one(0x5eed_u64) | 1)
+    }
+}
+
+impl std::hash::BuildHasher for KeyedHash {
+    type Hasher = KeyedHasher;
+    fn build_hasher(&self) -> KeyedHasher {
+        KeyedHasher(self.0)
+    }
+}
+
+/// The hasher of [`KeyedHash`]: a multiply-rotate over 8-byte words.
+pub(crate) struct KeyedHasher(u64);
+
+impl KeyedHasher {
+    #[inline]
+    fn mix(&mut self, w: u64) {
+        self.0 = (self.0 ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(26);
+    }
+}
+
+impl std::hash::Hasher for KeyedHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.mix(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.mix(u64::from_le_bytes(w) ^ (rest.len() as u64) << 59);
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, n: u8) {
+        self.mix(u64::from(n));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, n: usize) {
+        self.mix(n as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        let h = self.0;
+        (h ^ h >> 32).wrapping_mul(0xd6e8_feb8_6659_fd93) ^ h >> 29
+    }
+}
+
 struct Entry {
     map: Arc<TypeMap>,
     /// A map of this server's own plain replies: the only kind it refers to in replies.
@@ -106,7 +171,7 @@ struct Entry {
 
 #[derive(Default)]
 struct CacheState {
-    entries: HashMap<Digest, Entry>,
+    entries: HashMap<Digest, Entry, KeyedHash>,
     tick: u64,
     bytes: usize,
 }
@@ -309,7 +374,7 @@ pub(crate) struct MethodMaps {
 
 struct EndpointState {
     support: Support,
-    methods: HashMap<String, MethodMaps>,
+    methods: HashMap<String, MethodMaps, KeyedHash>,
 }
 
 /// A client's knowledge of one endpoint (scheme, host, port, path).
@@ -331,7 +396,7 @@ impl std::fmt::Debug for Endpoint {
 impl Endpoint {
     pub(crate) fn new() -> Endpoint {
         Endpoint {
-            state: Mutex::new(EndpointState { support: Support::Unknown, methods: HashMap::new() }),
+            state: Mutex::new(EndpointState { support: Support::Unknown, methods: HashMap::default() }),
             limits: MapLimits::default(),
         }
     }

@@ -258,9 +258,10 @@ impl HessianServer {
         let negotiation = negotiation.filter(|(offered, _)| {
             dialect.call == Protocol::Hessian2 && (*offered || hessian::negotiate::is_referring(&body))
         });
+        // (a referring call offers the extension by its body, `docs/negotiation.md` 3)
         let negotiating = negotiation.map(|(offered, reply_map)| Negotiating {
             cache: &inner.maps,
-            learn: offered,
+            learn: offered || hessian::negotiate::is_referring(&body),
             reply_map: if dialect.reply == Protocol::Hessian2 { reply_map } else { None },
         });
         let aware = negotiating.is_some();

@@ -58,7 +58,20 @@ pub(crate) struct Response {
 impl Response {
     /// The values of the `Hessian-*` header `name` (lower case), in order.
     pub fn header_values<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.hessian_headers.lines().filter_map(move |l| l.split_once(':').filter(|(n, _)| *n == name).map(|(_, v)| v))
+        let mut rest = self.hessian_headers.as_str();
+        std::iter::from_fn(move || {
+            while !rest.is_empty() {
+                let (line, tail) = match rest.as_bytes().iter().position(|&b| b == b'\n') {
+                    Some(i) => (&rest[..i], &rest[i + 1..]),
+                    None => (rest, ""),
+                };
+                rest = tail;
+                if let Some(v) = line.strip_prefix(name).and_then(|v| v.strip_prefix(':')) {
+                    return Some(v);
+                }
+            }
+            None
+        })
     }
 }
 
@@ -374,17 +387,21 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
     let (mut close, mut keep_alive_token) = (false, false);
     let mut length: Option<u64> = None;
     let mut codings: Vec<String> = Vec::new();
-    let mut hessian_headers = String::new();
+    // "name:value\n" lines, made as bytes: the names are ASCII tokens (httparse checks them) and
+    // the values are checked text
+    let mut hessian_headers: Vec<u8> = Vec::new();
     for h in resp.headers.iter() {
         if h.name.len() > 8 && h.name.as_bytes()[..8].eq_ignore_ascii_case(b"hessian-") {
             let value = std::str::from_utf8(h.value).map_err(|_| transport("a reply header is not valid text"))?;
-            for c in h.name.chars() {
-                hessian_headers.push(c.to_ascii_lowercase());
-            }
-            hessian_headers.push(':');
+            let value = value.trim();
+            hessian_headers.reserve(h.name.len() + value.len() + 2);
+            let at = hessian_headers.len();
+            hessian_headers.extend_from_slice(h.name.as_bytes());
+            hessian_headers[at..].make_ascii_lowercase();
+            hessian_headers.push(b':');
             // a value never holds a line break (httparse refuses them), so lines stay lines
-            hessian_headers.push_str(value.trim());
-            hessian_headers.push('\n');
+            hessian_headers.extend_from_slice(value.as_bytes());
+            hessian_headers.push(b'\n');
         } else if h.name.eq_ignore_ascii_case("connection") {
             for token in list(h.value)? {
                 close |= token.eq_ignore_ascii_case("close");
@@ -424,6 +441,8 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
         keep_alive = false;
         Framing::UntilClose
     };
+    let hessian_headers =
+        String::from_utf8(hessian_headers).map_err(|_| transport("a reply header is not valid text"))?;
     Ok(Some(Head { status, hessian_headers, framing, keep_alive, len }))
 }
 

@@ -454,3 +454,125 @@ async fn concurrent_clients_share_one_server_and_a_small_cache() {
     assert_eq!(st.unknown_type_map, resends, "each UnknownTypeMap cost one resend: {st:?}");
     running.shutdown().await;
 }
+
+/// A referring call offers the extension by its body (`docs/negotiation.md` 3): the Rust client
+/// sends it with no `Hessian-Type-Maps` header, and a server answers it as an offering call,
+/// with the header and the map of its plain reply when the call names no reply map.
+#[tokio::test]
+async fn a_referring_call_needs_no_offer_header() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let (server, running) = start(local(), &runs, TypeMapConfig::default()).await;
+    let addr = running.local_addr();
+    // the server learns the W2 request map from a plain call that offers the extension
+    let mut w = hessian::serde::message::CallWriter::new(Format::Hessian2, 2, "exchange", &[], 1).unwrap();
+    w.arg(&w2::request()).unwrap();
+    let (plain, classes) = w.finish_with_classes().unwrap();
+    let map = TypeMap::new(classes).unwrap();
+    assert_eq!(map.hex(), W2_DIGEST);
+    let (status, head, _) = raw(addr, &[("Hessian-Type-Maps", "1")], &plain).await;
+    assert_eq!(status, 200);
+    // W2's reply has the request's classes in the request's order: one map, listed once
+    assert!(head.to_ascii_lowercase().contains(&format!("hessian-type-map: {W2_DIGEST}\r\n")), "{head}");
+    let reply_digest = W2_DIGEST;
+    // a referring call without any header: run, answered with the offer and the reply map
+    let mut w =
+        hessian::serde::message::CallWriter::referring(Format::Hessian2, &map, "exchange", 1, Vec::new()).unwrap();
+    w.arg(&w2::request()).unwrap();
+    let referring = w.finish().unwrap();
+    let (status, head, body) = raw(addr, &[], &referring).await;
+    let head = head.to_ascii_lowercase();
+    assert_eq!(status, 200);
+    assert!(head.contains("hessian-type-maps: 1\r\n"), "{head}");
+    assert!(head.contains(&format!("hessian-type-map: {reply_digest}\r\n")), "{head}");
+    let reply = hessian::serde::message::reply_from_slice::<w2::Order>(Format::Hessian2, &body, Default::default());
+    assert_eq!(reply.unwrap().unwrap(), w2::reply());
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(server.type_map_stats().referring_calls, 1);
+
+    // the Rust client's referring calls carry the reply map header only
+    let seen = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let proxy_addr = header_recorder(addr, seen.clone()).await;
+    let client = Client::new();
+    let proxy = client.proxy(&format!("http://{proxy_addr}/bench")).unwrap();
+    for _ in 0..3 {
+        assert_eq!(exchange(&proxy).await, w2::reply());
+    }
+    assert_eq!(client.type_map_stats().referring_calls, 2);
+    let heads = seen.lock().unwrap().clone();
+    assert_eq!(heads.len(), 3);
+    assert!(heads[0].contains("hessian-type-maps: 1\r\n"), "{}", heads[0]);
+    for h in &heads[1..] {
+        assert!(!h.contains("hessian-type-maps"), "{h}");
+        assert!(h.contains(&format!("hessian-reply-map: {reply_digest}\r\n")), "{h}");
+    }
+    running.shutdown().await;
+}
+
+/// A one-connection-at-a-time HTTP relay to `to` that records each request's head (lower case).
+async fn header_recorder(to: SocketAddr, seen: Arc<std::sync::Mutex<Vec<String>>>) -> SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind(local()).await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let seen = seen.clone();
+            tokio::spawn(async move {
+                let mut upstream = tokio::net::TcpStream::connect(to).await.unwrap();
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 8192];
+                loop {
+                    // one request: its head, then Content-Length bytes
+                    let at = loop {
+                        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                            break p + 4;
+                        }
+                        match client.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    };
+                    let head = String::from_utf8_lossy(&buf[..at]).to_ascii_lowercase();
+                    let len: usize = head
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length: "))
+                        .and_then(|v| v.trim().parse().ok())
+                        .unwrap_or(0);
+                    while buf.len() < at + len {
+                        match client.read(&mut chunk).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    }
+                    seen.lock().unwrap().push(head);
+                    upstream.write_all(&buf[..at + len]).await.unwrap();
+                    buf.drain(..at + len);
+                    // the reply: its head, then Content-Length bytes, relayed as they come
+                    let mut reply = Vec::new();
+                    let rat = loop {
+                        if let Some(p) = reply.windows(4).position(|w| w == b"\r\n\r\n") {
+                            break p + 4;
+                        }
+                        let n = upstream.read(&mut chunk).await.unwrap();
+                        assert!(n > 0, "upstream closed");
+                        reply.extend_from_slice(&chunk[..n]);
+                    };
+                    let rhead = String::from_utf8_lossy(&reply[..rat]).to_ascii_lowercase();
+                    let rlen: usize = rhead
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length: "))
+                        .and_then(|v| v.trim().parse().ok())
+                        .unwrap_or(0);
+                    while reply.len() < rat + rlen {
+                        let n = upstream.read(&mut chunk).await.unwrap();
+                        assert!(n > 0, "upstream closed");
+                        reply.extend_from_slice(&chunk[..n]);
+                    }
+                    if client.write_all(&reply).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    addr
+}

@@ -27,6 +27,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::h2::codes::{BC_CALL, BC_FAULT, BC_REPLY, BC_TRUE, BC_VERSION};
 use crate::h2::{Decoder, Encoder};
 use crate::read::Read;
+use crate::serde::ser::SeedEntries;
 use crate::tables::Tables;
 use crate::value::ClassDef;
 use sha2::{Digest as _, Sha256};
@@ -188,56 +189,115 @@ impl TypeMap {
     }
 
     /// Tables seeded with the map's classes 0..n-1, in order (repeats keep their numbers).
-    /// Where this thread's serializer has an equal definition of its own, that one takes the
-    /// map class's place (see [`alias_seed`]), so that the serializer finds it by address.
-    pub(crate) fn tables(&self) -> Tables {
+    fn tables(&self) -> Tables {
         let mut t = Tables::new();
-        let aliased = SEED_ALIASES.try_with(|a| {
-            let a = a.try_borrow().ok()?;
-            for c in &self.classes {
-                let own = a.iter().find(|(m, _)| Arc::ptr_eq(m, c)).map(|(_, own)| own);
-                t.push_class(own.unwrap_or(c).clone());
-            }
-            Some(())
-        });
-        if aliased.ok().flatten().is_none() {
-            t = Tables::new();
-            for c in &self.classes {
-                t.push_class(c.clone());
-            }
+        for c in &self.classes {
+            t.push_class(c.clone());
         }
         t.keep_all();
         t
     }
 }
 
-thread_local! {
-    /// Pairs (a type map's class, this thread's serializer's equal definition): the map's
-    /// definitions come from a decoded message or another thread, and a serializer finding its
-    /// own definition among a map's by content compares names and fields for every struct of
-    /// every message; with the alias it compares addresses. Both sides are kept alive here, so
-    /// an address is never reused while it is a key.
-    static SEED_ALIASES: std::cell::RefCell<Vec<(Arc<ClassDef>, Arc<ClassDef>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+/// Which side of a message a thread's seeded tables serve.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// An encoder's: a serializer puts its own definitions in place of the map's equal ones
+    /// ([`Tables::replace_class`]), so that the next message finds them by address.
+    Encode,
+    /// A decoder's: the map's classes as this thread's definition cache holds them, with the
+    /// memo that binds their fields to a Rust type's (`intern_class`).
+    Decode,
 }
 
-/// Most aliases a thread keeps (all are dropped when it is full).
-const MAX_SEED_ALIASES: usize = 256;
+thread_local! {
+    /// Tables seeded with type maps, ready for the next message that refers to one (taken out
+    /// for the message and given back, reset, at its end): seeding a message's tables from its
+    /// map costs more than the class definitions the reference saves.
+    static SEEDED: std::cell::RefCell<Vec<Seeded>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The clock of [`Seeded::tick`].
+    static TICK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
-/// Records that `own` (this thread's serializer's definition) equals the map class `seed`
-/// (a map's own definition, or the one an earlier alias put in its place: the alias then follows
-/// the serializer's current definition).
-pub(crate) fn alias_seed(seed: &Arc<ClassDef>, own: &Arc<ClassDef>) {
-    let _ = SEED_ALIASES.try_with(|a| {
-        let Ok(mut a) = a.try_borrow_mut() else { return };
-        if let Some(entry) = a.iter_mut().find(|(m, o)| Arc::ptr_eq(m, seed) || Arc::ptr_eq(o, seed)) {
-            entry.1 = own.clone();
+/// One map's tables on one side, or the place they return to while a message uses them.
+struct Seeded {
+    side: Side,
+    digest: Digest,
+    /// `None` while taken.
+    tables: Option<Tables>,
+    /// An encoder's class entries for the map's classes (`serde::ser`), kept with its tables.
+    entries: Option<SeedEntries>,
+    /// When they were last given back (the slot given back least recently is reused first).
+    tick: u64,
+}
+
+/// The most seeded tables a thread keeps, both sides together: at most this many maps' class
+/// lists per thread, beyond the maps' own cache (`SECURITY.md`).
+const MAX_SEEDED: usize = 16;
+
+/// Tables seeded with `map`'s classes for one message on `side`: this thread's kept ones when
+/// it has them, else new ones. Give them back with [`give_back`] at the message's end.
+pub(crate) fn seeded_tables(map: &TypeMap, side: Side) -> Tables {
+    take_seeded(map, side).map_or_else(|| new_tables(map, side), |(t, _)| t)
+}
+
+/// [`seeded_tables`] for an encoder, with the class entries kept with them, if any.
+pub(crate) fn seeded_encoder(map: &TypeMap) -> (Tables, Option<SeedEntries>) {
+    take_seeded(map, Side::Encode).unwrap_or_else(|| (new_tables(map, Side::Encode), None))
+}
+
+fn take_seeded(map: &TypeMap, side: Side) -> Option<(Tables, Option<SeedEntries>)> {
+    SEEDED
+        .try_with(|s| {
+            let mut s = s.try_borrow_mut().ok()?;
+            let e = s.iter_mut().find(|e| e.side == side && e.digest == map.digest && e.tables.is_some())?;
+            Some((e.tables.take()?, e.entries.take()))
+        })
+        .ok()
+        .flatten()
+}
+
+fn new_tables(map: &TypeMap, side: Side) -> Tables {
+    match side {
+        Side::Encode => map.tables(),
+        Side::Decode => {
+            let mut t = Tables::new();
+            for c in map.classes() {
+                t.push_class(crate::h2::decode::intern_class(c));
+            }
+            t.keep_all();
+            t
+        }
+    }
+}
+
+/// Keeps the tables of a message that referred to the map `digest` of `classes` classes (taken
+/// with [`seeded_tables`]) for this thread's next one, reset to the map's classes.
+pub(crate) fn give_back(digest: &Digest, classes: usize, side: Side, mut tables: Tables, entries: Option<SeedEntries>) {
+    tables.reset();
+    if !tables.is_seed_of(classes) {
+        return;
+    }
+    let _ = SEEDED.try_with(|s| {
+        let Ok(mut s) = s.try_borrow_mut() else { return };
+        // the slot these tables came from (the usual case: only its tables change)
+        if let Some(e) = s.iter_mut().find(|e| e.side == side && e.digest == *digest) {
+            e.tables = Some(tables);
+            e.entries = entries;
+            e.tick = TICK.get().wrapping_add(1);
+            TICK.set(e.tick);
             return;
         }
-        if a.len() >= MAX_SEED_ALIASES {
-            a.clear();
+        let tick = TICK.get().wrapping_add(1);
+        TICK.set(tick);
+        let entry = Seeded { side, digest: *digest, tables: Some(tables), entries, tick };
+        if s.len() < MAX_SEEDED {
+            s.push(entry);
+        } else if let Some(oldest) = s.iter_mut().min_by_key(|e| (e.tables.is_some(), e.tick)) {
+            // an empty slot (its tables taken, maybe never to return), else the one given back
+            // least recently
+            *oldest = entry;
         }
-        a.push((seed.clone(), own.clone()));
     });
 }
 
@@ -275,23 +335,34 @@ pub fn to_hex(digest: &Digest) -> String {
 
 /// A digest from 32 hex digits (either case, surrounding whitespace ignored), else `None`.
 pub fn parse_digest(s: &str) -> Option<Digest> {
-    fn nibble(b: u8) -> Option<u8> {
-        match b {
-            b'0'..=b'9' => Some(b - b'0'),
-            b'a'..=b'f' => Some(b - b'a' + 10),
-            b'A'..=b'F' => Some(b - b'A' + 10),
-            _ => None,
+    /// The value of each hex digit, 0xff for every other byte.
+    const NIBBLE: [u8; 256] = {
+        let mut t = [0xffu8; 256];
+        let mut i = 0;
+        while i < 10 {
+            t[b'0' as usize + i] = i as u8;
+            i += 1;
         }
-    }
-    let s = s.as_bytes().trim_ascii();
-    if s.len() != 32 {
-        return None;
-    }
+        let mut i = 0;
+        while i < 6 {
+            t[b'a' as usize + i] = 10 + i as u8;
+            t[b'A' as usize + i] = 10 + i as u8;
+            i += 1;
+        }
+        t
+    };
+    let s = s.as_bytes();
+    let s = if s.len() == 32 { s } else { s.trim_ascii() };
+    let s: &[u8; 32] = s.try_into().ok()?;
     let mut d = [0u8; 16];
-    for (i, pair) in s.chunks_exact(2).enumerate() {
-        d[i] = nibble(pair[0])? << 4 | nibble(pair[1])?;
+    let mut bad = 0u8;
+    for (i, out) in d.iter_mut().enumerate() {
+        let (hi, lo) = (NIBBLE[usize::from(s[2 * i])], NIBBLE[usize::from(s[2 * i + 1])]);
+        bad |= hi | lo;
+        *out = hi << 4 | (lo & 15);
     }
-    Some(d)
+    // a valid digit is at most 15: any 0xff leaves high bits set
+    (bad < 16).then_some(d)
 }
 
 /// Whether `body` is a referring Hessian 2 message (it starts `H 02 01`).
@@ -340,12 +411,7 @@ pub(crate) fn seed_decoder<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>, map: &T
             dec.offset().saturating_sub(16),
         ));
     }
-    let mut t = Tables::new();
-    for c in map.classes() {
-        t.push_class(crate::h2::decode::intern_class(c));
-    }
-    t.keep_all();
-    *dec.tables_mut() = t;
+    *dec.tables_mut() = seeded_tables(map, Side::Decode);
     Ok(())
 }
 

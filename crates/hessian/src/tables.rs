@@ -104,6 +104,21 @@ impl Tables {
         }
     }
 
+    /// Puts `class`, equal to class `i`, in its place (a serializer's own definition for a type
+    /// map's, so that the next message finds it by address).
+    pub(crate) fn replace_class(&mut self, i: usize, class: Arc<ClassDef>) {
+        if let Some(slot) = self.classes.get_mut(i) {
+            debug_assert!(**slot == *class, "replace_class with a different definition");
+            *slot = class;
+        }
+    }
+
+    /// Whether the tables hold exactly their seed: `classes` class definitions and no type names
+    /// beyond it (what [`reset`](Self::reset) returns to).
+    pub(crate) fn is_seed_of(&self, classes: usize) -> bool {
+        self.seeded_classes == classes && self.classes.len() == classes && self.types.len() == self.seeded_types
+    }
+
     /// All class definitions, by index.
     pub fn classes(&self) -> &[Arc<ClassDef>] {
         &self.classes

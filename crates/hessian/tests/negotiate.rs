@@ -589,3 +589,73 @@ fn mutated_referring_messages_never_panic() {
     // some mutations leave a valid message (a changed digit of a price, say)
     assert!(decoded > 0);
 }
+
+/// A thread keeps a map's seeded tables (and its serializer's class entries) from one referring
+/// message to the next: every later message must be the bytes the first one was, a struct of the
+/// map's name with other fields must still be defined inline, and messages on two maps must not
+/// take each other's state.
+#[test]
+fn kept_seed_state_gives_the_same_messages_every_time() {
+    let (_, w2_map) = w2_request_map();
+    let (_, reply_map) = w2_reply_map();
+    let money_map = Arc::new(TypeMap::new([ClassDef::new("t.Money", ["cents", "currency"])]).unwrap());
+    let order = w2::request();
+    let reply = w2::reply();
+    let same = TMoney { cents: 7, currency: "EUR".into() };
+    let other = OtherMoney { cents: 5, amount: "five".into() };
+
+    let (first_w2, inline) = referring_call(&w2_map, "exchange", &[&order]);
+    assert!(inline.is_empty());
+    let first_reply = reply_to_vec_referring(Format::Hessian2, &reply_map, &reply).unwrap();
+    let (first_same, inline) = referring_call(&money_map, "f", &[&same]);
+    assert!(inline.is_empty());
+    for round in 0..4 {
+        assert_eq!(referring_call(&w2_map, "exchange", &[&order]).0, first_w2, "round {round}");
+        assert_eq!(reply_to_vec_referring(Format::Hessian2, &reply_map, &reply).unwrap(), first_reply);
+        // the same name, other fields: defined inline as class 1 after the kept entry of class 0
+        let (bytes, inline) = referring_call(&money_map, "f", &[&other]);
+        assert_eq!(inline, [ClassDef::new("t.Money", ["cents", "amount"])], "round {round}");
+        let mut r =
+            CallReader::negotiated(Format::Hessian2, &bytes, Limits::default(), |_| Some(money_map.clone())).unwrap();
+        assert_eq!(r.arg::<OtherMoney>().unwrap(), other);
+        r.finish().unwrap();
+        // and the map's own class is referred to again
+        assert_eq!(referring_call(&money_map, "f", &[&same]).0, first_same, "round {round}");
+        let mut w = CallWriter::referring(Format::Hessian2, &money_map, "g", 2, Vec::new()).unwrap();
+        w.arg(&same).unwrap();
+        w.arg(&other).unwrap();
+        let (bytes, inline) = w.finish_with_classes().unwrap();
+        assert_eq!(inline.len(), 1);
+        let mut r =
+            CallReader::negotiated(Format::Hessian2, &bytes, Limits::default(), |_| Some(money_map.clone())).unwrap();
+        assert_eq!(r.arg::<TMoney>().unwrap(), same);
+        assert_eq!(r.arg::<OtherMoney>().unwrap(), other);
+        r.finish().unwrap();
+        // the decoder's kept tables serve every round too
+        let mut r =
+            CallReader::negotiated(Format::Hessian2, &first_w2, Limits::default(), |_| Some(w2_map.clone())).unwrap();
+        assert_eq!(r.arg::<Order>().unwrap(), order);
+        r.finish().unwrap();
+        let calls = Cell::new(0);
+        let maps = [reply_map.clone()];
+        let r = reply_from_slice_negotiated::<Order, _>(
+            Format::Hessian2,
+            &first_reply,
+            Limits::default(),
+            lookup(&maps, &calls),
+        )
+        .unwrap();
+        assert_eq!(r.reply.unwrap(), reply);
+        assert!(r.classes.is_empty());
+    }
+    // a call that fails half way leaves no state behind that changes the next one
+    let bad = &first_w2[..first_w2.len() - 3];
+    let mut r = CallReader::negotiated(Format::Hessian2, bad, Limits::default(), |_| Some(w2_map.clone())).unwrap();
+    assert!(r.arg::<Order>().is_err());
+    drop(r);
+    assert_eq!(referring_call(&w2_map, "exchange", &[&order]).0, first_w2);
+    let mut r =
+        CallReader::negotiated(Format::Hessian2, &first_w2, Limits::default(), |_| Some(w2_map.clone())).unwrap();
+    assert_eq!(r.arg::<Order>().unwrap(), order);
+    r.finish().unwrap();
+}

@@ -31,7 +31,7 @@
 use super::{burlap, de, h1, ser};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::message::{CallHeader, Fault};
-use crate::negotiate::{Digest, TypeMap};
+use crate::negotiate::{Digest, Side, TypeMap};
 use crate::read::SliceRead;
 use crate::value::{ClassDef, Value};
 use crate::Format;
@@ -57,9 +57,10 @@ impl AnySerializer {
             return Err(Error::new(ErrorKind::Unencodable(msg), 0));
         }
         let mut enc = crate::h2::Encoder::vec_from(buf);
-        *enc.tables_mut() = map.tables();
+        let (tables, entries) = crate::negotiate::seeded_encoder(map);
+        *enc.tables_mut() = tables;
         enc.write_raw(&map.referring_header())?;
-        Ok(AnySerializer::H2(ser::Serializer::from_encoder(enc)))
+        Ok(AnySerializer::H2(ser::Serializer::seeded(enc, entries)))
     }
 
     fn new(format: Format, buf: Vec<u8>) -> AnySerializer {
@@ -79,25 +80,59 @@ impl AnySerializer {
         }
     }
 
-    fn finish(self) -> Result<Vec<u8>> {
+    /// The message's bytes; `seed` gives a referring message's tables back for the next one.
+    fn finish(self, seed: Option<Seed>) -> Result<Vec<u8>> {
         match self {
-            AnySerializer::H2(s) => Ok(s.into_vec()),
+            AnySerializer::H2(s) => match seed {
+                None => Ok(s.into_vec()),
+                Some(seed) => {
+                    let parts = s.into_vec_and_seed(seed.classes, false);
+                    seed.give_back(Side::Encode, parts.tables, Some(parts.entries));
+                    Ok(parts.bytes)
+                }
+            },
             AnySerializer::H1(s) => s.finish(),
             AnySerializer::Burlap(s) => s.finish(),
         }
     }
 
-    /// The bytes and the class definitions the message defined, in order, after the first
-    /// `seeded` (a referring message's map); none in Hessian 1 and Burlap.
-    fn finish_with_classes(self, seeded: usize) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
+    /// The bytes and the class definitions the message defined, in order, after the `seed`'s
+    /// (a referring message's map); none in Hessian 1 and Burlap.
+    fn finish_with_classes(self, seed: Option<Seed>) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
         match self {
-            AnySerializer::H2(s) => {
-                let enc = s.into_encoder();
-                let classes = enc.tables().classes().get(seeded..).unwrap_or_default().to_vec();
-                Ok((enc.into_vec(), classes))
-            }
-            other => Ok((other.finish()?, Vec::new())),
+            AnySerializer::H2(s) => match seed {
+                None => {
+                    let enc = s.into_encoder();
+                    let classes = enc.tables().classes().to_vec();
+                    Ok((enc.into_vec(), classes))
+                }
+                Some(seed) => {
+                    let parts = s.into_vec_and_seed(seed.classes, true);
+                    seed.give_back(Side::Encode, parts.tables, Some(parts.entries));
+                    Ok((parts.bytes, parts.defined))
+                }
+            },
+            other => Ok((other.finish(None)?, Vec::new())),
         }
+    }
+}
+
+/// The type map of a referring message, as its seeded tables are kept: its digest and number of
+/// classes.
+#[derive(Clone, Copy, Debug)]
+struct Seed {
+    digest: Digest,
+    classes: usize,
+}
+
+impl Seed {
+    fn of(map: &TypeMap) -> Seed {
+        Seed { digest: map.digest(), classes: map.len() }
+    }
+
+    /// Keeps `tables` (seeded with the map) for this thread's next message on `side`.
+    fn give_back(self, side: Side, tables: crate::tables::Tables, entries: Option<ser::SeedEntries>) {
+        crate::negotiate::give_back(&self.digest, self.classes, side, tables, entries);
     }
 }
 
@@ -110,8 +145,8 @@ pub struct CallWriter {
     ser: AnySerializer,
     argc: usize,
     written: usize,
-    /// The classes of the type map a referring call refers to (0 for a plain call).
-    seeded: usize,
+    /// The type map a referring call refers to.
+    seed: Option<Seed>,
 }
 
 impl CallWriter {
@@ -164,7 +199,7 @@ impl CallWriter {
                 e.write_method(method)?;
             }
         }
-        Ok(CallWriter { ser, argc, written: 0, seeded: 0 })
+        Ok(CallWriter { ser, argc, written: 0, seed: None })
     }
 
     /// Starts a referring call of `method` with `argc` arguments (the type negotiation
@@ -184,7 +219,7 @@ impl CallWriter {
             e.write_str(method)?;
             e.write_int(argc32)?;
         }
-        Ok(CallWriter { ser, argc, written: 0, seeded: map.len() })
+        Ok(CallWriter { ser, argc, written: 0, seed: Some(Seed::of(map)) })
     }
 
     /// Writes the next argument.
@@ -200,7 +235,7 @@ impl CallWriter {
     /// Ends the call and returns its bytes.
     pub fn finish(mut self) -> Result<Vec<u8>> {
         self.end()?;
-        self.ser.finish()
+        self.ser.finish(self.seed)
     }
 
     /// Ends the call and returns its bytes and the class definitions it defined, in the order
@@ -209,7 +244,7 @@ impl CallWriter {
     /// Hessian 1 and Burlap calls define none.
     pub fn finish_with_classes(mut self) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
         self.end()?;
-        self.ser.finish_with_classes(self.seeded)
+        self.ser.finish_with_classes(self.seed)
     }
 
     fn end(&mut self) -> Result<()> {
@@ -234,7 +269,7 @@ pub fn reply_to_vec<T: ?Sized + Serialize>(format: Format, value: &T) -> Result<
 /// Like [`reply_to_vec`], writing into `buf` (cleared first).
 pub fn reply_into<T: ?Sized + Serialize>(format: Format, value: &T, mut buf: Vec<u8>) -> Result<Vec<u8>> {
     buf.clear();
-    write_reply(AnySerializer::new(format, buf), value, true)?.finish()
+    write_reply(AnySerializer::new(format, buf), value, true)?.finish(None)
 }
 
 /// Like [`reply_into`], also returning the class definitions the reply defined, in order (for
@@ -246,7 +281,7 @@ pub fn reply_into_with_classes<T: ?Sized + Serialize>(
     mut buf: Vec<u8>,
 ) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
     buf.clear();
-    write_reply(AnySerializer::new(format, buf), value, true)?.finish_with_classes(0)
+    write_reply(AnySerializer::new(format, buf), value, true)?.finish_with_classes(None)
 }
 
 /// Encodes a referring reply carrying `value` (the type negotiation extension): `H 02 01 T 30
@@ -265,7 +300,7 @@ pub fn reply_into_referring<T: ?Sized + Serialize>(
     mut buf: Vec<u8>,
 ) -> Result<Vec<u8>> {
     buf.clear();
-    write_reply(AnySerializer::referring(format, map, buf)?, value, false)?.finish()
+    write_reply(AnySerializer::referring(format, map, buf)?, value, false)?.finish(Some(Seed::of(map)))
 }
 
 /// Writes the reply envelope around `value`; `version` writes Hessian 2's `H 02 00` (a
@@ -372,6 +407,14 @@ impl<'de> AnyDeserializer<'de> {
         };
         crate::negotiate::seed_decoder(dec, &map)?;
         Ok(Some(map))
+    }
+
+    /// Keeps the tables of a message that referred to `map` for this thread's next one.
+    fn give_back(&mut self, map: &TypeMap) {
+        if let AnyDeserializer::H2(d) = self {
+            let tables = std::mem::take(d.decoder().tables_mut());
+            Seed::of(map).give_back(Side::Decode, tables, None);
+        }
     }
 
     /// The class definitions read so far after the first `seeded` (none in Hessian 1 and
@@ -522,6 +565,14 @@ impl<'de> CallReader<'de> {
     }
 }
 
+impl Drop for CallReader<'_> {
+    fn drop(&mut self) {
+        if let Some(map) = &self.map {
+            self.de.give_back(map);
+        }
+    }
+}
+
 /// Decodes a complete reply in `format`: its value into `T`, or the fault it carries. Errors
 /// (a malformed envelope, a value that is no `T`) carry offsets into `data`.
 pub fn reply_from_slice<'de, T: Deserialize<'de>>(
@@ -561,9 +612,12 @@ where
 {
     let mut de = AnyDeserializer::new(format, data, limits)?;
     let type_map = de.referring(data, lookup)?;
-    let reply = read_reply(&mut de)?;
+    let reply = read_reply(&mut de);
     let classes = de.classes(type_map.as_ref().map_or(0, |m| m.len())).to_vec();
-    Ok(NegotiatedReply { reply, type_map, classes })
+    if let Some(m) = &type_map {
+        de.give_back(m);
+    }
+    Ok(NegotiatedReply { reply: reply?, type_map, classes })
 }
 
 fn read_reply<'de, T: Deserialize<'de>>(de: &mut AnyDeserializer<'de>) -> Result<std::result::Result<T, Fault>> {

@@ -48,6 +48,12 @@ struct ClassEntry {
     /// Set when the definition was written from the [`Schema`] cache for the instance that
     /// starts at `Undo::pos`: how to take the definition back if that instance's fields differ.
     spec: Option<Undo>,
+    /// The same struct name at another address (another copy of the derived code, e.g. in
+    /// another codegen unit), found by content once and by address from then on.
+    alt_name: Option<&'static str>,
+    /// The signature of another field sequence an instance was checked to match name by name
+    /// (e.g. that other copy's field names), accepted by the fast path too; 0 while none.
+    alt_sig: u64,
 }
 
 /// The state in front of a class definition written on trust (see [`Schema`]).
@@ -113,10 +119,37 @@ impl std::ops::DerefMut for ClassList {
     }
 }
 
+impl ClassList {
+    /// An empty list that leaves this thread's pool alone.
+    fn detached() -> Self {
+        ClassList { entries: Vec::new(), spare: Vec::new() }
+    }
+
+    /// Keeps only the entries of classes numbered below `n` (a type map's), as entries found
+    /// before this message: nothing to undo, never chosen yet.
+    fn keep_seeded(&mut self, n: u32) {
+        let mut i = 0;
+        while i < self.entries.len() {
+            if self.entries[i].id < n {
+                let e = &mut self.entries[i];
+                e.spec = None;
+                e.used = 0;
+                i += 1;
+            } else {
+                let e = self.entries.remove(i);
+                self.spare.push(e.fields);
+            }
+        }
+    }
+}
+
 impl Drop for ClassList {
     fn drop(&mut self) {
         /// What a thread keeps (the size of the vectors is bounded by the program's structs).
         const KEEP: usize = 256;
+        if self.entries.capacity() == 0 && self.spare.is_empty() {
+            return;
+        }
         self.truncate(0);
         if self.entries.capacity() > KEEP {
             return;
@@ -126,6 +159,22 @@ impl Drop for ClassList {
         // During thread teardown the pool may be gone: then the vectors are simply freed.
         let _ = CLASS_POOL.try_with(|p| p.set(vectors));
     }
+}
+
+/// The class entries of a serializer for a type map's classes, kept from one message on that
+/// map to the next (with the map's seeded tables, `negotiate::seeded_tables`).
+pub(crate) struct SeedEntries(ClassList);
+
+/// What [`Serializer::into_vec_and_seed`] returns.
+pub(crate) struct SeedParts {
+    /// The message.
+    pub bytes: Vec<u8>,
+    /// The encoder's tables (to be reset to the seed).
+    pub tables: crate::tables::Tables,
+    /// The class entries of the seeded classes.
+    pub entries: SeedEntries,
+    /// The classes defined beyond the seed, when asked for.
+    pub defined: Vec<Arc<ClassDef>>,
 }
 
 /// Folds one field name into a struct's field signature: its address and length, so that the
@@ -228,9 +277,13 @@ impl<W: Write> Serializer<W> {
     /// A serializer on top of an existing encoder (e.g. one with pre-seeded tables, or inside an
     /// RPC envelope that the caller writes with the same encoder).
     pub fn from_encoder(enc: Encoder<W>) -> Self {
+        Self::from_parts(enc, ClassList::new())
+    }
+
+    fn from_parts(enc: Encoder<W>, classes: ClassList) -> Self {
         Serializer {
             enc,
-            classes: ClassList::new(),
+            classes,
             pending: 0,
             probe: None,
             restart: false,
@@ -378,10 +431,12 @@ impl<W: Write> Serializer<W> {
     #[inline]
     fn find_class(&mut self, name: &'static str, len: usize) -> Option<(usize, bool)> {
         // Pointer identity first (the derive's literal), then content.
-        if let Some(i) = self.classes.iter().position(|c| std::ptr::eq(c.name, name)) {
+        // (the other copy of a name is fast once an instance of it has been checked)
+        let at = |c: &ClassEntry| std::ptr::eq(c.name, name) || c.alt_name.is_some_and(|a| std::ptr::eq(a, name));
+        if let Some(i) = self.classes.iter().position(at) {
             let c = &self.classes[i];
             if !c.ambiguous {
-                return Some((i, c.fast));
+                return Some((i, c.fast && (std::ptr::eq(c.name, name) || c.alt_sig != 0)));
             }
         }
         self.find_class_slow(name, len).map(|i| (i, false))
@@ -391,6 +446,10 @@ impl<W: Write> Serializer<W> {
     fn find_class_slow(&mut self, name: &'static str, len: usize) -> Option<usize> {
         let first = self.classes.iter().position(|c| c.name == name)?;
         if !self.classes[first].ambiguous {
+            let c = &mut self.classes[first];
+            if c.alt_name.is_none() {
+                c.alt_name = Some(name);
+            }
             return Some(first);
         }
         // Several Rust types share this name: the most recently used one with `len` fields, else
@@ -432,11 +491,11 @@ impl<W: Write> Serializer<W> {
     fn define_from(&mut self, schema: &Schema, spec: Option<Undo>) -> Result<usize> {
         let tables = self.enc.tables();
         let seeded = if tables.classes().is_empty() { None } else { tables.class_id(&schema.def) };
-        if let Some(seed) = seeded.and_then(|id| tables.classes().get(id as usize)) {
-            if !Arc::ptr_eq(seed, &schema.def) {
-                // a type map's class equal to this thread's definition: next time the map's
-                // tables hold this thread's definition, found by address
-                crate::negotiate::alias_seed(seed, &schema.def);
+        if let Some(id) = seeded {
+            if tables.class(id as usize).is_some_and(|seed| !Arc::ptr_eq(seed, &schema.def)) {
+                // a type map's class equal to this thread's definition: the (kept) tables hold
+                // this thread's definition from now on, found by address
+                self.enc.tables_mut().replace_class(id as usize, schema.def.clone());
             }
         }
         let id = match seeded {
@@ -458,8 +517,18 @@ impl<W: Write> Serializer<W> {
             }
         }
         self.tick += 1;
-        let entry =
-            ClassEntry { name, fields: Vec::new(), id, ambiguous, used: self.tick, sig: schema.sig, fast: true, spec };
+        let entry = ClassEntry {
+            name,
+            fields: Vec::new(),
+            id,
+            ambiguous,
+            used: self.tick,
+            sig: schema.sig,
+            fast: true,
+            spec,
+            alt_name: None,
+            alt_sig: 0,
+        };
         Ok(self.classes.push(entry, &schema.fields))
     }
 
@@ -542,6 +611,35 @@ impl Serializer<Vec<u8>> {
     /// bringing the encoder's tables up to date first (nothing reads them any more).
     pub(crate) fn into_vec(self) -> Vec<u8> {
         self.enc.into_vec()
+    }
+
+    /// A serializer on `enc`, whose tables are seeded with a type map's `classes` classes, with
+    /// the class entries an earlier message on that map kept ([`into_vec_and_seed`]), so that
+    /// its structs are found at their first instance without looking their definitions up.
+    ///
+    /// [`into_vec_and_seed`]: Self::into_vec_and_seed
+    pub(crate) fn seeded(enc: Encoder<Vec<u8>>, entries: Option<SeedEntries>) -> Self {
+        match entries {
+            Some(SeedEntries(list)) => Self::from_parts(enc, list),
+            None => Self::from_encoder(enc),
+        }
+    }
+
+    /// [`into_vec`](Self::into_vec), also returning the encoder's tables and the class entries
+    /// of the seeded classes (the first `classes`) for the next message on the same map (the
+    /// classes still pending follow the seed and are not kept).
+    /// With `inline`, also the class definitions the message defined beyond the seed, in order.
+    pub(crate) fn into_vec_and_seed(mut self, classes: usize, inline: bool) -> SeedParts {
+        let defined = if inline {
+            self.sync_tables();
+            self.enc.tables().classes().get(classes..).unwrap_or_default().to_vec()
+        } else {
+            Vec::new()
+        };
+        let tables = std::mem::take(self.enc.tables_mut());
+        let mut list = std::mem::replace(&mut self.classes, ClassList::detached());
+        list.keep_seeded(u32::try_from(classes).unwrap_or(u32::MAX));
+        SeedParts { bytes: self.enc.into_vec(), tables, entries: SeedEntries(list), defined }
     }
 }
 
@@ -983,7 +1081,7 @@ impl<W: Write> Serializer<W> {
     /// struct, or of a fast one whose signature differed from its class definition's.
     #[cold]
     #[inline(never)]
-    fn end_struct_slow(&mut self, mode: Mode, class: u32, next: u32, start: Snapshot) -> Result<()> {
+    fn end_struct_slow(&mut self, mode: Mode, class: u32, next: u32, sig: u64, start: Snapshot) -> Result<()> {
         match mode {
             Mode::Probe => {
                 let (name, fields) = self.probe.take().unwrap_or_default();
@@ -997,6 +1095,13 @@ impl<W: Write> Serializer<W> {
             Mode::Checked => {
                 let expected = self.classes.get(class as usize).map_or(0, |c| c.fields.len());
                 if next as usize == expected {
+                    // every field matched, in order: instances with this field sequence (by
+                    // signature) may take the fast path from now on
+                    if let Some(c) = self.classes.get_mut(class as usize) {
+                        if c.alt_sig == 0 && c.sig != sig {
+                            c.alt_sig = sig;
+                        }
+                    }
                     return Ok(());
                 }
                 let what = format!("wrote {next} of the {expected} fields of its class definition");
@@ -1019,6 +1124,7 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
             self.sig = field_sig(self.sig, key);
             return self.ser.entry(value);
         }
+        self.sig = field_sig(self.sig, key);
         let start = self.snapshot();
         if self.ser.check_field(self.mode, self.class, self.next, start, key)? {
             self.next += 1;
@@ -1034,6 +1140,7 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
             self.sig = field_sig(self.sig, key);
             return self.ser.enc.write_null();
         }
+        self.sig = field_sig(self.sig, key);
         let start = self.snapshot();
         if self.ser.check_field(self.mode, self.class, self.next, start, key)? {
             self.next += 1;
@@ -1044,11 +1151,13 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline]
     fn end(self) -> Result<()> {
-        if self.mode == Mode::Fast && self.ser.classes.get(self.class as usize).is_some_and(|c| c.sig == self.sig) {
+        if self.mode == Mode::Fast
+            && self.ser.classes.get(self.class as usize).is_some_and(|c| c.sig == self.sig || c.alt_sig == self.sig)
+        {
             return Ok(());
         }
         let start = self.snapshot();
-        self.ser.end_struct_slow(self.mode, self.class, self.next, start)
+        self.ser.end_struct_slow(self.mode, self.class, self.next, self.sig, start)
     }
 }
 
