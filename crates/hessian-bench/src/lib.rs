@@ -2,3 +2,4 @@
 //! on the project's machines are recorded in `BENCHMARKS.md` at the repository root.
 
 pub mod delay_proxy;
+pub mod negotiation;

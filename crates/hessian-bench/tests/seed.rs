@@ -37,6 +37,20 @@ fn tiny_run_writes_a_complete_report() {
     let experiments = json["experiments"].as_array().expect("experiments");
     let ids: Vec<String> = experiments.iter().map(|e| text(e, "id")).collect();
     assert_eq!(ids, ["1", "2", "3"]);
+    // experiment 1: every client → server pair in every protocol, and the six sweeps
+    let exp1: Vec<String> =
+        experiments[0]["figures"].as_array().expect("figures").iter().map(|f| text(f, "id")).collect();
+    assert_eq!(exp1[0], "exp1-w2");
+    for sweep in ["types", "instances", "name-length", "calls-per-conversation", "latency", "bandwidth"] {
+        assert!(exp1.contains(&format!("exp1-sweep-{sweep}")), "no {sweep} sweep in {exp1:?}");
+    }
+    let w2_rows: Vec<String> =
+        experiments[0]["figures"][0]["series"].as_array().expect("series").iter().map(|s| text(s, "id")).collect();
+    for pair in ["rust-rust", "rust-rust-interleaved", "java-java", "rust-java", "java-rust"] {
+        for proto in ["hessian2", "hessian2.1"] {
+            assert!(w2_rows.contains(&format!("{pair}-{proto}")), "no {pair}-{proto} row in {w2_rows:?}");
+        }
+    }
     let mut java_rows = 0;
     for e in experiments {
         assert!(report.contains(&text(e, "title")), "report lacks experiment {}", text(e, "title"));

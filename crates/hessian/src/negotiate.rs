@@ -266,6 +266,7 @@ fn new_tables(map: &TypeMap, side: Side) -> Tables {
                 t.push_class(crate::h2::decode::intern_class(c));
             }
             t.keep_all();
+            t.add_field_memo();
             t
         }
     }

@@ -27,6 +27,10 @@ pub struct Tables {
     type_index: Option<Box<HashMap<String, u32>>>,
     seeded_classes: usize,
     seeded_types: usize,
+    /// For a decoder's tables seeded with a type map: per seeded class, the address of the
+    /// `FIELDS` of the Rust type last checked against it and whether the class lists exactly
+    /// those, kept with the tables from message to message (see `negotiate::seeded_tables`).
+    field_memo: Vec<(usize, bool)>,
 }
 
 /// The list length from which [`Tables`] keeps hash indexes.
@@ -117,6 +121,17 @@ impl Tables {
     /// beyond it (what [`reset`](Self::reset) returns to).
     pub(crate) fn is_seed_of(&self, classes: usize) -> bool {
         self.seeded_classes == classes && self.classes.len() == classes && self.types.len() == self.seeded_types
+    }
+
+    /// Gives each class so far a slot of the per-class field memo ([`field_memo`](Self::field_memo)).
+    pub(crate) fn add_field_memo(&mut self) {
+        self.field_memo = vec![(0, false); self.classes.len()];
+    }
+
+    /// The field memo slot of seeded class `i`, if the tables keep one.
+    #[inline]
+    pub(crate) fn field_memo(&mut self, i: usize) -> Option<&mut (usize, bool)> {
+        self.field_memo.get_mut(i)
     }
 
     /// All class definitions, by index.

@@ -77,7 +77,10 @@ fn serve(what: &str) -> ExitCode {
     let result: Result<(), String> = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-        let server = if what == "hessian" {
+        let server = if what == "demo" {
+            // every demo service (`/bench`, `/test2`, `/echo`): what the negotiation benchmark calls
+            tokio::spawn(hessian_rpc::demo::demo_server().serve_listener(listener, std::future::pending()))
+        } else if what == "hessian" {
             let server =
                 hessian_rpc::HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
             tokio::spawn(server.serve_listener(listener, std::future::pending()))
@@ -99,7 +102,7 @@ fn serve(what: &str) -> ExitCode {
             let broken = std::env::var("SEED_BREAK_SERVER").is_ok_and(|v| v == what);
             tokio::spawn(seed::peers::serve(codec, listener, broken))
         } else {
-            return Err(format!("unknown server {what:?} (hessian, json, msgpack, bincode, grpc, xmlrpc)"));
+            return Err(format!("unknown server {what:?} (demo, hessian, json, msgpack, bincode, grpc, xmlrpc)"));
         };
         println!("PORT {port}");
         std::io::stdout().flush().map_err(|e| e.to_string())?;

@@ -749,12 +749,24 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
 
     /// Whether class definition `idx` lists exactly `fields` (the `FIELDS` of a Rust type), in
     /// order. Remembered per thread for definitions in the cache, by the address of `fields`.
-    pub(crate) fn class_lists_exactly(&self, idx: usize, fields: &'static [&'static str]) -> bool {
-        let Some(def) = self.tables.class(idx) else { return false };
+    /// A type map's classes keep the memo in the (kept) seeded tables instead.
+    pub(crate) fn class_lists_exactly(&mut self, idx: usize, fields: &'static [&'static str]) -> bool {
         let key = fields.as_ptr() as usize;
-        let exact = || {
+        let lists = |def: &ClassDef| {
             !fields.is_empty() && def.fields.len() == fields.len() && def.fields.iter().zip(fields).all(|(a, b)| a == b)
         };
+        if let Some(&(k, v)) = self.tables.field_memo(idx).as_deref() {
+            if k == key {
+                return v;
+            }
+            let v = self.tables.class(idx).is_some_and(|d| lists(d));
+            if let Some(slot) = self.tables.field_memo(idx) {
+                *slot = (key, v);
+            }
+            return v;
+        }
+        let Some(def) = self.tables.class(idx) else { return false };
+        let exact = || lists(def);
         let memo = DEF_CACHE.try_with(|c| {
             let mut c = c.try_borrow_mut().ok()?;
             // The cache keeps the definition alive, so the same address is the same definition.

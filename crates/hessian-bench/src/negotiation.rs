@@ -1,0 +1,967 @@
+//! Type negotiation benchmark (issue 12, item 5; `docs/negotiation.md`): W2 `exchange(Order)`
+//! over loopback HTTP/1.1 in Hessian 1, Hessian 2 and Hessian 2.1 (Hessian 2 with type maps),
+//! for Rust and Java clients and servers and the two crossings, then Rust-to-Rust sweeps over the
+//! number of types per call, instances per call, length of type names, calls per conversation,
+//! network latency and bandwidth (through a delaying TCP proxy, `hessian_bench::delay_proxy`).
+//!
+//! ```sh
+//! nice -n 10 cargo build --release -p hessian-cli -p hessian-bench -j 1
+//! target/release/negotiation_bench --json negotiation.json          # quick: 1,000 + 5,000 W2 calls
+//! target/release/negotiation_bench --calls 50000 --json full.json   # the specification's count
+//! target/release/negotiation_bench --tiny                           # what the CI smoke test runs
+//! ```
+//!
+//! Servers: the Rust server is `hessian serve-demo` in a child process (`--hessian PATH`; by
+//! default the `hessian` next to this binary); Java's are Caucho's `HessianSkeleton` behind
+//! `com.sun.net.httpserver` (`RpcJavaServer`) for Hessian 1 and 2, and `NegotiatingServer` for
+//! 2.1. Clients: the Rust typed client `#[service]` derives (`demo::BenchClient`; type maps on
+//! only for 2.1), and Java's `HessianProxyFactory` (Hessian 1: `h1` call and reply; Hessian 2)
+//! or `NegotiatingProxyFactory` (2.1), run by `interop/java/src/NegotiationBench.java`. The JVMs
+//! run with the full JIT (`TIMING_JVM_OPTS`). Every reply is checked (the W2 server checks the
+//! request too). Each row is a new client, so its first call is the plain call that establishes
+//! the maps (shown apart); then warm-up calls, then the measured calls. Bytes are HTTP bodies,
+//! as each client counts them (a resent call counts both attempts).
+//!
+//! The sweeps use `/echo` (`echo(Object)` answers its argument) with argument graphs made of
+//! `hessian::Value` objects of generated classes, sent by the Rust `Value` client with type maps
+//! off (Hessian 2) and on (2.1); each reply is compared with the argument.
+//!
+//! Output: Markdown tables on stdout, and all figures as JSON with `--json PATH`. Exits non-zero
+//! on any failed call or check.
+//!
+//! The binary `negotiation_bench` is [`parse_args`] and [`run`]; the seed suite's experiment 1
+//! runs the same [`run`] quietly and charts its [`Outcome`].
+
+use crate::delay_proxy::{DelayProxy, Link};
+use hessian::{ClassDef, Value};
+use hessian_rpc::demo::{same_graph, BenchClient};
+use hessian_rpc::negotiation::ClientStats;
+use hessian_rpc::{Client, Dialect};
+use hessian_testkit::java::{java, Java, TIMING_JVM_OPTS};
+use hessian_testkit::structs::w2;
+use serde_json::{json, Value as Json};
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+type Res<T> = Result<T, String>;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `quick`, `tiny` or `full` (named in the output).
+    pub mode: &'static str,
+    /// Warm-up and measured W2 calls per row.
+    pub warmup: usize,
+    /// Measured W2 calls per row.
+    pub calls: usize,
+    /// Warm-up and measured calls per sweep point.
+    pub sweep_warmup: usize,
+    /// Measured calls per sweep point.
+    pub sweep_calls: usize,
+    /// Conversations per point of the calls-per-conversation sweep.
+    pub conversations: usize,
+    /// Whether to run the Java rows (skipped with a note when Java is missing).
+    pub java: bool,
+    /// Whether to run the sweeps.
+    pub sweeps: bool,
+    /// One-way delays of the latency sweep, ms.
+    pub delays: Vec<u64>,
+    /// Link rates of the bandwidth sweep, bit/s.
+    pub rates: Vec<u64>,
+    /// The command that starts the Rust demo server (`hessian serve-demo --listen 127.0.0.1:0`,
+    /// or anything that serves `hessian_rpc::demo::demo_server()` and prints `http://ADDR` or
+    /// `PORT n` on its first line).
+    pub rust_server: Vec<OsString>,
+    /// Where to write the JSON.
+    pub json: Option<PathBuf>,
+    /// No Markdown on stdout.
+    pub quiet: bool,
+}
+
+impl Config {
+    /// The quick mode: 1,000 warm-up and 5,000 measured W2 calls per row, every sweep.
+    pub fn quick() -> Config {
+        Config {
+            mode: "quick",
+            warmup: 1000,
+            calls: 5000,
+            sweep_warmup: 200,
+            sweep_calls: 1000,
+            conversations: 30,
+            java: true,
+            sweeps: true,
+            delays: vec![0, 1, 2, 5, 10],
+            rates: vec![100_000_000, 10_000_000, 1_000_000],
+            rust_server: serve_demo(&default_hessian()),
+            json: None,
+            quiet: false,
+        }
+    }
+
+    /// The smoke-test mode: a few calls per row and point.
+    pub fn tiny() -> Config {
+        Config {
+            mode: "tiny",
+            warmup: 10,
+            calls: 40,
+            sweep_warmup: 3,
+            sweep_calls: 10,
+            conversations: 2,
+            delays: vec![0, 1],
+            rates: vec![10_000_000],
+            ..Config::quick()
+        }
+    }
+}
+
+/// `HESSIAN serve-demo --listen 127.0.0.1:0`.
+fn serve_demo(hessian: &std::path::Path) -> Vec<OsString> {
+    vec![hessian.into(), "serve-demo".into(), "--listen".into(), "127.0.0.1:0".into()]
+}
+
+fn default_hessian() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join("hessian")))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| hessian_testkit::java::repo_root().join("target/release/hessian"))
+}
+
+/// How the binary is called.
+pub const USAGE: &str = "usage: negotiation_bench [--tiny] [--calls N] [--warmup N] [--sweep-calls N] \
+                     [--sweep-warmup N] [--conversations N] [--delays MS,MS,…] [--rates BITS_PER_S,…] [--no-java] \
+                     [--no-sweeps] [--hessian PATH] [--json PATH]";
+
+/// The configuration the command line `args` (without the program name) asks for; `Ok(None)`
+/// for `--help` (after printing the usage).
+pub fn parse_args(args: impl IntoIterator<Item = String>) -> Res<Option<Config>> {
+    let mut c = Config::quick();
+    let mut args = args.into_iter();
+    let mut overrides = Vec::new();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--tiny" => c = Config::tiny(),
+            "--no-java" => c.java = false,
+            "--no-sweeps" => c.sweeps = false,
+            "--calls" | "--warmup" | "--sweep-calls" | "--sweep-warmup" | "--conversations" | "--hessian"
+            | "--json" | "--delays" | "--rates" => {
+                let v = args.next().ok_or_else(|| format!("{a} needs a value"))?;
+                overrides.push((a, v));
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            _ => return Err(format!("unknown argument {a:?}\n{USAGE}")),
+        }
+    }
+    for (k, v) in overrides {
+        let num = |v: &str| v.parse::<usize>().map_err(|e| format!("{k} {v}: {e}"));
+        match k.as_str() {
+            "--calls" => c.calls = num(&v)?.max(1),
+            "--warmup" => c.warmup = num(&v)?.max(1),
+            "--sweep-calls" => c.sweep_calls = num(&v)?.max(1),
+            "--sweep-warmup" => c.sweep_warmup = num(&v)?,
+            "--conversations" => c.conversations = num(&v)?.max(1),
+            "--hessian" => c.rust_server = serve_demo(std::path::Path::new(&v)),
+            "--delays" | "--rates" => {
+                let list = v
+                    .split(',')
+                    .map(|x| x.trim().parse::<u64>().map_err(|e| format!("{k} {v}: {e}")))
+                    .collect::<Res<Vec<u64>>>()?;
+                if k == "--delays" {
+                    c.delays = list;
+                } else {
+                    c.rates = list.into_iter().filter(|&r| r >= 8).collect();
+                }
+            }
+            _ => c.json = Some(PathBuf::from(v)),
+        }
+    }
+    Ok(Some(c))
+}
+
+// ---------------------------------------------------------------------------------------------
+// figures
+
+/// Round-trip times of the measured calls, in µs.
+#[derive(Clone, Copy, Debug)]
+pub struct Times {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub median: f64,
+    /// 99th percentile (nearest rank).
+    pub p99: f64,
+    /// Fastest call.
+    pub min: f64,
+    /// Slowest call.
+    pub max: f64,
+}
+
+fn times(t: &mut [Duration]) -> Times {
+    t.sort();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let n = t.len().max(1);
+    let mean = t.iter().map(|d| us(*d)).sum::<f64>() / n as f64;
+    let at = |i: usize| t.get(i.min(t.len().saturating_sub(1))).map_or(0.0, |d| us(*d));
+    let p99 = ((t.len() as f64 * 0.99).ceil() as usize).max(1) - 1;
+    Times { mean, median: at(t.len() / 2), p99: at(p99), min: at(0), max: at(t.len().saturating_sub(1)) }
+}
+
+impl Times {
+    fn json(&self) -> Json {
+        json!({"mean_us": self.mean, "median_us": self.median, "p99_us": self.p99, "min_us": self.min, "max_us": self.max})
+    }
+}
+
+/// One client/server/protocol measurement.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// Client and server, e.g. `Rust → Java`.
+    pub pair: &'static str,
+    /// `Hessian 1`, `Hessian 2` or `Hessian 2.1`.
+    pub protocol: &'static str,
+    /// Round trips of the measured calls.
+    pub times: Times,
+    /// Measured calls.
+    pub calls: usize,
+    /// Request body bytes per measured call.
+    pub request: f64,
+    /// Reply body bytes per measured call.
+    pub reply: f64,
+    /// Request body bytes of the conversation's first call.
+    pub first_request: u64,
+    /// Reply body bytes of the conversation's first call.
+    pub first_reply: u64,
+    /// Calls resent (by the Rust client; 0 for Java clients).
+    pub resends: u64,
+}
+
+impl Row {
+    fn json(&self) -> Json {
+        json!({
+            "pair": self.pair, "protocol": self.protocol, "calls": self.calls, "times": self.times.json(),
+            "request_bytes_per_call": self.request, "reply_bytes_per_call": self.reply,
+            "first_call_request_bytes": self.first_request, "first_call_reply_bytes": self.first_reply,
+            "resends": self.resends,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proto {
+    H1,
+    H2,
+    H21,
+}
+
+impl Proto {
+    fn name(self) -> &'static str {
+        match self {
+            Proto::H1 => "Hessian 1",
+            Proto::H2 => "Hessian 2",
+            Proto::H21 => "Hessian 2.1",
+        }
+    }
+
+    fn java_mode(self) -> &'static str {
+        match self {
+            Proto::H1 => "h1",
+            Proto::H2 => "h2",
+            Proto::H21 => "h21",
+        }
+    }
+
+    fn client(self) -> Client {
+        let dialect = if self == Proto::H1 { Dialect::HESSIAN1 } else { Dialect::HESSIAN2 };
+        Client::builder().dialect(dialect).type_maps(self == Proto::H21).build()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// servers
+
+/// A server child process, killed and reaped on drop.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Server {
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    fn rust(command: &[OsString]) -> Res<Server> {
+        let (program, args) = command.split_first().ok_or("no command for the Rust server")?;
+        let mut child = Command::new(program)
+            .args(args)
+            // piped, and held open while the server runs (a server may stop when stdin closes)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| {
+                format!("{}: {e} (build it: cargo build --release -p hessian-cli)", program.to_string_lossy())
+            })?;
+        let line = first_line(&mut child)?;
+        let addr = match line.trim().strip_prefix("PORT ") {
+            Some(port) => port.parse::<u16>().ok().map(|p| SocketAddr::from(([127, 0, 0, 1], p))),
+            None => line.split("http://").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|a| a.parse().ok()),
+        }
+        .ok_or_else(|| format!("the Rust server printed {line:?}"))?;
+        Ok(Server { child, addr })
+    }
+
+    fn java(java: &Java, class: &str) -> Res<Server> {
+        let mut child = java
+            .command_with(TIMING_JVM_OPTS, class)
+            .arg("0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| format!("java {class}: {e}"))?;
+        let line = first_line(&mut child)?;
+        let port: u16 = line
+            .trim()
+            .strip_prefix("PORT ")
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| format!("{class} printed {line:?}"))?;
+        Ok(Server { child, addr: SocketAddr::from(([127, 0, 0, 1], port)) })
+    }
+}
+
+fn first_line(child: &mut Child) -> Res<String> {
+    let out = child.stdout.take().ok_or("no stdout")?;
+    let mut line = String::new();
+    BufReader::new(out).read_line(&mut line).map_err(|e| format!("reading the server's first line: {e}"))?;
+    Ok(line)
+}
+
+// ---------------------------------------------------------------------------------------------
+// W2 from the Rust client
+
+async fn rust_w2(pair: &'static str, url: &str, proto: Proto, warmup: usize, calls: usize) -> Res<Row> {
+    let client = proto.client();
+    let bench = BenchClient::new(client.proxy(url).map_err(|e| e.to_string())?);
+    let request = w2::request();
+    let expected = w2::reply();
+    let call = |i: usize| {
+        let bench = &bench;
+        let order = request.clone();
+        let expected = &expected;
+        async move {
+            let t0 = Instant::now();
+            let got = bench.exchange(order).await;
+            let dt = t0.elapsed();
+            match got {
+                Ok(g) if *g == *expected => Ok(dt),
+                Ok(g) => Err(format!("{pair} {}: call {i}: wrong reply: order {}", proto.name(), g.id)),
+                Err(e) => Err(format!("{pair} {}: call {i}: {e}", proto.name())),
+            }
+        }
+    };
+    let s0 = client.type_map_stats();
+    call(0).await?;
+    let s1 = client.type_map_stats();
+    for i in 1..warmup {
+        call(i).await?;
+    }
+    let s2 = client.type_map_stats();
+    let mut t = Vec::with_capacity(calls);
+    for i in 0..calls {
+        t.push(call(warmup + i).await?);
+    }
+    let s3 = client.type_map_stats();
+    Ok(Row {
+        pair,
+        protocol: proto.name(),
+        times: times(&mut t),
+        calls,
+        request: (s3.request_bytes - s2.request_bytes) as f64 / calls as f64,
+        reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls as f64,
+        first_request: s1.request_bytes - s0.request_bytes,
+        first_reply: s1.reply_bytes - s0.reply_bytes,
+        resends: s3.resends,
+    })
+}
+
+/// What one measured call is: W2 `exchange` with the typed client, or `echo(arg)` with the
+/// `Value` client; each reply checked.
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    W2,
+    Echo(&'a Value),
+}
+
+/// One client of a pair (see [`pair`]).
+struct Caller<'a> {
+    proto: Proto,
+    client: Client,
+    bench: BenchClient,
+    echo: hessian_rpc::Proxy,
+    work: Work<'a>,
+    request: &'a w2::Order,
+    expected: &'a w2::Order,
+}
+
+impl<'a> Caller<'a> {
+    fn new(url: &str, proto: Proto, work: Work<'a>, request: &'a w2::Order, expected: &'a w2::Order) -> Res<Self> {
+        let client = proto.client();
+        let bench = BenchClient::new(client.proxy(&format!("{url}/bench")).map_err(|e| e.to_string())?);
+        let echo = client.proxy(&format!("{url}/echo")).map_err(|e| e.to_string())?;
+        Ok(Caller { proto, client, bench, echo, work, request, expected })
+    }
+
+    async fn call(&self, i: usize) -> Res<Duration> {
+        let name = self.proto.name();
+        match self.work {
+            Work::W2 => {
+                let order = self.request.clone();
+                let t0 = Instant::now();
+                let got = self.bench.exchange(order).await;
+                let dt = t0.elapsed();
+                match got {
+                    Ok(g) if *g == *self.expected => Ok(dt),
+                    Ok(g) => Err(format!("W2 {name}: call {i}: wrong reply (order {})", g.id)),
+                    Err(e) => Err(format!("W2 {name}: call {i}: {e}")),
+                }
+            }
+            Work::Echo(arg) => {
+                let args = vec![arg.clone()];
+                let t0 = Instant::now();
+                let got = self.echo.call("echo", args).await;
+                let dt = t0.elapsed();
+                match got {
+                    Ok(v) if same_graph(&v, arg) => Ok(dt),
+                    Ok(_) => Err(format!("echo {name}: call {i}: the reply differs from the argument")),
+                    Err(e) => Err(format!("echo {name}: call {i}: {e}")),
+                }
+            }
+        }
+    }
+}
+
+/// Hessian 2 and 2.1 from two new Rust clients whose calls alternate (one of each per round,
+/// which one first alternating too), so that a drift in the machine's load affects both alike:
+/// each client's first call, `warmup - 1` more, then `calls` measured.
+async fn pair(pair: &'static str, url: &str, work: Work<'_>, warmup: usize, calls: usize) -> Res<(Row, Row)> {
+    let (request, expected) = (w2::request(), w2::reply());
+    let a = Caller::new(url, Proto::H2, work, &request, &expected)?;
+    let b = Caller::new(url, Proto::H21, work, &request, &expected)?;
+    let (a0, b0) = (a.client.type_map_stats(), b.client.type_map_stats());
+    a.call(0).await?;
+    b.call(0).await?;
+    let (a1, b1) = (a.client.type_map_stats(), b.client.type_map_stats());
+    for i in 1..warmup.max(1) {
+        a.call(i).await?;
+        b.call(i).await?;
+    }
+    let (a2, b2) = (a.client.type_map_stats(), b.client.type_map_stats());
+    let (mut ta, mut tb) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+    for i in 0..calls {
+        if i % 2 == 0 {
+            ta.push(a.call(warmup + i).await?);
+            tb.push(b.call(warmup + i).await?);
+        } else {
+            tb.push(b.call(warmup + i).await?);
+            ta.push(a.call(warmup + i).await?);
+        }
+    }
+    let row = |c: &Caller, s0: ClientStats, s1: ClientStats, s2: ClientStats, t: &mut Vec<Duration>| {
+        let s3 = c.client.type_map_stats();
+        Row {
+            pair,
+            protocol: c.proto.name(),
+            times: times(t),
+            calls,
+            request: (s3.request_bytes - s2.request_bytes) as f64 / calls as f64,
+            reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls as f64,
+            first_request: s1.request_bytes - s0.request_bytes,
+            first_reply: s1.reply_bytes - s0.reply_bytes,
+            resends: s3.resends,
+        }
+    };
+    Ok((row(&a, a0, a1, a2, &mut ta), row(&b, b0, b1, b2, &mut tb)))
+}
+
+// ---------------------------------------------------------------------------------------------
+// W2 from the Java client
+
+fn java_w2(java: &Java, pair: &'static str, url: &str, proto: Proto, warmup: usize, calls: usize) -> Res<Row> {
+    let out = java
+        .command_with(TIMING_JVM_OPTS, "NegotiationBench")
+        .args([proto.java_mode(), url, &warmup.to_string(), &calls.to_string()])
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("java NegotiationBench: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!("NegotiationBench {} {url} failed ({}):\n{stdout}", proto.java_mode(), out.status));
+    }
+    let line = stdout.lines().find_map(|l| l.strip_prefix("RESULT ")).ok_or(format!("no RESULT in {stdout}"))?;
+    let val = |k: &str| -> Res<f64> {
+        line.split_whitespace()
+            .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("no {k} in {line}"))
+    };
+    Ok(Row {
+        pair,
+        protocol: proto.name(),
+        times: Times {
+            mean: val("mean_us")?,
+            median: val("median_us")?,
+            p99: val("p99_us")?,
+            min: val("min_us")?,
+            max: val("max_us")?,
+        },
+        calls: val("calls")? as usize,
+        request: val("req_bytes")?,
+        reply: val("reply_bytes")?,
+        first_request: val("first_req_bytes")? as u64,
+        first_reply: val("first_reply_bytes")? as u64,
+        resends: val("resends")? as u64,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// sweeps (Rust to Rust, /echo, Value path)
+
+/// `n` classes named `prefix` + the class number padded with `.` to `name_len` characters (at
+/// least the unpadded name), with `fields` fields each.
+fn classes(n: usize, name_len: usize, fields: usize) -> Vec<Arc<ClassDef>> {
+    (0..n)
+        .map(|j| {
+            let mut name = format!("com.example.sweep.Type{j:03}");
+            while name.len() < name_len {
+                name.push('.');
+            }
+            ClassDef::new(name, (0..fields).map(|f| format!("field{f}")))
+        })
+        .collect()
+}
+
+/// Instance `i` of `class`: fields cycling through int, string, long and double values.
+fn instance(class: &Arc<ClassDef>, i: usize) -> Value {
+    let fields = (0..class.fields.len())
+        .map(|f| match f % 4 {
+            0 => Value::Int(i as i32),
+            1 => Value::String(format!("value {i}")),
+            2 => Value::Long(10_000_000_000 + i as i64),
+            _ => Value::Double(i as f64 * 1.25),
+        })
+        .collect();
+    Value::object(class.clone(), fields)
+}
+
+/// A list of `per_class` instances of each class, class after class.
+fn graph(classes: &[Arc<ClassDef>], per_class: usize) -> Value {
+    let mut items = Vec::with_capacity(classes.len() * per_class);
+    for c in classes {
+        for i in 0..per_class {
+            items.push(instance(c, i));
+        }
+    }
+    Value::list(items)
+}
+
+/// H2 and 2.1 figures of one sweep point.
+#[derive(Clone, Debug)]
+/// One point of a sweep: Hessian 2 and 2.1 at one value of the factor.
+pub struct Point {
+    /// The factor's value, as printed (e.g. `16`, `5 ms`, `10 Mbit/s`).
+    pub label: String,
+    /// The factor's value as a number (0 where the label has none).
+    pub x: f64,
+    /// Hessian 2.
+    pub h2: Row,
+    /// Hessian 2.1.
+    pub h21: Row,
+}
+
+/// One sweep: its points over one factor.
+pub struct Sweep {
+    /// Stable id (`types`, `instances`, `name_length`, `calls_per_conversation`, `latency`,
+    /// `bandwidth`).
+    pub id: &'static str,
+    /// What was swept, how.
+    pub title: String,
+    /// The factor (the x axis).
+    pub what: &'static str,
+    /// The points, in order.
+    pub points: Vec<Point>,
+}
+
+/// What [`run`] measured.
+pub struct Outcome {
+    /// The W2 rows, in the order of the tables.
+    pub rows: Vec<Row>,
+    /// The sweeps (none without [`Config::sweeps`]).
+    pub sweeps: Vec<Sweep>,
+    /// Why the Java rows are missing, when they are.
+    pub java_skipped: Option<String>,
+    /// Everything as the JSON document `--json` writes.
+    pub json: Json,
+}
+
+/// The leading number of a point label (`"5 ms"` is 5).
+fn number_of(label: &str) -> f64 {
+    label.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(0.0)
+}
+
+impl Point {
+    fn json(&self) -> Json {
+        json!({"point": self.label, "hessian2": self.h2.json(), "hessian21": self.h21.json()})
+    }
+}
+
+async fn echo_point(base: &str, label: String, arg: &Value, warmup: usize, calls: usize) -> Res<Point> {
+    let (h2, h21) = pair("Rust → Rust", base, Work::Echo(arg), warmup, calls).await?;
+    Ok(Point { x: number_of(&label), label, h2, h21 })
+}
+
+/// Conversations of `k` W2 calls, each from a new client (new connection, no maps), Hessian 2
+/// and 2.1 conversations alternating: bytes per call averaged over the conversation, time per
+/// call the conversation's mean.
+async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Point> {
+    let request = w2::request();
+    let expected = w2::reply();
+    let mut acc = [(Vec::new(), 0u64, 0u64, 0u64), (Vec::new(), 0u64, 0u64, 0u64)];
+    for c in 0..conversations {
+        for (slot, proto) in [(0, Proto::H2), (1, Proto::H21)] {
+            let client = proto.client();
+            let bench = BenchClient::new(client.proxy(url).map_err(|e| e.to_string())?);
+            let t0 = Instant::now();
+            for i in 0..k {
+                let got = bench
+                    .exchange(request.clone())
+                    .await
+                    .map_err(|e| format!("{} conversation {c} call {i}: {e}", proto.name()))?;
+                if *got != expected {
+                    return Err(format!("{} conversation {c} call {i}: wrong reply", proto.name()));
+                }
+            }
+            let a = &mut acc[slot];
+            a.0.push(t0.elapsed() / k as u32);
+            let s = client.type_map_stats();
+            a.1 += s.request_bytes;
+            a.2 += s.reply_bytes;
+            a.3 += s.resends;
+        }
+    }
+    let n = (conversations * k) as f64;
+    let [mut h2, mut h21] = acc;
+    let row = |proto: Proto, a: &mut (Vec<Duration>, u64, u64, u64)| Row {
+        pair: "Rust → Rust",
+        protocol: proto.name(),
+        times: times(&mut a.0),
+        calls: conversations * k,
+        request: a.1 as f64 / n,
+        reply: a.2 as f64 / n,
+        first_request: 0,
+        first_reply: 0,
+        resends: a.3,
+    };
+    Ok(Point { label: k.to_string(), x: k as f64, h2: row(Proto::H2, &mut h2), h21: row(Proto::H21, &mut h21) })
+}
+
+/// W2 through the delaying proxy.
+async fn linked_point(server: SocketAddr, label: String, link: Link, warmup: usize, calls: usize) -> Res<Point> {
+    let proxy = DelayProxy::start(server, link).map_err(|e| format!("delay proxy: {e}"))?;
+    let base = format!("http://{}", proxy.local_addr());
+    let (h2, h21) = pair("Rust → proxy → Rust", &base, Work::W2, warmup, calls).await?;
+    Ok(Point { x: number_of(&label), label, h2, h21 })
+}
+
+// ---------------------------------------------------------------------------------------------
+// output
+
+fn ratio(a: f64, b: f64) -> String {
+    if b > 0.0 {
+        format!("{:.0} %", 100.0 * a / b)
+    } else {
+        "–".into()
+    }
+}
+
+fn print_main(rows: &[Row]) {
+    println!("| client → server | protocol | mean µs | median µs | p99 µs | min–max µs | request B/call | reply B/call | first call B (req / reply) | resends |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let t = &r.times;
+        println!(
+            "| {} | {} | {:.1} | {:.1} | {:.1} | {:.0}–{:.0} | {:.0} | {:.0} | {} / {} | {} |",
+            r.pair,
+            r.protocol,
+            t.mean,
+            t.median,
+            t.p99,
+            t.min,
+            t.max,
+            r.request,
+            r.reply,
+            r.first_request,
+            r.first_reply,
+            r.resends
+        );
+    }
+    println!();
+    println!("| client → server | 2.1 request bytes ÷ Hessian 2 | 2.1 reply bytes ÷ Hessian 2 | 2.1 median ÷ Hessian 2 | 2.1 mean ÷ Hessian 2 |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut pairs: Vec<&str> = rows.iter().map(|r| r.pair).collect();
+    pairs.dedup();
+    for p in pairs {
+        let find = |proto: Proto| rows.iter().find(|r| r.pair == p && r.protocol == proto.name());
+        if let (Some(h2), Some(h21)) = (find(Proto::H2), find(Proto::H21)) {
+            println!(
+                "| {p} | {} | {} | {} | {} |",
+                ratio(h21.request, h2.request),
+                ratio(h21.reply, h2.reply),
+                ratio(h21.times.median, h2.times.median),
+                ratio(h21.times.mean, h2.times.mean)
+            );
+        }
+    }
+    println!();
+}
+
+fn print_sweep(title: &str, what: &str, points: &[Point]) {
+    println!("### {title}");
+    println!();
+    println!("| {what} | H2 req B | 2.1 req B | req 2.1 ÷ H2 | H2 reply B | 2.1 reply B | H2 median µs | 2.1 median µs | H2 p99 µs | 2.1 p99 µs | median 2.1 ÷ H2 | 2.1 resends |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for p in points {
+        let (a, b) = (&p.h2, &p.h21);
+        println!(
+            "| {} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            p.label,
+            a.request,
+            b.request,
+            ratio(b.request, a.request),
+            a.reply,
+            b.reply,
+            a.times.median,
+            b.times.median,
+            a.times.p99,
+            b.times.p99,
+            ratio(b.times.median, a.times.median),
+            b.resends
+        );
+    }
+    println!();
+}
+
+fn uptime() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// Runs the benchmark `c` asks for: Markdown on stdout (unless [`Config::quiet`]), JSON to
+/// [`Config::json`], and the figures returned. An error on any failed call or check.
+pub fn run(c: &Config) -> Res<Outcome> {
+    macro_rules! say {
+        ($($t:tt)*) => {
+            if !c.quiet {
+                println!($($t)*);
+            }
+        };
+    }
+    let load_before = uptime();
+    let started = Instant::now();
+    say!(
+        "# Type negotiation benchmark ({} mode): W2 exchange, {} warm-up + {} measured calls per row; load average \
+         before: {load_before}",
+        c.mode,
+        c.warmup,
+        c.calls
+    );
+    say!();
+    // The client's calls run on this thread (as the project's fastest client setup, rpc_probe).
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("runtime: {e}"))?;
+    let rust = Server::rust(&c.rust_server)?;
+    let rust_bench = rust.url("/bench");
+    let java = if c.java { java() } else { None };
+    let java_skipped = (c.java && java.is_none()).then(|| "Java or the Hessian jar is missing".to_owned());
+    if let Some(why) = &java_skipped {
+        say!("(Java rows skipped: {why})");
+    }
+    let mut rows = Vec::new();
+    for proto in [Proto::H1, Proto::H2, Proto::H21] {
+        rows.push(rt.block_on(rust_w2("Rust → Rust", &rust_bench, proto, c.warmup, c.calls))?);
+    }
+    let (h2, h21) = rt.block_on(pair("Rust → Rust, interleaved", &rust.url(""), Work::W2, c.warmup, c.calls))?;
+    rows.extend([h2, h21]);
+    if let Some(java) = &java {
+        let plain = Server::java(java, "RpcJavaServer")?;
+        let negotiating = Server::java(java, "NegotiatingServer")?;
+        let java_url = |p: Proto| if p == Proto::H21 { negotiating.url("/bench") } else { plain.url("/bench") };
+        for proto in [Proto::H1, Proto::H2, Proto::H21] {
+            rows.push(java_w2(java, "Java → Java", &java_url(proto), proto, c.warmup, c.calls)?);
+        }
+        for proto in [Proto::H1, Proto::H2, Proto::H21] {
+            rows.push(rt.block_on(rust_w2("Rust → Java", &java_url(proto), proto, c.warmup, c.calls))?);
+        }
+        for proto in [Proto::H1, Proto::H2, Proto::H21] {
+            rows.push(java_w2(java, "Java → Rust", &rust_bench, proto, c.warmup, c.calls)?);
+        }
+    }
+    say!("## W2 exchange over loopback");
+    say!();
+    if !c.quiet {
+        print_main(&rows);
+    }
+
+    let mut sweeps = serde_json::Map::new();
+    let mut sweep_list = Vec::new();
+    if c.sweeps {
+        say!("## Sweeps, Rust client → Rust server, Hessian 2 vs 2.1");
+        say!();
+        say!(
+            "Each point: a new client per protocol, the two clients' calls alternating; {} warm-up then {} measured \
+             calls each (fewer for the large graphs and the slow links, see the calls in the JSON); bytes per measured \
+             call.",
+            c.sweep_warmup,
+            c.sweep_calls
+        );
+        say!();
+        let base = rust.url("");
+        let tiny = c.mode == "tiny";
+
+        let mut points = Vec::new();
+        let counts: &[usize] = if tiny { &[1, 6, 32] } else { &[1, 2, 4, 6, 8, 16, 32, 64] };
+        for &n in counts {
+            let arg = graph(&classes(n, 0, 4), 1);
+            points.push(rt.block_on(echo_point(&base, n.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
+        }
+        let title =
+            "Number of types per call (`echo(list)`: one instance of each class, 4 fields, names of 26 characters)";
+        if !c.quiet {
+            print_sweep(&title, "types", &points);
+        }
+        sweeps.insert("types".into(), Json::Array(points.iter().map(Point::json).collect()));
+        sweep_list.push(Sweep { id: "types", title: title.to_string(), what: "types", points });
+
+        let mut points = Vec::new();
+        let counts: &[usize] = if tiny { &[1, 16] } else { &[1, 4, 16, 64, 256] };
+        for &n in counts {
+            let arg = graph(&classes(6, 0, 4), n);
+            let calls = (c.sweep_calls * 16 / n.max(16)).max(c.sweep_calls.min(20));
+            points.push(rt.block_on(echo_point(&base, n.to_string(), &arg, c.sweep_warmup, calls))?);
+        }
+        let title = "Instances per call (6 classes of 4 fields, `n` instances of each)";
+        if !c.quiet {
+            print_sweep(&title, "instances per class", &points);
+        }
+        sweeps.insert("instances".into(), Json::Array(points.iter().map(Point::json).collect()));
+        sweep_list.push(Sweep { id: "instances", title: title.to_string(), what: "instances per class", points });
+
+        let mut points = Vec::new();
+        let lens: &[usize] = if tiny { &[26, 128] } else { &[26, 48, 96, 192, 384] };
+        for &len in lens {
+            let arg = graph(&classes(6, len, 4), 1);
+            points.push(rt.block_on(echo_point(&base, len.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
+        }
+        let title = "Length of type names (6 classes of 4 fields, one instance each; names padded with `.`)";
+        if !c.quiet {
+            print_sweep(&title, "name characters", &points);
+        }
+        sweeps.insert("name_length".into(), Json::Array(points.iter().map(Point::json).collect()));
+        sweep_list.push(Sweep { id: "name_length", title: title.to_string(), what: "name characters", points });
+
+        let mut points = Vec::new();
+        let ks: &[usize] = if tiny { &[1, 3] } else { &[1, 2, 3, 5, 10, 100] };
+        for &k in ks {
+            let conversations = if k >= 100 { c.conversations.div_ceil(5) } else { c.conversations };
+            points.push(rt.block_on(conversation_point(&rust_bench, k, conversations))?);
+        }
+        let title = &format!(
+            "Calls per conversation (W2 `exchange`; each conversation a new client and connection, {} conversations \
+                 per point, fewer for 100 calls, Hessian 2 and 2.1 conversations alternating; bytes per call averaged \
+                 over the conversation, time = the conversation's mean per call, median and p99 over conversations)",
+            c.conversations
+        );
+        if !c.quiet {
+            print_sweep(&title, "calls", &points);
+        }
+        sweeps.insert("calls_per_conversation".into(), Json::Array(points.iter().map(Point::json).collect()));
+        sweep_list.push(Sweep { id: "calls_per_conversation", title: title.to_string(), what: "calls", points });
+
+        let mut points = Vec::new();
+        for &ms in &c.delays {
+            let link = Link { one_way_delay: Duration::from_millis(ms), bytes_per_second: None };
+            let calls = if ms == 0 { c.sweep_calls } else { (c.sweep_calls / (2 * ms as usize)).max(20) };
+            let warmup = c.sweep_warmup.min(calls);
+            points.push(rt.block_on(linked_point(rust.addr, format!("{ms} ms"), link, warmup, calls))?);
+        }
+        let title = "Latency (W2 `exchange` through a delaying TCP proxy in this process, tokio, adding the one-way delay to every \
+             chunk in each direction; 0 ms = the proxy alone)";
+        if !c.quiet {
+            print_sweep(&title, "one-way delay", &points);
+        }
+        sweeps.insert("latency".into(), Json::Array(points.iter().map(Point::json).collect()));
+        sweep_list.push(Sweep { id: "latency", title: title.to_string(), what: "one-way delay", points });
+
+        let mut points = Vec::new();
+        for &bits in &c.rates {
+            let link = Link { one_way_delay: Duration::ZERO, bytes_per_second: Some(bits / 8) };
+            let calls = (c.sweep_calls * bits as usize / 100_000_000).max(c.sweep_calls.min(100));
+            let warmup = c.sweep_warmup.min(calls);
+            points.push(rt.block_on(linked_point(
+                rust.addr,
+                format!("{} Mbit/s", bits / 1_000_000),
+                link,
+                warmup,
+                calls,
+            ))?);
+        }
+        let title = "Bandwidth (W2 `exchange` through the same proxy limiting each direction to the rate, no added delay; HTTP \
+             headers cross the link too)";
+        if !c.quiet {
+            print_sweep(&title, "link rate", &points);
+        }
+        sweeps.insert("bandwidth".into(), Json::Array(points.iter().map(Point::json).collect()));
+        sweep_list.push(Sweep { id: "bandwidth", title: title.to_string(), what: "link rate", points });
+    }
+    drop(rust);
+    let load_after = uptime();
+    say!("Load average before: {load_before}; after: {load_after}; {:.0} s in all.", started.elapsed().as_secs_f64());
+    let doc = json!({
+        "benchmark": "negotiation_bench",
+        "mode": c.mode,
+        "warmup": c.warmup,
+        "calls": c.calls,
+        "sweep_warmup": c.sweep_warmup,
+        "sweep_calls": c.sweep_calls,
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "latency_emulation": "delaying TCP proxy (tokio, in the benchmark process), fixed one-way delay per chunk and optional rate per direction",
+        "bytes": "HTTP bodies per call, as the client counts them",
+        "w2": rows.iter().map(Row::json).collect::<Vec<_>>(),
+        "sweeps": Json::Object(sweeps),
+    });
+    if let Some(path) = &c.json {
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        say!("JSON written to {}", path.display());
+    }
+    Ok(Outcome { rows, sweeps: sweep_list, java_skipped, json: doc })
+}
