@@ -173,8 +173,10 @@ pub fn serve_demo(a: ServeArgs) -> Result<(), CliError> {
         );
         let _ = std::io::stdout().flush();
         serve(server.clone(), executions.clone(), listener, shutdown_signal()).await;
-        println!("hessian serve-demo: stopped: {}", stats_line(&server, &executions));
-        let _ = std::io::stdout().flush();
+        // whoever started the server may have closed its end of stdout by now: not an error
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "hessian serve-demo: stopped: {}", stats_line(&server, &executions));
+        let _ = out.flush();
         Ok(())
     })
 }
