@@ -855,7 +855,7 @@ pub fn run(c: &Config) -> Res<Outcome> {
         let title =
             "Number of types per call (`echo(list)`: one instance of each class, 4 fields, names of 26 characters)";
         if !c.quiet {
-            print_sweep(&title, "types", &points);
+            print_sweep(title, "types", &points);
         }
         sweeps.insert("types".into(), Json::Array(points.iter().map(Point::json).collect()));
         sweep_list.push(Sweep { id: "types", title: title.to_string(), what: "types", points });
@@ -869,7 +869,7 @@ pub fn run(c: &Config) -> Res<Outcome> {
         }
         let title = "Instances per call (6 classes of 4 fields, `n` instances of each)";
         if !c.quiet {
-            print_sweep(&title, "instances per class", &points);
+            print_sweep(title, "instances per class", &points);
         }
         sweeps.insert("instances".into(), Json::Array(points.iter().map(Point::json).collect()));
         sweep_list.push(Sweep { id: "instances", title: title.to_string(), what: "instances per class", points });
@@ -882,7 +882,7 @@ pub fn run(c: &Config) -> Res<Outcome> {
         }
         let title = "Length of type names (6 classes of 4 fields, one instance each; names padded with `.`)";
         if !c.quiet {
-            print_sweep(&title, "name characters", &points);
+            print_sweep(title, "name characters", &points);
         }
         sweeps.insert("name_length".into(), Json::Array(points.iter().map(Point::json).collect()));
         sweep_list.push(Sweep { id: "name_length", title: title.to_string(), what: "name characters", points });
@@ -900,7 +900,7 @@ pub fn run(c: &Config) -> Res<Outcome> {
             c.conversations
         );
         if !c.quiet {
-            print_sweep(&title, "calls", &points);
+            print_sweep(title, "calls", &points);
         }
         sweeps.insert("calls_per_conversation".into(), Json::Array(points.iter().map(Point::json).collect()));
         sweep_list.push(Sweep { id: "calls_per_conversation", title: title.to_string(), what: "calls", points });
@@ -915,7 +915,7 @@ pub fn run(c: &Config) -> Res<Outcome> {
         let title = "Latency (W2 `exchange` through a delaying TCP proxy in this process, tokio, adding the one-way delay to every \
              chunk in each direction; 0 ms = the proxy alone)";
         if !c.quiet {
-            print_sweep(&title, "one-way delay", &points);
+            print_sweep(title, "one-way delay", &points);
         }
         sweeps.insert("latency".into(), Json::Array(points.iter().map(Point::json).collect()));
         sweep_list.push(Sweep { id: "latency", title: title.to_string(), what: "one-way delay", points });
@@ -936,7 +936,7 @@ pub fn run(c: &Config) -> Res<Outcome> {
         let title = "Bandwidth (W2 `exchange` through the same proxy limiting each direction to the rate, no added delay; HTTP \
              headers cross the link too)";
         if !c.quiet {
-            print_sweep(&title, "link rate", &points);
+            print_sweep(title, "link rate", &points);
         }
         sweeps.insert("bandwidth".into(), Json::Array(points.iter().map(Point::json).collect()));
         sweep_list.push(Sweep { id: "bandwidth", title: title.to_string(), what: "link rate", points });
