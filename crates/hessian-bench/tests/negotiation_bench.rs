@@ -1,4 +1,4 @@
-//! The negotiation benchmark (`src/bin/negotiation_bench.rs`) end to end in its tiny mode: every
+//! The negotiation benchmark (`src/negotiation.rs`, the binary `negotiation_bench`) end to end in its tiny mode: every
 //! row and sweep runs (each call self-checked by the benchmark, which exits non-zero on a wrong
 //! reply), the tables are printed and the JSON is written. No timing is asserted; the bytes are
 //! deterministic and are: after the first call, a W2 request under Hessian 2.1 is 228 bytes
