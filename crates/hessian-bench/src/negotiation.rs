@@ -832,6 +832,14 @@ pub fn run(c: &Config) -> Res<Outcome> {
 
     let mut sweeps = serde_json::Map::new();
     let mut sweep_list = Vec::new();
+    // prints a sweep's table and keeps its points, as JSON and as figures
+    let mut finish = |id: &'static str, title: String, what: &'static str, points: Vec<Point>| {
+        if !c.quiet {
+            print_sweep(&title, what, &points);
+        }
+        sweeps.insert(id.into(), Json::Array(points.iter().map(Point::json).collect()));
+        sweep_list.push(Sweep { id, title, what, points });
+    };
     if c.sweeps {
         say!("## Sweeps, Rust client → Rust server, Hessian 2 vs 2.1");
         say!();
@@ -854,11 +862,7 @@ pub fn run(c: &Config) -> Res<Outcome> {
         }
         let title =
             "Number of types per call (`echo(list)`: one instance of each class, 4 fields, names of 26 characters)";
-        if !c.quiet {
-            print_sweep(title, "types", &points);
-        }
-        sweeps.insert("types".into(), Json::Array(points.iter().map(Point::json).collect()));
-        sweep_list.push(Sweep { id: "types", title: title.to_string(), what: "types", points });
+        finish("types", title.to_owned(), "types", points);
 
         let mut points = Vec::new();
         let counts: &[usize] = if tiny { &[1, 16] } else { &[1, 4, 16, 64, 256] };
@@ -867,12 +871,12 @@ pub fn run(c: &Config) -> Res<Outcome> {
             let calls = (c.sweep_calls * 16 / n.max(16)).max(c.sweep_calls.min(20));
             points.push(rt.block_on(echo_point(&base, n.to_string(), &arg, c.sweep_warmup, calls))?);
         }
-        let title = "Instances per call (6 classes of 4 fields, `n` instances of each)";
-        if !c.quiet {
-            print_sweep(title, "instances per class", &points);
-        }
-        sweeps.insert("instances".into(), Json::Array(points.iter().map(Point::json).collect()));
-        sweep_list.push(Sweep { id: "instances", title: title.to_string(), what: "instances per class", points });
+        finish(
+            "instances",
+            "Instances per call (6 classes of 4 fields, `n` instances of each)".to_owned(),
+            "instances per class",
+            points,
+        );
 
         let mut points = Vec::new();
         let lens: &[usize] = if tiny { &[26, 128] } else { &[26, 48, 96, 192, 384] };
@@ -880,12 +884,12 @@ pub fn run(c: &Config) -> Res<Outcome> {
             let arg = graph(&classes(6, len, 4), 1);
             points.push(rt.block_on(echo_point(&base, len.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
         }
-        let title = "Length of type names (6 classes of 4 fields, one instance each; names padded with `.`)";
-        if !c.quiet {
-            print_sweep(title, "name characters", &points);
-        }
-        sweeps.insert("name_length".into(), Json::Array(points.iter().map(Point::json).collect()));
-        sweep_list.push(Sweep { id: "name_length", title: title.to_string(), what: "name characters", points });
+        finish(
+            "name_length",
+            "Length of type names (6 classes of 4 fields, one instance each; names padded with `.`)".to_owned(),
+            "name characters",
+            points,
+        );
 
         let mut points = Vec::new();
         let ks: &[usize] = if tiny { &[1, 3] } else { &[1, 2, 3, 5, 10, 100] };
@@ -893,17 +897,17 @@ pub fn run(c: &Config) -> Res<Outcome> {
             let conversations = if k >= 100 { c.conversations.div_ceil(5) } else { c.conversations };
             points.push(rt.block_on(conversation_point(&rust_bench, k, conversations))?);
         }
-        let title = &format!(
+        finish(
+            "calls_per_conversation",
+            format!(
             "Calls per conversation (W2 `exchange`; each conversation a new client and connection, {} conversations \
                  per point, fewer for 100 calls, Hessian 2 and 2.1 conversations alternating; bytes per call averaged \
                  over the conversation, time = the conversation's mean per call, median and p99 over conversations)",
             c.conversations
+        ),
+            "calls",
+            points,
         );
-        if !c.quiet {
-            print_sweep(title, "calls", &points);
-        }
-        sweeps.insert("calls_per_conversation".into(), Json::Array(points.iter().map(Point::json).collect()));
-        sweep_list.push(Sweep { id: "calls_per_conversation", title: title.to_string(), what: "calls", points });
 
         let mut points = Vec::new();
         for &ms in &c.delays {
@@ -912,13 +916,8 @@ pub fn run(c: &Config) -> Res<Outcome> {
             let warmup = c.sweep_warmup.min(calls);
             points.push(rt.block_on(linked_point(rust.addr, format!("{ms} ms"), link, warmup, calls))?);
         }
-        let title = "Latency (W2 `exchange` through a delaying TCP proxy in this process, tokio, adding the one-way delay to every \
-             chunk in each direction; 0 ms = the proxy alone)";
-        if !c.quiet {
-            print_sweep(title, "one-way delay", &points);
-        }
-        sweeps.insert("latency".into(), Json::Array(points.iter().map(Point::json).collect()));
-        sweep_list.push(Sweep { id: "latency", title: title.to_string(), what: "one-way delay", points });
+        finish("latency", "Latency (W2 `exchange` through a delaying TCP proxy in this process, tokio, adding the one-way delay to every \
+             chunk in each direction; 0 ms = the proxy alone)".to_owned(), "one-way delay", points);
 
         let mut points = Vec::new();
         for &bits in &c.rates {
@@ -933,13 +932,8 @@ pub fn run(c: &Config) -> Res<Outcome> {
                 calls,
             ))?);
         }
-        let title = "Bandwidth (W2 `exchange` through the same proxy limiting each direction to the rate, no added delay; HTTP \
-             headers cross the link too)";
-        if !c.quiet {
-            print_sweep(title, "link rate", &points);
-        }
-        sweeps.insert("bandwidth".into(), Json::Array(points.iter().map(Point::json).collect()));
-        sweep_list.push(Sweep { id: "bandwidth", title: title.to_string(), what: "link rate", points });
+        finish("bandwidth", "Bandwidth (W2 `exchange` through the same proxy limiting each direction to the rate, no added delay; HTTP \
+             headers cross the link too)".to_owned(), "link rate", points);
     }
     drop(rust);
     let load_after = uptime();

@@ -508,9 +508,35 @@ async fn a_referring_call_needs_no_offer_header() {
     running.shutdown().await;
 }
 
+/// Reads one HTTP message (its head, then `Content-Length` bytes) from `from` into the front of
+/// `buf`: its head in lower case and its length, or `None` when the stream ends first.
+async fn read_message(from: &mut tokio::net::TcpStream, buf: &mut Vec<u8>) -> Option<(String, usize)> {
+    use tokio::io::AsyncReadExt;
+    let mut chunk = [0u8; 8192];
+    let at = loop {
+        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break p + 4;
+        }
+        match from.read(&mut chunk).await {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..at]).to_ascii_lowercase();
+    let len: usize =
+        head.lines().find_map(|l| l.strip_prefix("content-length: ")).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
+    while buf.len() < at + len {
+        match from.read(&mut chunk).await {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+    Some((head, at + len))
+}
+
 /// A one-connection-at-a-time HTTP relay to `to` that records each request's head (lower case).
 async fn header_recorder(to: SocketAddr, seen: Arc<std::sync::Mutex<Vec<String>>>) -> SocketAddr {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     let listener = tokio::net::TcpListener::bind(local()).await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
@@ -518,58 +544,16 @@ async fn header_recorder(to: SocketAddr, seen: Arc<std::sync::Mutex<Vec<String>>
             let seen = seen.clone();
             tokio::spawn(async move {
                 let mut upstream = tokio::net::TcpStream::connect(to).await.unwrap();
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 8192];
-                loop {
-                    // one request: its head, then Content-Length bytes
-                    let at = loop {
-                        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                            break p + 4;
-                        }
-                        match client.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    };
-                    let head = String::from_utf8_lossy(&buf[..at]).to_ascii_lowercase();
-                    let len: usize = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length: "))
-                        .and_then(|v| v.trim().parse().ok())
-                        .unwrap_or(0);
-                    while buf.len() < at + len {
-                        match client.read(&mut chunk).await {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
+                let (mut request, mut reply) = (Vec::new(), Vec::new());
+                while let Some((head, len)) = read_message(&mut client, &mut request).await {
                     seen.lock().unwrap().push(head);
-                    upstream.write_all(&buf[..at + len]).await.unwrap();
-                    buf.drain(..at + len);
-                    // the reply: its head, then Content-Length bytes, relayed as they come
-                    let mut reply = Vec::new();
-                    let rat = loop {
-                        if let Some(p) = reply.windows(4).position(|w| w == b"\r\n\r\n") {
-                            break p + 4;
-                        }
-                        let n = upstream.read(&mut chunk).await.unwrap();
-                        assert!(n > 0, "upstream closed");
-                        reply.extend_from_slice(&chunk[..n]);
-                    };
-                    let rhead = String::from_utf8_lossy(&reply[..rat]).to_ascii_lowercase();
-                    let rlen: usize = rhead
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length: "))
-                        .and_then(|v| v.trim().parse().ok())
-                        .unwrap_or(0);
-                    while reply.len() < rat + rlen {
-                        let n = upstream.read(&mut chunk).await.unwrap();
-                        assert!(n > 0, "upstream closed");
-                        reply.extend_from_slice(&chunk[..n]);
-                    }
-                    if client.write_all(&reply).await.is_err() {
+                    upstream.write_all(&request[..len]).await.unwrap();
+                    request.drain(..len);
+                    let (_, len) = read_message(&mut upstream, &mut reply).await.expect("the server's reply");
+                    if client.write_all(&reply[..len]).await.is_err() {
                         return;
                     }
+                    reply.drain(..len);
                 }
             });
         }
