@@ -1,17 +1,17 @@
 //! `hessian load`: a load generator for any Hessian or Burlap endpoint (in the manner of `ghz`
 //! for gRPC or `h2load` for HTTP/2): a fixed number of calls or a duration, at a concurrency,
 //! after a warm-up; prints calls, errors, faults, throughput, latency percentiles and a
-//! histogram, and the request and reply body bytes per call (`--json`: one JSON object).
+//! histogram, and the request and reply body bytes per call (`--json`: one JSON object). The
+//! engine is `hessian_rpc::load`; this is its command line.
 
 use crate::{stdout_err, CliError};
 use hessian::{Call, Limits};
+use hessian_rpc::load::{run, Limit, LoadReport};
 use hessian_rpc::protocol::{decode_call, Dialect};
-use hessian_rpc::{Client, Error};
+use hessian_rpc::Client;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The protocol `hessian load` speaks.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,15 +86,6 @@ pub struct LoadArgs {
     pub json: bool,
 }
 
-/// What one worker saw.
-#[derive(Default)]
-struct Tally {
-    latencies: Vec<Duration>,
-    errors: u64,
-    faults: u64,
-    first_error: Option<String>,
-}
-
 /// Runs `hessian load`.
 pub fn load(a: LoadArgs) -> Result<(), CliError> {
     let call = the_call(&a)?;
@@ -110,20 +101,15 @@ pub fn load(a: LoadArgs) -> Result<(), CliError> {
         .pool_max_idle_per_host(concurrency)
         .build();
     let proxy = client.proxy(&a.url)?;
-    let report = rt.block_on(async {
-        // warm-up: the same concurrency, not measured
-        let warm = run(&proxy, &call, concurrency, Limit::Calls(a.warmup)).await;
-        let before = client.type_map_stats();
-        let limit = match a.duration {
-            Some(s) if s > 0.0 => Limit::Until(Instant::now() + Duration::from_secs_f64(s)),
-            _ => Limit::Calls(a.calls),
-        };
-        let started = Instant::now();
-        let tallies = run(&proxy, &call, concurrency, limit).await;
-        let elapsed = started.elapsed();
-        let after = client.type_map_stats();
-        Report::new(&a, tallies, elapsed, warm.iter().map(|t| t.errors + t.faults).sum(), before, after)
-    });
+    let limit = match a.duration {
+        Some(s) if s > 0.0 => Limit::Time(Duration::from_secs_f64(s)),
+        _ => Limit::Calls(a.calls),
+    };
+    let report = Report {
+        url: &a.url,
+        protocol: a.protocol.name(),
+        r: rt.block_on(run(&client, &proxy, &call, concurrency, a.warmup, limit)),
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if a.json {
@@ -133,12 +119,13 @@ pub fn load(a: LoadArgs) -> Result<(), CliError> {
         report.print(&mut out).map_err(stdout_err)?;
     }
     out.flush().map_err(stdout_err)?;
-    if report.calls == 0 || report.errors + report.faults > 0 {
+    let r = &report.r;
+    if r.calls == 0 || r.errors + r.faults > 0 {
         return Err(CliError::Load(format!(
             "{} of {} calls failed{}",
-            report.errors + report.faults,
-            report.calls + report.errors + report.faults,
-            report.first_error.as_deref().map(|e| format!(" (first: {e})")).unwrap_or_default()
+            r.errors + r.faults,
+            r.calls + r.errors + r.faults,
+            r.first_error.as_deref().map(|e| format!(" (first: {e})")).unwrap_or_default()
         )));
     }
     Ok(())
@@ -162,214 +149,80 @@ fn the_call(a: &LoadArgs) -> Result<Call, CliError> {
     Ok(Call::new(method.clone(), crate::rpc::call_args(&a.args)?))
 }
 
-#[derive(Clone, Copy)]
-enum Limit {
-    Calls(u64),
-    Until(Instant),
-}
-
-/// Runs `concurrency` workers sharing the calls (or the time) of `limit`.
-async fn run(proxy: &hessian_rpc::Proxy, call: &Call, concurrency: usize, limit: Limit) -> Vec<Tally> {
-    let taken = Arc::new(AtomicU64::new(0));
-    let mut tasks = Vec::with_capacity(concurrency);
-    for _ in 0..concurrency {
-        let (proxy, call, taken) = (proxy.clone(), call.clone(), taken.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut t = Tally::default();
-            loop {
-                let more = match limit {
-                    Limit::Calls(n) => taken.fetch_add(1, Ordering::Relaxed) < n,
-                    Limit::Until(end) => Instant::now() < end,
-                };
-                if !more {
-                    break;
-                }
-                let t0 = Instant::now();
-                match proxy.call_with(call.clone()).await {
-                    Ok(_) => t.latencies.push(t0.elapsed()),
-                    Err(e) => {
-                        if matches!(e, Error::Fault(_)) {
-                            t.faults += 1;
-                        } else {
-                            t.errors += 1;
-                        }
-                        t.first_error.get_or_insert_with(|| e.to_string());
-                    }
-                }
-            }
-            t
-        }));
-    }
-    let mut out = Vec::with_capacity(concurrency);
-    for task in tasks {
-        match task.await {
-            Ok(t) => out.push(t),
-            Err(e) => {
-                out.push(Tally { errors: 1, first_error: Some(format!("worker failed: {e}")), ..Tally::default() })
-            }
-        }
-    }
-    out
-}
-
-/// The results of a run.
-struct Report {
-    url: String,
+/// A run's report with what the command line named.
+struct Report<'a> {
+    url: &'a str,
     protocol: &'static str,
-    concurrency: usize,
-    calls: u64,
-    errors: u64,
-    faults: u64,
-    warmup_failures: u64,
-    first_error: Option<String>,
-    elapsed: Duration,
-    /// Sorted.
-    latencies: Vec<Duration>,
-    request_bytes: f64,
-    reply_bytes: f64,
-    resends: u64,
+    r: LoadReport,
 }
 
-impl Report {
-    fn new(
-        a: &LoadArgs,
-        tallies: Vec<Tally>,
-        elapsed: Duration,
-        warmup_failures: u64,
-        before: hessian_rpc::negotiation::ClientStats,
-        after: hessian_rpc::negotiation::ClientStats,
-    ) -> Report {
-        let mut latencies = Vec::new();
-        let (mut errors, mut faults, mut first_error) = (0, 0, None);
-        for t in tallies {
-            latencies.extend(t.latencies);
-            errors += t.errors;
-            faults += t.faults;
-            first_error = first_error.or(t.first_error);
-        }
-        latencies.sort_unstable();
-        let calls = latencies.len() as u64;
-        let sent = (after.calls - before.calls).max(1) as f64;
-        Report {
-            url: a.url.clone(),
-            protocol: a.protocol.name(),
-            concurrency: a.concurrency.max(1),
-            calls,
-            errors,
-            faults,
-            warmup_failures,
-            first_error,
-            elapsed,
-            latencies,
-            request_bytes: (after.request_bytes - before.request_bytes) as f64 / sent,
-            reply_bytes: (after.reply_bytes - before.reply_bytes) as f64 / sent,
-            resends: after.resends - before.resends,
-        }
-    }
-
-    /// The latency at quantile `q` (0..=1), in µs.
-    fn quantile_us(&self, q: f64) -> f64 {
-        if self.latencies.is_empty() {
-            return 0.0;
-        }
-        let i = ((self.latencies.len() as f64 * q).ceil() as usize).clamp(1, self.latencies.len()) - 1;
-        self.latencies[i].as_secs_f64() * 1e6
-    }
-
-    fn mean_us(&self) -> f64 {
-        if self.latencies.is_empty() {
-            return 0.0;
-        }
-        self.latencies.iter().map(Duration::as_secs_f64).sum::<f64>() * 1e6 / self.latencies.len() as f64
-    }
-
-    fn rate(&self) -> f64 {
-        self.calls as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-
-    /// Latency histogram: (upper bound in µs, count), buckets doubling from 16 µs.
-    fn histogram(&self) -> Vec<(f64, u64)> {
-        let mut buckets: Vec<(f64, u64)> = Vec::new();
-        let mut bound = 16.0;
-        let mut i = 0;
-        while i < self.latencies.len() {
-            let mut n = 0;
-            while i < self.latencies.len() && self.latencies[i].as_secs_f64() * 1e6 <= bound {
-                n += 1;
-                i += 1;
-            }
-            if n > 0 || !buckets.is_empty() {
-                buckets.push((bound, n));
-            }
-            bound *= 2.0;
-        }
-        buckets
-    }
-
+impl Report<'_> {
     fn json(&self) -> serde_json::Value {
         let q = |x: f64| serde_json::json!((x * 10.0).round() / 10.0);
+        let r = &self.r;
         serde_json::json!({
             "url": self.url,
             "protocol": self.protocol,
-            "concurrency": self.concurrency,
-            "calls": self.calls,
-            "errors": self.errors,
-            "faults": self.faults,
-            "warmup_failures": self.warmup_failures,
-            "first_error": self.first_error,
-            "seconds": self.elapsed.as_secs_f64(),
-            "calls_per_second": q(self.rate()),
+            "concurrency": r.concurrency,
+            "calls": r.calls,
+            "errors": r.errors,
+            "faults": r.faults,
+            "warmup_failures": r.warmup_failures,
+            "first_error": r.first_error,
+            "seconds": r.elapsed.as_secs_f64(),
+            "calls_per_second": q(r.rate()),
             "latency_us": {
-                "mean": q(self.mean_us()),
-                "p50": q(self.quantile_us(0.5)),
-                "p90": q(self.quantile_us(0.9)),
-                "p99": q(self.quantile_us(0.99)),
-                "p999": q(self.quantile_us(0.999)),
-                "max": q(self.quantile_us(1.0)),
+                "mean": q(r.mean_us()),
+                "p50": q(r.quantile_us(0.5)),
+                "p90": q(r.quantile_us(0.9)),
+                "p99": q(r.quantile_us(0.99)),
+                "p999": q(r.quantile_us(0.999)),
+                "max": q(r.quantile_us(1.0)),
             },
-            "histogram_us": self.histogram().iter().map(|(b, n)| serde_json::json!([b, n])).collect::<Vec<_>>(),
-            "request_bytes_per_call": q(self.request_bytes),
-            "reply_bytes_per_call": q(self.reply_bytes),
-            "resends": self.resends,
+            "histogram_us": r.histogram().iter().map(|(b, n)| serde_json::json!([b, n])).collect::<Vec<_>>(),
+            "request_bytes_per_call": q(r.request_bytes),
+            "reply_bytes_per_call": q(r.reply_bytes),
+            "resends": r.resends,
         })
     }
 
     fn print(&self, out: &mut impl Write) -> std::io::Result<()> {
-        writeln!(out, "{} ({}, {} in flight)", self.url, self.protocol, self.concurrency)?;
+        let r = &self.r;
+        writeln!(out, "{} ({}, {} in flight)", self.url, self.protocol, r.concurrency)?;
         writeln!(
             out,
             "  calls {}  errors {}  faults {}  in {:.2} s  = {:.0} calls/s",
-            self.calls,
-            self.errors,
-            self.faults,
-            self.elapsed.as_secs_f64(),
-            self.rate()
+            r.calls,
+            r.errors,
+            r.faults,
+            r.elapsed.as_secs_f64(),
+            r.rate()
         )?;
         writeln!(
             out,
             "  latency µs: mean {:.1}  p50 {:.1}  p90 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
-            self.mean_us(),
-            self.quantile_us(0.5),
-            self.quantile_us(0.9),
-            self.quantile_us(0.99),
-            self.quantile_us(0.999),
-            self.quantile_us(1.0)
+            r.mean_us(),
+            r.quantile_us(0.5),
+            r.quantile_us(0.9),
+            r.quantile_us(0.99),
+            r.quantile_us(0.999),
+            r.quantile_us(1.0)
         )?;
         writeln!(
             out,
             "  bytes per call: request {:.0}, reply {:.0}{}",
-            self.request_bytes,
-            self.reply_bytes,
-            if self.resends > 0 { format!("  ({} resends)", self.resends) } else { String::new() }
+            r.request_bytes,
+            r.reply_bytes,
+            if r.resends > 0 { format!("  ({} resends)", r.resends) } else { String::new() }
         )?;
-        let hist = self.histogram();
+        let hist = r.histogram();
         let most = hist.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
         writeln!(out, "  histogram:")?;
         for (bound, n) in hist {
             let bar = "#".repeat(((n * 40).div_ceil(most)) as usize);
             writeln!(out, "    <= {bound:>9.0} µs {n:>9} {bar}")?;
         }
-        if let Some(e) = &self.first_error {
+        if let Some(e) = &r.first_error {
             writeln!(out, "  first error: {e}")?;
         }
         Ok(())

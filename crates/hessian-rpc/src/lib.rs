@@ -33,6 +33,7 @@ pub mod client;
 pub mod demo;
 pub mod error;
 pub mod fault;
+pub mod load;
 pub mod negotiation;
 pub mod protocol;
 pub mod server;

@@ -88,6 +88,10 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             figures.push(w2_figure(vec![s]));
         }
     }
+    pb.set_message("W2 under load");
+    let load = load_figure(opts.mode, &wanted, &java);
+    findings.extend(load_findings(&load));
+    figures.push(load);
     Experiment {
         id: "1".into(),
         name: "negotiation".into(),
@@ -102,7 +106,13 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              and a 2.1 client call by call, so that drift in the machine's load affects both alike. Bytes are HTTP \
              bodies as each client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, alternating) vary one \
              factor each; latency and bandwidth go through a delaying TCP proxy in the client's process (`tc netem` \
-             is not available here). Rerun alone: `target/release/negotiation_bench` (see `BENCHMARKS.md`)."
+             is not available here). Rerun alone: `target/release/negotiation_bench` (see `BENCHMARKS.md`). \
+             Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`) making {} calls \
+             after {} warm-up calls at each number of calls in flight (one connection each, the client on a two-thread \
+             runtime), against the Rust demo server and Java's (Caucho's skeleton behind the JDK's HTTP server; \
+             `NegotiatingServer` for 2.1); one reply of each row is checked first, then only the statuses.",
+            load_counts(opts.mode).1,
+            load_counts(opts.mode).0
         ),
         figures,
         findings,
@@ -223,4 +233,156 @@ fn outcome_findings(o: &Outcome) -> Vec<String> {
         out.push(format!("No Java rows in this run: {why}."));
     }
     out
+}
+
+/// Warm-up and measured calls per point of the load figure in `mode`.
+fn load_counts(mode: Mode) -> (u64, u64) {
+    match mode {
+        Mode::Tiny => (4, 20),
+        Mode::Quick => (200, 2000),
+        Mode::Full => (2000, 20_000),
+    }
+}
+
+/// Calls in flight at the points of the load figure.
+const IN_FLIGHT: [usize; 4] = [1, 4, 16, 64];
+
+/// W2 `exchange` under load (`hessian_rpc::load`, the engine of `hessian load`): calls per second
+/// and latency at 1 to 64 calls in flight, Hessian 1, 2 and 2.1, against the Rust and the Java
+/// server.
+fn load_figure(mode: Mode, wanted: &[&str], java: &Result<hessian_testkit::java::Java, (bool, String)>) -> Figure {
+    use crate::seed::procs::Server;
+    use hessian_rpc::Dialect;
+    let protocols: [(&str, &str, Dialect, bool); 3] = [
+        ("hessian1", "Hessian 1", Dialect::HESSIAN1, false),
+        ("hessian2", "Hessian 2", Dialect::HESSIAN2, false),
+        ("hessian2.1", "Hessian 2.1", Dialect::HESSIAN2, true),
+    ];
+    let start_rust = || -> Result<Server, String> {
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find the suite's executable: {e}"))?;
+        let mut cmd = std::process::Command::new(exe);
+        cmd.args(["serve", "demo"]);
+        Server::start("seed serve demo", cmd, std::time::Duration::from_secs(20))
+    };
+    let start_java = |main: &str| -> Result<Server, String> {
+        let j = java.as_ref().map_err(|(_, why)| why.clone())?;
+        let mut cmd = javapeer::command(j, main);
+        cmd.arg("0");
+        Server::start(main, cmd, std::time::Duration::from_secs(60))
+    };
+    let rust = start_rust();
+    let (java_plain, java_negotiating) = match java {
+        Ok(_) => (Some(start_java("RpcJavaServer")), Some(start_java("NegotiatingServer"))),
+        Err(_) => (None, None),
+    };
+    let mut series = Vec::new();
+    for (id, label, dialect, type_maps) in protocols.iter().filter(|p| wanted.contains(&p.0)) {
+        let java_server = if *type_maps { &java_negotiating } else { &java_plain };
+        for (side, server) in [("rust", Some(&rust)), ("java", java_server.as_ref())] {
+            let who = if side == "rust" { "Rust server" } else { "Java server (Caucho)" };
+            let mut s = Series::new(&format!("load-{side}-{id}"), &format!("{label}, {who}"));
+            match (server, java) {
+                (None, Err((skip, why))) => {
+                    if *skip {
+                        s.skip(why.clone());
+                    } else {
+                        s.fail(why.clone());
+                    }
+                }
+                (None, Ok(_)) => s.fail("no server"),
+                (Some(Err(e)), _) => s.fail(e.clone()),
+                (Some(Ok(server)), _) => {
+                    let url = format!("{}/bench", server.base_url());
+                    match load_points(&url, *dialect, *type_maps, load_counts(mode)) {
+                        Ok(points) => s.points = points,
+                        Err(e) => s.fail(e),
+                    }
+                }
+            }
+            series.push(s);
+        }
+    }
+    Figure {
+        id: "exp1-load".into(),
+        title: "W2 exchange under load: calls per second against calls in flight".into(),
+        kind: "line".into(),
+        x_label: "calls in flight".into(),
+        y_label: "calls/s".into(),
+        chart: Some("exp1-load.svg".into()),
+        series,
+    }
+}
+
+/// One row of the load figure: a checked call, then a run per number of calls in flight.
+fn load_points(
+    url: &str,
+    dialect: hessian_rpc::Dialect,
+    type_maps: bool,
+    (warmup, calls): (u64, u64),
+) -> Result<Vec<Point>, String> {
+    use hessian_testkit::structs::w2;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let request = hessian::serde::to_value(&w2::request()).map_err(|e| e.to_string())?;
+    let call = hessian_rpc::Call::new("exchange", vec![request]);
+    let mut points = Vec::new();
+    for c in IN_FLIGHT {
+        let client =
+            hessian_rpc::Client::builder().dialect(dialect).type_maps(type_maps).pool_max_idle_per_host(c).build();
+        let proxy = client.proxy(url).map_err(|e| e.to_string())?;
+        // one checked reply: a fast wrong answer must fail the row
+        let typed =
+            rt.block_on(proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),))).map_err(|e| e.to_string())?;
+        crate::seed::exp2::check_order(&typed, &w2::reply())?;
+        let r = rt.block_on(hessian_rpc::load::run(
+            &client,
+            &proxy,
+            &call,
+            c,
+            warmup,
+            hessian_rpc::load::Limit::Calls(calls),
+        ));
+        if r.errors + r.faults > 0 || r.calls == 0 {
+            return Err(format!(
+                "{} in flight: {} of {} calls failed ({})",
+                c,
+                r.errors + r.faults,
+                r.calls + r.errors + r.faults,
+                r.first_error.unwrap_or_default()
+            ));
+        }
+        let time_us = Summary::of(&r.latencies);
+        let mut values = BTreeMap::new();
+        values.insert("calls_per_second".into(), r.rate());
+        values.insert("request_bytes".into(), r.request_bytes);
+        values.insert("reply_bytes".into(), r.reply_bytes);
+        values.insert("resends".into(), r.resends as f64);
+        points.push(Point { x: c as f64, time_us, values });
+    }
+    Ok(points)
+}
+
+fn load_findings(f: &Figure) -> Vec<String> {
+    f.series
+        .iter()
+        .filter(|s| !s.points.is_empty())
+        .map(|s| {
+            let cells: Vec<String> = s
+                .points
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{:.0} calls/s at {} in flight (median {:.0} µs)",
+                        p.values.get("calls_per_second").copied().unwrap_or(0.0),
+                        p.x,
+                        p.time_us.median
+                    )
+                })
+                .collect();
+            format!("Under load, {}: {}.", s.label, cells.join(", "))
+        })
+        .collect()
 }

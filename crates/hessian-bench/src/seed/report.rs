@@ -48,8 +48,40 @@ fn draw(dir: &Path, f: &Figure) -> Result<(), String> {
             chart::bars(f, &path, |s| Some(s.at(10_000.0)?.time_us.median + value(s, 10_000.0, "decode_median_us")?))
         }
         "exp2-w2-shared" => chart::bars(f, &path, |s| value(s, 0.0, "shared_bytes")),
+        "exp1-load" => chart::line(f, &path, |p| p.values.get("calls_per_second").copied().unwrap_or(0.0)),
         _ if f.kind == "line" => chart::line(f, &path, |p| p.time_us.median),
         _ => chart::bars(f, &path, first),
+    }
+}
+
+/// Calls per second, with the median and p99 latency, per number of calls in flight.
+fn load_table(out: &mut String, f: &Figure) {
+    let xs: Vec<f64> = {
+        let mut v: Vec<f64> = f.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)).collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let _ = writeln!(out, "Calls per second, median and p99 latency in µs in parentheses:\n");
+    let _ = write!(out, "| protocol, server |");
+    xs.iter().for_each(|x| {
+        let _ = write!(out, " {x} in flight |");
+    });
+    let _ = write!(out, " status |\n|---|");
+    xs.iter().for_each(|_| out.push_str("---:|"));
+    out.push_str("---|\n");
+    for s in &f.series {
+        let _ = write!(out, "| {} |", s.label);
+        for x in &xs {
+            match s.at(*x) {
+                Some(p) => {
+                    let rate = p.values.get("calls_per_second").copied().unwrap_or(0.0);
+                    let _ = write!(out, " {rate:.0} ({}, {}) |", us(p.time_us.median), us(p.time_us.p99));
+                }
+                None => out.push_str(" — |"),
+            }
+        }
+        let _ = writeln!(out, " {} |", status_cell(s));
     }
 }
 
@@ -186,6 +218,7 @@ fn experiment(out: &mut String, dir: &Path, e: &Experiment, chart_errors: &mut V
         }
         match f.id.as_str() {
             "exp2-w2-shared" => shared_table(out, f),
+            "exp1-load" => load_table(out, f),
             id if id.starts_with("exp3") => {
                 if !codec_table_done {
                     codec_table(out, f);
