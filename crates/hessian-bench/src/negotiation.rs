@@ -244,6 +244,23 @@ pub struct Row {
 }
 
 impl Row {
+    /// The row of `times` (the measured calls), from the client's counters before the first
+    /// call, after it, after the warm-up and at the end.
+    fn of(pair: &'static str, proto: Proto, times_: &mut [Duration], [s0, s1, s2, s3]: [ClientStats; 4]) -> Row {
+        let calls = times_.len();
+        Row {
+            pair,
+            protocol: proto.name(),
+            times: times(times_),
+            calls,
+            request: (s3.request_bytes - s2.request_bytes) as f64 / calls.max(1) as f64,
+            reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls.max(1) as f64,
+            first_request: s1.request_bytes - s0.request_bytes,
+            first_reply: s1.reply_bytes - s0.reply_bytes,
+            resends: s3.resends,
+        }
+    }
+
     fn json(&self) -> Json {
         json!({
             "pair": self.pair, "protocol": self.protocol, "calls": self.calls, "times": self.times.json(),
@@ -386,18 +403,7 @@ async fn rust_w2(pair: &'static str, url: &str, proto: Proto, warmup: usize, cal
     for i in 0..calls {
         t.push(call(warmup + i).await?);
     }
-    let s3 = client.type_map_stats();
-    Ok(Row {
-        pair,
-        protocol: proto.name(),
-        times: times(&mut t),
-        calls,
-        request: (s3.request_bytes - s2.request_bytes) as f64 / calls as f64,
-        reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls as f64,
-        first_request: s1.request_bytes - s0.request_bytes,
-        first_reply: s1.reply_bytes - s0.reply_bytes,
-        resends: s3.resends,
-    })
+    Ok(Row::of(pair, proto, &mut t, [s0, s1, s2, client.type_map_stats()]))
 }
 
 /// What one measured call is: W2 `exchange` with the typed client, or `echo(arg)` with the
@@ -483,18 +489,7 @@ async fn pair(pair: &'static str, url: &str, work: Work<'_>, warmup: usize, call
         }
     }
     let row = |c: &Caller, s0: ClientStats, s1: ClientStats, s2: ClientStats, t: &mut Vec<Duration>| {
-        let s3 = c.client.type_map_stats();
-        Row {
-            pair,
-            protocol: c.proto.name(),
-            times: times(t),
-            calls,
-            request: (s3.request_bytes - s2.request_bytes) as f64 / calls as f64,
-            reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls as f64,
-            first_request: s1.request_bytes - s0.request_bytes,
-            first_reply: s1.reply_bytes - s0.reply_bytes,
-            resends: s3.resends,
-        }
+        Row::of(pair, c.proto, t, [s0, s1, s2, c.client.type_map_stats()])
     };
     Ok((row(&a, a0, a1, a2, &mut ta), row(&b, b0, b1, b2, &mut tb)))
 }

@@ -2,7 +2,7 @@
 
 use crate::seed::chart;
 use crate::seed::javapeer;
-use crate::seed::results::{Experiment, Figure, Run, Series, Status};
+use crate::seed::results::{Experiment, Figure, Point, Run, Series, Status};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -54,18 +54,29 @@ fn draw(dir: &Path, f: &Figure) -> Result<(), String> {
     }
 }
 
-/// Calls per second, with the median and p99 latency, per number of calls in flight.
-fn load_table(out: &mut String, f: &Figure) {
-    let xs: Vec<f64> = {
-        let mut v: Vec<f64> = f.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)).collect();
-        v.sort_by(f64::total_cmp);
-        v.dedup();
-        v
-    };
-    let _ = writeln!(out, "Calls per second, median and p99 latency in µs in parentheses:\n");
-    let _ = write!(out, "| protocol, server |");
+/// The x values of a line figure, in order.
+fn xs_of(f: &Figure) -> Vec<f64> {
+    let mut v: Vec<f64> = f.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)).collect();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
+}
+
+/// A table of a line figure: `intro`, then one row per series (its status last) and one column
+/// per x value (headed by `head`), each cell `cell` of the point there.
+fn x_table(
+    out: &mut String,
+    f: &Figure,
+    intro: &str,
+    first: &str,
+    head: impl Fn(f64) -> String,
+    cell: impl Fn(&Point) -> String,
+) {
+    let xs = xs_of(f);
+    let _ = writeln!(out, "{intro}\n");
+    let _ = write!(out, "| {first} |");
     xs.iter().for_each(|x| {
-        let _ = write!(out, " {x} in flight |");
+        let _ = write!(out, " {} |", head(*x));
     });
     let _ = write!(out, " status |\n|---|");
     xs.iter().for_each(|_| out.push_str("---:|"));
@@ -75,8 +86,7 @@ fn load_table(out: &mut String, f: &Figure) {
         for x in &xs {
             match s.at(*x) {
                 Some(p) => {
-                    let rate = p.values.get("calls_per_second").copied().unwrap_or(0.0);
-                    let _ = write!(out, " {rate:.0} ({}, {}) |", us(p.time_us.median), us(p.time_us.p99));
+                    let _ = write!(out, " {} |", cell(p));
                 }
                 None => out.push_str(" — |"),
             }
@@ -85,33 +95,33 @@ fn load_table(out: &mut String, f: &Figure) {
     }
 }
 
+/// Calls per second, with the median and p99 latency, per number of calls in flight.
+fn load_table(out: &mut String, f: &Figure) {
+    let intro = "Calls per second, median and p99 latency in µs in parentheses:";
+    x_table(
+        out,
+        f,
+        intro,
+        "protocol, server",
+        |x| format!("{x} in flight"),
+        |p| {
+            let rate = p.values.get("calls_per_second").copied().unwrap_or(0.0);
+            format!("{rate:.0} ({}, {})", us(p.time_us.median), us(p.time_us.p99))
+        },
+    );
+}
+
 fn line_tables(out: &mut String, f: &Figure) {
-    let xs: Vec<f64> = {
-        let mut v: Vec<f64> = f.series.iter().flat_map(|s| s.points.iter().map(|p| p.x)).collect();
-        v.sort_by(f64::total_cmp);
-        v.dedup();
-        v
-    };
-    let _ = writeln!(out, "Median round trip in µs, p99 in parentheses:\n");
-    let _ = write!(out, "| protocol |");
-    xs.iter().for_each(|x| {
-        let _ = write!(out, " n={x} |");
-    });
-    let _ = write!(out, " status |\n|---|");
-    xs.iter().for_each(|_| out.push_str("---:|"));
-    out.push_str("---|\n");
-    for s in &f.series {
-        let _ = write!(out, "| {} |", s.label);
-        for x in &xs {
-            match s.at(*x) {
-                Some(p) => {
-                    let _ = write!(out, " {} ({}) |", us(p.time_us.median), us(p.time_us.p99));
-                }
-                None => out.push_str(" — |"),
-            }
-        }
-        let _ = writeln!(out, " {} |", status_cell(s));
-    }
+    let intro = "Median round trip in µs, p99 in parentheses:";
+    x_table(
+        out,
+        f,
+        intro,
+        "protocol",
+        |x| format!("n={x}"),
+        |p| format!("{} ({})", us(p.time_us.median), us(p.time_us.p99)),
+    );
+    let xs = xs_of(f);
     let _ = writeln!(out, "\nRequest / reply body bytes per call:\n");
     let _ = write!(out, "| protocol |");
     xs.iter().for_each(|x| {
