@@ -110,7 +110,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`) making {} calls \
              after {} warm-up calls at each number of calls in flight (one connection each, the client on a two-thread \
              runtime), against the Rust demo server and Java's (Caucho's skeleton behind the JDK's HTTP server; \
-             `NegotiatingServer` for 2.1); one reply of each row is checked first, then only the statuses.",
+             `NegotiatingServer` for 2.1), point by point with every row in turn (the order rotating); at each point one typed reply is checked first, then only the statuses.",
             load_counts(opts.mode).1,
             load_counts(opts.mode).0
         ),
@@ -275,33 +275,58 @@ fn load_figure(mode: Mode, wanted: &[&str], java: &Result<hessian_testkit::java:
         Ok(_) => (Some(start_java("RpcJavaServer")), Some(start_java("NegotiatingServer"))),
         Err(_) => (None, None),
     };
-    let mut series = Vec::new();
+    // the rows, each with where it calls (None: it did not start)
+    let mut rows: Vec<(Series, Option<(String, Dialect, bool)>)> = Vec::new();
     for (id, label, dialect, type_maps) in protocols.iter().filter(|p| wanted.contains(&p.0)) {
         let java_server = if *type_maps { &java_negotiating } else { &java_plain };
         for (side, server) in [("rust", Some(&rust)), ("java", java_server.as_ref())] {
             let who = if side == "rust" { "Rust server" } else { "Java server (Caucho)" };
             let mut s = Series::new(&format!("load-{side}-{id}"), &format!("{label}, {who}"));
-            match (server, java) {
+            let target = match (server, java) {
                 (None, Err((skip, why))) => {
                     if *skip {
                         s.skip(why.clone());
                     } else {
                         s.fail(why.clone());
                     }
+                    None
                 }
-                (None, Ok(_)) => s.fail("no server"),
-                (Some(Err(e)), _) => s.fail(e.clone()),
-                (Some(Ok(server)), _) => {
-                    let url = format!("{}/bench", server.base_url());
-                    match load_points(&url, *dialect, *type_maps, load_counts(mode)) {
-                        Ok(points) => s.points = points,
-                        Err(e) => s.fail(e),
-                    }
+                (None, Ok(_)) => {
+                    s.fail("no server");
+                    None
                 }
-            }
-            series.push(s);
+                (Some(Err(e)), _) => {
+                    s.fail(e.clone());
+                    None
+                }
+                (Some(Ok(server)), _) => Some((format!("{}/bench", server.base_url()), *dialect, *type_maps)),
+            };
+            rows.push((s, target));
         }
     }
+    // point by point, every row in turn (the order rotating), so that a drift in the machine's
+    // load (a JVM compiling in the background) does not fall on one row
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
+    for (k, c) in IN_FLIGHT.into_iter().enumerate() {
+        let n = rows.len();
+        for i in (0..n).map(|i| (i + k) % n) {
+            let (s, target) = &mut rows[i];
+            let Some((url, dialect, type_maps)) = target.clone() else { continue };
+            let point = match &rt {
+                Ok(rt) => load_point(rt, &url, dialect, type_maps, c, load_counts(mode)),
+                Err(e) => Err(format!("runtime: {e}")),
+            };
+            match point {
+                Ok(p) => s.points.push(p),
+                Err(e) => {
+                    s.points.clear();
+                    s.fail(e);
+                    *target = None;
+                }
+            }
+        }
+    }
+    let series = rows.into_iter().map(|(s, _)| s).collect();
     Figure {
         id: "exp1-load".into(),
         title: "W2 exchange under load: calls per second against calls in flight".into(),
@@ -313,56 +338,42 @@ fn load_figure(mode: Mode, wanted: &[&str], java: &Result<hessian_testkit::java:
     }
 }
 
-/// One row of the load figure: a checked call, then a run per number of calls in flight.
-fn load_points(
+/// One point of a row of the load figure: a checked call, then the run at `c` calls in flight.
+fn load_point(
+    rt: &tokio::runtime::Runtime,
     url: &str,
     dialect: hessian_rpc::Dialect,
     type_maps: bool,
+    c: usize,
     (warmup, calls): (u64, u64),
-) -> Result<Vec<Point>, String> {
+) -> Result<Point, String> {
     use hessian_testkit::structs::w2;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
     let request = hessian::serde::to_value(&w2::request()).map_err(|e| e.to_string())?;
     let call = hessian_rpc::Call::new("exchange", vec![request]);
-    let mut points = Vec::new();
-    for c in IN_FLIGHT {
-        let client =
-            hessian_rpc::Client::builder().dialect(dialect).type_maps(type_maps).pool_max_idle_per_host(c).build();
-        let proxy = client.proxy(url).map_err(|e| e.to_string())?;
-        // one checked reply: a fast wrong answer must fail the row
-        let typed =
-            rt.block_on(proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),))).map_err(|e| e.to_string())?;
-        crate::seed::exp2::check_order(&typed, &w2::reply())?;
-        let r = rt.block_on(hessian_rpc::load::run(
-            &client,
-            &proxy,
-            &call,
+    let client = hessian_rpc::Client::builder().dialect(dialect).type_maps(type_maps).pool_max_idle_per_host(c).build();
+    let proxy = client.proxy(url).map_err(|e| e.to_string())?;
+    // one checked reply: a fast wrong answer must fail the row
+    let typed =
+        rt.block_on(proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),))).map_err(|e| e.to_string())?;
+    crate::seed::exp2::check_order(&typed, &w2::reply())?;
+    let r =
+        rt.block_on(hessian_rpc::load::run(&client, &proxy, &call, c, warmup, hessian_rpc::load::Limit::Calls(calls)));
+    if r.errors + r.faults > 0 || r.calls == 0 {
+        return Err(format!(
+            "{} in flight: {} of {} calls failed ({})",
             c,
-            warmup,
-            hessian_rpc::load::Limit::Calls(calls),
+            r.errors + r.faults,
+            r.calls + r.errors + r.faults,
+            r.first_error.unwrap_or_default()
         ));
-        if r.errors + r.faults > 0 || r.calls == 0 {
-            return Err(format!(
-                "{} in flight: {} of {} calls failed ({})",
-                c,
-                r.errors + r.faults,
-                r.calls + r.errors + r.faults,
-                r.first_error.unwrap_or_default()
-            ));
-        }
-        let time_us = Summary::of(&r.latencies);
-        let mut values = BTreeMap::new();
-        values.insert("calls_per_second".into(), r.rate());
-        values.insert("request_bytes".into(), r.request_bytes);
-        values.insert("reply_bytes".into(), r.reply_bytes);
-        values.insert("resends".into(), r.resends as f64);
-        points.push(Point { x: c as f64, time_us, values });
     }
-    Ok(points)
+    let time_us = Summary::of(&r.latencies);
+    let mut values = BTreeMap::new();
+    values.insert("calls_per_second".into(), r.rate());
+    values.insert("request_bytes".into(), r.request_bytes);
+    values.insert("reply_bytes".into(), r.reply_bytes);
+    values.insert("resends".into(), r.resends as f64);
+    Ok(Point { x: c as f64, time_us, values })
 }
 
 fn load_findings(f: &Figure) -> Vec<String> {
