@@ -244,6 +244,9 @@ fn load_counts(mode: Mode) -> (u64, u64) {
     }
 }
 
+/// Where a row of the load figure calls: the URL, the dialect and whether with type maps.
+type Target = (String, hessian_rpc::Dialect, bool);
+
 /// Calls in flight at the points of the load figure.
 const IN_FLIGHT: [usize; 4] = [1, 4, 16, 64];
 
@@ -276,7 +279,7 @@ fn load_figure(mode: Mode, wanted: &[&str], java: &Result<hessian_testkit::java:
         Err(_) => (None, None),
     };
     // the rows, each with where it calls (None: it did not start)
-    let mut rows: Vec<(Series, Option<(String, Dialect, bool)>)> = Vec::new();
+    let mut rows: Vec<(Series, Option<Target>)> = Vec::new();
     for (id, label, dialect, type_maps) in protocols.iter().filter(|p| wanted.contains(&p.0)) {
         let java_server = if *type_maps { &java_negotiating } else { &java_plain };
         for (side, server) in [("rust", Some(&rust)), ("java", java_server.as_ref())] {
