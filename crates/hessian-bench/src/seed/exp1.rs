@@ -261,19 +261,13 @@ fn load_figure(mode: Mode, wanted: &[&str], java: &Result<hessian_testkit::java:
         ("hessian2", "Hessian 2", Dialect::HESSIAN2, false),
         ("hessian2.1", "Hessian 2.1", Dialect::HESSIAN2, true),
     ];
-    let start_rust = || -> Result<Server, String> {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find the suite's executable: {e}"))?;
-        let mut cmd = std::process::Command::new(exe);
-        cmd.args(["serve", "demo"]);
-        Server::start("seed serve demo", cmd, std::time::Duration::from_secs(20))
-    };
     let start_java = |main: &str| -> Result<Server, String> {
         let j = java.as_ref().map_err(|(_, why)| why.clone())?;
         let mut cmd = javapeer::command(j, main);
         cmd.arg("0");
         Server::start(main, cmd, std::time::Duration::from_secs(60))
     };
-    let rust = start_rust();
+    let rust = crate::seed::exp2::rust_server("demo");
     let (java_plain, java_negotiating) = match java {
         Ok(_) => (Some(start_java("RpcJavaServer")), Some(start_java("NegotiatingServer"))),
         Err(_) => (None, None),
