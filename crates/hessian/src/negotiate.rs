@@ -187,16 +187,6 @@ impl TypeMap {
         h[5..].copy_from_slice(&self.digest);
         h
     }
-
-    /// Tables seeded with the map's classes 0..n-1, in order (repeats keep their numbers).
-    fn tables(&self) -> Tables {
-        let mut t = Tables::new();
-        for c in &self.classes {
-            t.push_class(c.clone());
-        }
-        t.keep_all();
-        t
-    }
 }
 
 /// Which side of a message a thread's seeded tables serve.
@@ -235,41 +225,27 @@ struct Seeded {
 /// lists per thread, beyond the maps' own cache (`SECURITY.md`).
 const MAX_SEEDED: usize = 16;
 
-/// Tables seeded with `map`'s classes for one message on `side`: this thread's kept ones when
-/// it has them, else new ones. Give them back with [`give_back`] at the message's end.
-pub(crate) fn seeded_tables(map: &TypeMap, side: Side) -> Tables {
-    take_seeded(map, side).map_or_else(|| new_tables(map, side), |(t, _)| t)
-}
-
-/// [`seeded_tables`] for an encoder, with the class entries kept with them, if any.
-pub(crate) fn seeded_encoder(map: &TypeMap) -> (Tables, Option<SeedEntries>) {
-    take_seeded(map, Side::Encode).unwrap_or_else(|| (new_tables(map, Side::Encode), None))
-}
-
-fn take_seeded(map: &TypeMap, side: Side) -> Option<(Tables, Option<SeedEntries>)> {
-    SEEDED
-        .try_with(|s| {
-            let mut s = s.try_borrow_mut().ok()?;
-            let e = s.iter_mut().find(|e| e.side == side && e.digest == map.digest && e.tables.is_some())?;
-            Some((e.tables.take()?, e.entries.take()))
-        })
-        .ok()
-        .flatten()
-}
-
-fn new_tables(map: &TypeMap, side: Side) -> Tables {
-    match side {
-        Side::Encode => map.tables(),
-        Side::Decode => {
-            let mut t = Tables::new();
-            for c in map.classes() {
-                t.push_class(crate::h2::decode::intern_class(c));
-            }
-            t.keep_all();
-            t.add_field_memo();
-            t
-        }
+/// Tables seeded with `map`'s classes 0..n-1 for one message on `side` (repeats keep their
+/// numbers), with the class entries an encoder kept with them: this thread's kept ones when it
+/// has them, else new ones. Give them back with [`give_back`] at the message's end.
+pub(crate) fn seeded_tables(map: &TypeMap, side: Side) -> (Tables, Option<SeedEntries>) {
+    let kept = SEEDED.try_with(|s| {
+        let mut s = s.try_borrow_mut().ok()?;
+        let e = s.iter_mut().find(|e| e.side == side && e.digest == map.digest && e.tables.is_some())?;
+        Some((e.tables.take()?, e.entries.take()))
+    });
+    if let Some(kept) = kept.ok().flatten() {
+        return kept;
     }
+    let mut t = Tables::new();
+    for c in map.classes() {
+        t.push_class(if side == Side::Decode { crate::h2::decode::intern_class(c) } else { c.clone() });
+    }
+    t.keep_all();
+    if side == Side::Decode {
+        t.add_field_memo();
+    }
+    (t, None)
 }
 
 /// Keeps the tables of a message that referred to the map `digest` of `classes` classes (taken
@@ -281,16 +257,13 @@ pub(crate) fn give_back(digest: &Digest, classes: usize, side: Side, mut tables:
     }
     let _ = SEEDED.try_with(|s| {
         let Ok(mut s) = s.try_borrow_mut() else { return };
-        // the slot these tables came from (the usual case: only its tables change)
-        if let Some(e) = s.iter_mut().find(|e| e.side == side && e.digest == *digest) {
-            e.tables = Some(tables);
-            e.entries = entries;
-            e.tick = TICK.get().wrapping_add(1);
-            TICK.set(e.tick);
-            return;
-        }
         let tick = TICK.get().wrapping_add(1);
         TICK.set(tick);
+        // the slot these tables came from (the usual case: only its tables change)
+        if let Some(e) = s.iter_mut().find(|e| e.side == side && e.digest == *digest) {
+            (e.tables, e.entries, e.tick) = (Some(tables), entries, tick);
+            return;
+        }
         let entry = Seeded { side, digest: *digest, tables: Some(tables), entries, tick };
         if s.len() < MAX_SEEDED {
             s.push(entry);
@@ -412,7 +385,7 @@ pub(crate) fn seed_decoder<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>, map: &T
             dec.offset().saturating_sub(16),
         ));
     }
-    *dec.tables_mut() = seeded_tables(map, Side::Decode);
+    *dec.tables_mut() = seeded_tables(map, Side::Decode).0;
     Ok(())
 }
 

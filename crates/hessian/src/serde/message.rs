@@ -57,7 +57,7 @@ impl AnySerializer {
             return Err(Error::new(ErrorKind::Unencodable(msg), 0));
         }
         let mut enc = crate::h2::Encoder::vec_from(buf);
-        let (tables, entries) = crate::negotiate::seeded_encoder(map);
+        let (tables, entries) = crate::negotiate::seeded_tables(map, Side::Encode);
         *enc.tables_mut() = tables;
         enc.write_raw(&map.referring_header())?;
         Ok(AnySerializer::H2(ser::Serializer::seeded(enc, entries)))
