@@ -184,7 +184,8 @@ pub const TEST2_API: &str = "RpcTestHessian2";
 
 /// Caucho's `TestHessian2` conformance service: `methodNull`, every `replyX` answering the
 /// catalogue value, and every `argX` answering `true` when its argument equals the value of
-/// `replyX` (and otherwise a string describing what arrived, as Caucho's debug answer does).
+/// `replyX` as a Java service sees it ([`catalogue::same_java_value`]: a Hessian 1 typed map is
+/// the object of its type) (and otherwise a string describing what arrived, as Caucho's debug answer does).
 pub fn test2_service() -> Service {
     test2_service_counting(Arc::default())
 }
@@ -208,7 +209,7 @@ fn test2_service_counting(executions: Arc<Executions>) -> Service {
         let ex = executions.clone();
         b = b.sync_method(name, &["Object"], move |args| {
             Executions::count(&ex.test2);
-            Ok(if catalogue::same_value(&args[0], &expected) {
+            Ok(if catalogue::same_java_value(&args[0], &expected) {
                 Value::Bool(true)
             } else {
                 Value::String(format!("{name}: expected {expected}, got {}", args[0]))

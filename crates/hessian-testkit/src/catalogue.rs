@@ -206,6 +206,44 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// [`same_value`] as the Java reader sees it: also equal when one side is a typed map with
+/// string keys and the other an object of the class the map's type names, with the same fields
+/// by name. That is how Hessian 1 writes objects (`M t com.example.A0 ... z`), and Caucho's
+/// `HessianInput` reads such a map into an instance of that class, so a Java service cannot tell
+/// the two apart (python-hessian, for one, writes every object that way).
+pub fn same_java_value(a: &Value, b: &Value) -> bool {
+    fn map_as_object(m: &hessian::Map, o: &hessian::Object) -> bool {
+        m.type_name.as_deref() == Some(o.class.name.as_str())
+            && m.entries.len() == o.fields.len()
+            && o.class.fields.iter().zip(&o.fields).all(|(name, v)| {
+                m.entries.iter().any(|(k, x)| matches!(k, Value::String(s) if s == name) && same_java_value(x, v))
+            })
+    }
+    match (a, b) {
+        (Value::Map(m), Value::Object(o)) | (Value::Object(o), Value::Map(m)) => map_as_object(m, o),
+        (Value::List(x), Value::List(y)) => {
+            x.type_name == y.type_name
+                && x.fixed_length == y.fixed_length
+                && x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| same_java_value(p, q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.type_name == y.type_name
+                && x.entries.len() == y.entries.len()
+                && x.entries
+                    .iter()
+                    .zip(&y.entries)
+                    .all(|((k1, v1), (k2, v2))| same_java_value(k1, k2) && same_java_value(v1, v2))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.class == y.class
+                && x.fields.len() == y.fields.len()
+                && x.fields.iter().zip(&y.fields).all(|(p, q)| same_java_value(p, q))
+        }
+        _ => same_value(a, b),
+    }
+}
+
 // ---- value recipes, shared with H2Catalogue.java ----
 
 /// The `TestHessian2` text: 16 rows of 64 characters, cut to `len`.
