@@ -97,6 +97,10 @@ pub(crate) enum CliError {
     Fault,
     #[error("{0}")]
     Load(String),
+    #[error("{0}")]
+    Usage(String),
+    #[error("{path}: refusing to write bytes that decode would reject: {reason}")]
+    Unreadable { path: String, reason: String },
 }
 
 impl CliError {
@@ -291,7 +295,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let doc =
                 Document::from_json(&json).map_err(|source| CliError::TypedJson { path: path.clone(), source })?;
             let format = cli.format.unwrap_or_else(|| encode_format(&doc));
-            let bytes = codec(format).encode(&doc).map_err(|source| CliError::Encode { path, source })?;
+            let bytes = codec(format).encode(&doc).map_err(|source| CliError::Encode { path: path.clone(), source })?;
+            // what `decode` would refuse is refused here too (a reference to a value that does
+            // not exist, say): nothing is written that this tool cannot read back
+            if let Err(e) = codec(format).decode(&bytes) {
+                return Err(CliError::Unreadable { path, reason: e.to_string() });
+            }
             match output {
                 Some(o) => std::fs::write(&o, &bytes).map_err(|source| CliError::Io { path: display(&o), source }),
                 None => {

@@ -30,6 +30,20 @@ pub struct CallArgs {
     /// Print the JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// An extra request header, `Name: value` (repeatable).
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// HTTP basic authentication, `USER:PASSWORD` (as Java's `HessianProxyFactory.setUser` and
+    /// `setPassword` send it).
+    #[arg(long, value_name = "USER:PASSWORD")]
+    pub user: Option<String>,
+    /// Write the reply's raw bytes to FILE instead of printing it as JSON (a complete plain
+    /// message, fault or not, that `decode` and `dump` read).
+    #[arg(long, short = 'o', value_name = "FILE", conflicts_with = "raw")]
+    pub output: Option<std::path::PathBuf>,
+    /// Write the reply's raw bytes to standard output instead of printing it as JSON.
+    #[arg(long)]
+    pub raw: bool,
 }
 
 /// Arguments of `hessian serve-demo`.
@@ -79,11 +93,39 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
         (Format::Burlap, _) => Dialect::BURLAP,
     };
     let args = call_args(&a.args)?;
+    let mut builder = Client::builder().dialect(dialect).timeout(Duration::from_secs(a.timeout));
+    for h in &a.headers {
+        let Some((name, value)) = h.split_once(':') else {
+            return Err(CliError::Usage(format!("--header {h:?}: expected `Name: value`")));
+        };
+        builder = builder.header(name.trim(), value.trim());
+    }
+    if let Some(u) = &a.user {
+        let Some((user, password)) = u.split_once(':') else {
+            return Err(CliError::Usage("--user: expected USER:PASSWORD".into()));
+        };
+        builder = builder.basic_auth(user, password);
+    }
     let rt = runtime()?;
-    let result = rt.block_on(async {
-        let client = Client::builder().dialect(dialect).timeout(Duration::from_secs(a.timeout)).build();
-        client.proxy(&a.url)?.call(&a.method, args).await
-    });
+    if a.raw || a.output.is_some() {
+        let bytes = rt.block_on(async {
+            builder.build().proxy(&a.url)?.call_raw(&hessian::Call::new(a.method.clone(), args)).await
+        })?;
+        return match &a.output {
+            Some(path) => {
+                std::fs::write(path, &bytes).map_err(|source| CliError::Io { path: path.display().to_string(), source })
+            }
+            None => {
+                use std::io::IsTerminal;
+                if std::io::stdout().is_terminal() {
+                    return Err(CliError::BinaryToTerminal);
+                }
+                let mut out = std::io::stdout().lock();
+                out.write_all(&bytes).and_then(|_| out.flush()).map_err(stdout_err)
+            }
+        };
+    }
+    let result = rt.block_on(async { builder.build().proxy(&a.url)?.call(&a.method, args).await });
     let (json, fault) = match result {
         Ok(v) => (hessian::json::to_json(&v), false),
         Err(hessian_rpc::Error::Fault(f)) => {

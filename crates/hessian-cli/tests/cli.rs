@@ -744,3 +744,18 @@ fn detection_of_ambiguous_and_garbage_inputs() {
         }
     }
 }
+
+#[test]
+fn encode_refuses_what_decode_would_reject() {
+    for fmt in ["h2", "h1", "burlap"] {
+        // a reference to a value that does not exist, at the top and inside a list
+        for doc in [&b"{\"ref\": 0}"[..], b"[1, {\"ref\": 3}]"] {
+            let err = fails(&["-f", fmt, "encode"], doc);
+            assert!(err.contains("refusing to write bytes that decode would reject"), "{fmt}: {err}");
+            assert!(err.contains("out of range"), "{fmt}: {err}");
+        }
+        // a reference to an earlier value is fine
+        let bytes = ok(&["-f", fmt, "encode"], b"[[1], {\"ref\": 1}]");
+        assert!(!bytes.is_empty());
+    }
+}

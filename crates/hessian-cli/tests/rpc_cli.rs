@@ -56,3 +56,114 @@ fn call_the_demo_server_in_every_protocol() {
     assert!(out.starts_with("{\"fault\":{\"code\":\"ServiceException\""), "{out}");
     assert!(out.contains("java.lang.IllegalArgumentException"), "{out}");
 }
+
+fn hessian(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hessian")).args(args).output().expect("run hessian")
+}
+
+#[test]
+fn a_saved_raw_reply_decodes_and_dumps() {
+    let d = demo();
+    let dir = std::env::temp_dir().join(format!("hessian-call-raw-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (fmt, url, method) in
+        [("h2", "test2", "replyObject_2a"), ("h1", "bench", "getItems"), ("burlap", "bench", "getItems")]
+    {
+        let file = dir.join(format!("{fmt}.bin"));
+        let file = file.to_str().unwrap();
+        let url = format!("http://{}/{url}", d.addr);
+        let mut args = vec!["-f", fmt, "call", &url, method, "-o", file];
+        if method == "getItems" {
+            args.push("3");
+        }
+        let out = hessian(&args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        // the saved bytes are a complete message: decode and dump read them
+        let decoded = hessian(&["decode", "--compact", file]);
+        assert!(decoded.status.success(), "{fmt}: {}", String::from_utf8_lossy(&decoded.stderr));
+        let json = String::from_utf8_lossy(&decoded.stdout);
+        assert!(json.starts_with("{\"reply\":"), "{fmt}: {json}");
+        assert!(hessian(&["dump", file]).status.success(), "{fmt}");
+        // --raw writes the same bytes to standard output
+        let mut raw = args[..args.len() - if method == "getItems" { 3 } else { 2 }].to_vec();
+        if method == "getItems" {
+            raw.push("3");
+        }
+        raw.push("--raw");
+        let out = hessian(&raw);
+        assert!(out.status.success(), "{raw:?}");
+        assert_eq!(out.stdout, std::fs::read(file).unwrap(), "{fmt}");
+    }
+    // a fault is saved as it came (and the call still succeeds: the bytes were asked for)
+    let file = dir.join("fault.bin");
+    let bench = format!("http://{}/bench", d.addr);
+    let out = hessian(&["call", &bench, "getItems", "-o", file.to_str().unwrap(), "--", "-1"]);
+    assert!(out.status.success());
+    let json = String::from_utf8_lossy(&hessian(&["decode", "--compact", file.to_str().unwrap()]).stdout).into_owned();
+    assert!(json.starts_with("{\"fault\":"), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A one-shot HTTP server that answers `reply` to every request and sends each request head
+/// it read down the channel.
+fn answering(reply: &'static [u8]) -> (String, std::sync::mpsc::Receiver<String>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/svc", listener.local_addr().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { return };
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            // the head, then the body by its Content-Length
+            while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                match s.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                }
+            }
+            let text = String::from_utf8_lossy(&buf).into_owned();
+            let _ = tx.send(text);
+            let _ = s.write_all(reply);
+        }
+    });
+    (url, rx)
+}
+
+/// An HTML response with `status`.
+fn page(status: u16, reason: &str, html: &str) -> &'static [u8] {
+    let r = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{html}",
+        html.len()
+    );
+    Box::leak(r.into_bytes().into_boxed_slice())
+}
+
+#[test]
+fn a_page_that_is_not_hessian_is_reported_not_printed() {
+    let (url, _) = answering(page(200, "OK", "<html><head><title>Sign in</title></head><body>...</body>\n"));
+    let out = hessian(&["call", &url, "m"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the reply is not Hessian: HTTP 200, Content-Type text/html"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing printed as a value");
+    let (url, _) = answering(page(503, "Service Unavailable", "<html>\n<body>down for maintenance</body>\n"));
+    let err = String::from_utf8_lossy(&hessian(&["call", &url, "m"]).stderr).into_owned();
+    assert!(err.contains("HTTP status 503 Service Unavailable (text/html): <html>…"), "{err}");
+}
+
+#[test]
+fn headers_and_basic_auth_are_sent() {
+    let reply = b"HTTP/1.1 200 OK\r\nContent-Type: x-application/hessian\r\nConnection: close\r\nContent-Length: 5\r\n\r\nH\x02\x00R\x91";
+    let (url, heads) = answering(reply);
+    let out = hessian(&["call", "--compact", "-H", "X-Request-Id: 42", "--user", "aladdin:open sesame", &url, "m"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "{\"int\":1}\n");
+    let head = heads.recv().unwrap();
+    assert!(head.contains("\r\nX-Request-Id: 42\r\n"), "{head}");
+    assert!(head.contains("\r\nAuthorization: Basic YWxhZGRpbjpvcGVuIHNlc2FtZQ==\r\n"), "{head}");
+    let out = hessian(&["call", "-H", "no colon", &url, "m"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected `Name: value`"));
+}

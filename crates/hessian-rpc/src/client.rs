@@ -36,6 +36,9 @@ pub struct ClientConfig {
     pub limits: Limits,
     /// Type negotiation (`docs/negotiation.md`), in the Hessian 2 dialect: on by default.
     pub type_maps: bool,
+    /// Extra request headers sent with every call (name, value), e.g. `Authorization` from
+    /// [`ClientBuilder::basic_auth`].
+    pub headers: Vec<(String, String)>,
 }
 
 impl Default for ClientConfig {
@@ -49,6 +52,7 @@ impl Default for ClientConfig {
             max_reply_size: 256 * 1024 * 1024,
             limits: Limits { max_message_size: 256 * 1024 * 1024, ..Limits::default() },
             type_maps: true,
+            headers: Vec::new(),
         }
     }
 }
@@ -106,6 +110,21 @@ impl ClientBuilder {
         self
     }
 
+    /// Sends the header `name: value` with every call (after the client's own). Names must be
+    /// HTTP tokens and values visible text (no line breaks), or the first call fails with
+    /// [`Error::InvalidHeader`].
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.config.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// HTTP basic authentication on every call, as Caucho's `HessianProxyFactory.setUser` and
+    /// `setPassword` send it: `Authorization: Basic base64(user:password)`.
+    pub fn basic_auth(self, user: &str, password: &str) -> Self {
+        let token = hessian::json::base64_encode(format!("{user}:{password}").as_bytes());
+        self.header("Authorization", format!("Basic {token}"))
+    }
+
     /// Builds the client. Needs no runtime; calls must run inside a Tokio runtime (a pooled
     /// connection is only reused on the runtime that opened it).
     pub fn build(self) -> Client {
@@ -156,8 +175,48 @@ fn http_error(resp: &Response) -> Error {
         Ok(s) => s,
         Err(_) => return Error::Transport(format!("invalid HTTP status {} in the reply", resp.status)),
     };
-    let text = String::from_utf8_lossy(&resp.body[..resp.body.len().min(512)]).into_owned();
-    Error::Http { status, body: text }
+    Error::Http { status, content_type: resp.content_type.clone(), body: body_start(&resp.body) }
+}
+
+/// The start of a body for a diagnostic: its first line, at most 200 characters, as text.
+fn body_start(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let mut out: String = line.chars().take(200).collect();
+    if out.len() < line.len() || body.len() > line.len() + 2 {
+        out.push('…');
+    }
+    out
+}
+
+/// Whether an HTTP 200 body cannot be a reply of `protocol`: it starts with a byte no reply of
+/// that protocol starts with (`<` of an HTML page for the Hessians, anything but
+/// `<burlap:reply` for Burlap). Anything that passes is left to the decoder.
+fn not_a_reply(protocol: crate::Protocol, resp: &Response) -> bool {
+    let body = &resp.body[..];
+    match protocol {
+        crate::Protocol::Hessian2 => !matches!(body.first(), Some(b'H' | b'R' | b'F' | b'r')),
+        crate::Protocol::Hessian1 => !matches!(body.first(), Some(b'r' | b'H')),
+        crate::Protocol::Burlap => {
+            let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
+            !body[start..].starts_with(b"<burlap:reply")
+        }
+    }
+}
+
+fn not_hessian(resp: &Response) -> Error {
+    Error::NotHessian { status: resp.status, content_type: resp.content_type.clone(), body: body_start(&resp.body) }
+}
+
+/// A configured header that cannot go on the wire as it is.
+fn check_header(name: &str, value: &str) -> Result<()> {
+    let token = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+    let text = value.bytes().all(|b| b == b'\t' || (b' '..=b'~').contains(&b) || b >= 0x80);
+    if token && text {
+        Ok(())
+    } else {
+        Err(Error::InvalidHeader { name: name.to_owned(), value: value.to_owned() })
+    }
 }
 
 /// A pooled client; clone it freely (clones share the pool).
@@ -212,12 +271,23 @@ impl Client {
         self.negotiation.counters.snapshot()
     }
 
-    /// Sends one encoded call to `uri` with `headers` and returns the response (any status).
+    /// Sends one encoded call to `uri` with `headers` (and the configured ones) and returns the
+    /// response (any status).
     async fn post(&self, uri: &Uri, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Response> {
         let content_type = self.config.dialect.call.content_type();
         let c = &self.negotiation.counters;
         ClientCounters::add(&c.request_bytes, body.len() as u64);
-        let resp = self.http.post(&Target::of(uri)?, content_type, headers, &body).await?;
+        let target = Target::of(uri)?;
+        let resp = if self.config.headers.is_empty() {
+            self.http.post(&target, content_type, headers, &body).await?
+        } else {
+            let mut all: Vec<(&str, &str)> = headers.to_vec();
+            for (name, value) in &self.config.headers {
+                check_header(name, value)?;
+                all.push((name, value));
+            }
+            self.http.post(&target, content_type, &all, &body).await?
+        };
         ClientCounters::add(&c.reply_bytes, resp.body.len() as u64);
         Ok(resp)
     }
@@ -309,7 +379,19 @@ impl Proxy {
         if resp.status != 200 {
             return Err(http_error(&resp));
         }
+        if not_a_reply(self.client.config.dialect.reply, &resp) {
+            return Err(not_hessian(&resp));
+        }
         Ok(resp.body)
+    }
+
+    /// Sends a call and returns the reply's body as it arrived, undecoded (a fault included),
+    /// in the client's dialect. It is always a plain call, never one of the type negotiation,
+    /// so the bytes are a complete message that any reader of the protocol can decode
+    /// (`hessian decode`, for one).
+    pub async fn call_raw(&self, call: &Call) -> Result<Bytes> {
+        let body = protocol::encode_call(self.client.config.dialect, call)?;
+        self.post_plain(body).await
     }
 
     /// A Hessian 2 call with type negotiation (`docs/negotiation.md` 4 to 8): refers to the
@@ -403,6 +485,9 @@ impl Proxy {
     {
         if resp.status != 200 {
             return Err(http_error(resp));
+        }
+        if not_a_reply(crate::Protocol::Hessian2, resp) {
+            return Err(not_hessian(resp));
         }
         let limits = self.client.config.limits;
         let lookup = |d: &Digest| offered.filter(|m| m.digest() == *d).cloned();

@@ -10,12 +10,34 @@ pub enum Error {
     #[error("remote fault: {0}")]
     Fault(#[from] RemoteFault),
     /// The server answered with an HTTP status other than 200.
-    #[error("HTTP status {status}: {body}")]
+    #[error("HTTP status {status}{}: {body}", content_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default())]
     Http {
         /// The status code.
         status: http::StatusCode,
-        /// The start of the response body, as text (for diagnostics).
+        /// The response's `Content-Type`, if any.
+        content_type: Option<String>,
+        /// The start of the response body (its first line, cut at 200 characters), as text.
         body: String,
+    },
+    /// The server answered HTTP 200 with something that is not a reply of the protocol in use
+    /// (an HTML page of a proxy or an application server, say).
+    #[error("the reply is not Hessian: HTTP {status}, Content-Type {}, body starts with {body:?}", content_type.as_deref().unwrap_or("none"))]
+    NotHessian {
+        /// The status code.
+        status: u16,
+        /// The response's `Content-Type`, if any.
+        content_type: Option<String>,
+        /// The start of the body (its first line, cut at 200 characters), as text.
+        body: String,
+    },
+    /// A configured request header cannot be sent: its name is not an HTTP token or its value
+    /// holds a line break or another control character.
+    #[error("invalid request header {name:?}: {value:?}")]
+    InvalidHeader {
+        /// The header's name.
+        name: String,
+        /// Its value.
+        value: String,
     },
     /// The call could not be encoded or the reply could not be decoded.
     #[error("codec error: {0}")]

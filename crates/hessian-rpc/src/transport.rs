@@ -53,6 +53,10 @@ pub(crate) struct Response {
     /// The reply's `Hessian-*` headers (the type negotiation's), one `name:value` line each,
     /// names in lower case and values trimmed (one string, allocated only when there are any).
     pub hessian_headers: String,
+    /// The `Content-Type` header, when the status is not 200 or the type is not Hessian's
+    /// `x-application/hessian` (kept for diagnostics only, so that a normal reply allocates
+    /// nothing for it).
+    pub content_type: Option<String>,
 }
 
 impl Response {
@@ -368,6 +372,7 @@ enum Framing {
 struct Head {
     status: u16,
     hessian_headers: String,
+    content_type: Option<String>,
     framing: Framing,
     keep_alive: bool,
     len: usize,
@@ -387,6 +392,7 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
     let (mut close, mut keep_alive_token) = (false, false);
     let mut length: Option<u64> = None;
     let mut codings: Vec<String> = Vec::new();
+    let mut content_type = None;
     // "name:value\n" lines, made as bytes: the names are ASCII tokens (httparse checks them) and
     // the values are checked text
     let mut hessian_headers: Vec<u8> = Vec::new();
@@ -414,6 +420,10 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
                     return Err(transport("conflicting Content-Length headers in the reply"));
                 }
                 length = Some(n);
+            }
+        } else if h.name.eq_ignore_ascii_case("content-type") {
+            if status != 200 || !h.value.eq_ignore_ascii_case(b"x-application/hessian") {
+                content_type = Some(String::from_utf8_lossy(h.value).trim().to_owned());
             }
         } else if h.name.eq_ignore_ascii_case("transfer-encoding") {
             codings.extend(list(h.value)?.into_iter().map(|c| c.to_ascii_lowercase()));
@@ -443,7 +453,7 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
     };
     let hessian_headers =
         String::from_utf8(hessian_headers).map_err(|_| transport("a reply header is not valid text"))?;
-    Ok(Some(Head { status, hessian_headers, framing, keep_alive, len }))
+    Ok(Some(Head { status, hessian_headers, content_type, framing, keep_alive, len }))
 }
 
 /// The elements of a comma-separated header value, trimmed, empty ones left out.
@@ -529,7 +539,10 @@ async fn read_response<S: AsyncRead + Unpin>(
     };
     let (body, complete) = read_body(conn, head.framing, max_reply).await?;
     let reusable = head.keep_alive && complete && conn.buf.is_empty();
-    Ok((Response { status: head.status, body, hessian_headers: head.hessian_headers }, reusable))
+    Ok((
+        Response { status: head.status, body, hessian_headers: head.hessian_headers, content_type: head.content_type },
+        reusable,
+    ))
 }
 
 fn is_reset(e: &io::Error) -> bool {

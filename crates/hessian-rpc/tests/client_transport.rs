@@ -5,7 +5,7 @@
 
 use hessian::Value;
 use hessian_rpc::demo::bench_service;
-use hessian_rpc::{protocol, BlockingClient, Client, Error, HessianServer, Protocol};
+use hessian_rpc::{protocol, BlockingClient, Client, Dialect, Error, HessianServer, Protocol};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -249,7 +249,7 @@ async fn http_errors_carry_status_and_body() {
     let proxy = Client::new().proxy(&server.url()).unwrap();
     for _ in 0..2 {
         let err = proxy.call("m", vec![]).await.unwrap_err();
-        assert!(matches!(&err, Error::Http { status, body } if *status == 500 && body == "boom"), "{err}");
+        assert!(matches!(&err, Error::Http { status, body, .. } if *status == 500 && body == "boom"), "{err}");
     }
     assert_eq!(server.connections.load(Ordering::SeqCst), 1, "an error reply keeps the connection");
     // a chunked error page
@@ -259,7 +259,7 @@ async fn http_errors_carry_status_and_body() {
         )
     });
     let err = Client::new().proxy(&server.url()).unwrap().call("m", vec![]).await.unwrap_err();
-    assert!(matches!(&err, Error::Http { status, body } if *status == 404 && body == "no such"), "{err}");
+    assert!(matches!(&err, Error::Http { status, body, .. } if *status == 404 && body == "no such"), "{err}");
 }
 
 #[tokio::test]
@@ -469,4 +469,83 @@ fn a_client_outlives_the_runtime_that_opened_its_connections() {
     assert_eq!(server.connections.load(Ordering::SeqCst), 2);
     drop(client);
     drop(proxy);
+}
+
+#[tokio::test]
+async fn pages_that_are_not_hessian_are_reported_with_status_and_type() {
+    let page = b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 49\r\n\r\n<html>\n<body>Please log in first</body>\n</html>\n\n".to_vec();
+    for dialect in [Dialect::HESSIAN2, Dialect::HESSIAN1, Dialect::HYBRID, Dialect::BURLAP] {
+        for type_maps in [true, false] {
+            let page = page.clone();
+            let server = scripted(move |_, _, _| Action::Reply(page.clone()));
+            let proxy = Client::builder().dialect(dialect).type_maps(type_maps).build().proxy(&server.url()).unwrap();
+            let err = proxy.call("m", vec![]).await.unwrap_err();
+            assert!(
+                matches!(&err, Error::NotHessian { status: 200, content_type: Some(t), body }
+                    if t == "text/html; charset=utf-8" && body == "<html>…"),
+                "{dialect:?}: {err}"
+            );
+            assert!(err.to_string().contains("not Hessian"), "{err}");
+        }
+    }
+    // an error page: its status, type and first line, not the whole page
+    let long = format!("<!DOCTYPE html>{}\n<p>more</p>", "x".repeat(500));
+    let raw =
+        format!("HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{long}", long.len());
+    let server = scripted(move |_, _, _| Action::Reply(raw.clone().into_bytes()));
+    let err = Client::new().proxy(&server.url()).unwrap().call("m", vec![]).await.unwrap_err();
+    match &err {
+        Error::Http { status, content_type, body } => {
+            assert_eq!(status.as_u16(), 502);
+            assert_eq!(content_type.as_deref(), Some("text/html"));
+            assert_eq!(body.chars().count(), 201, "{body}");
+            assert!(body.ends_with('…'));
+        }
+        other => panic!("{other}"),
+    }
+    assert!(err.to_string().starts_with("HTTP status 502 Bad Gateway (text/html): <!DOCTYPE html>xxx"), "{err}");
+}
+
+#[tokio::test]
+async fn configured_headers_and_basic_auth_go_with_every_call() {
+    let reply = hessian2_reply(Value::Int(1));
+    let server = scripted(move |_, _, head| {
+        let lower = head.to_ascii_lowercase();
+        // Caucho's HessianProxyFactory.setUser("aladdin") + setPassword("open sesame")
+        if lower.contains("\r\nauthorization: basic YWxhZGRpbjpvcGVuIHNlc2FtZQ==".to_ascii_lowercase().as_str())
+            && lower.contains("\r\nx-trace: 7")
+        {
+            Action::Reply(with_length("", &reply))
+        } else {
+            Action::Reply(b"HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n".to_vec())
+        }
+    });
+    for type_maps in [true, false] {
+        let client =
+            Client::builder().type_maps(type_maps).basic_auth("aladdin", "open sesame").header("X-Trace", "7").build();
+        let proxy = client.proxy(&server.url()).unwrap();
+        for _ in 0..3 {
+            assert_eq!(proxy.call("m", vec![]).await.unwrap(), Value::Int(1));
+        }
+    }
+    let err = Client::new().proxy(&server.url()).unwrap().call("m", vec![]).await.unwrap_err();
+    assert!(matches!(&err, Error::Http { status, .. } if status.as_u16() == 401), "{err}");
+    // a header that would break the request head is refused before anything is sent
+    let before = server.requests.load(Ordering::SeqCst);
+    for (name, value) in [("X-Bad", "a\r\nInjected: 1"), ("Bad Name", "v"), ("", "v")] {
+        let proxy = Client::builder().header(name, value).build().proxy(&server.url()).unwrap();
+        let err = proxy.call("m", vec![]).await.unwrap_err();
+        assert!(matches!(&err, Error::InvalidHeader { .. }), "{err}");
+    }
+    assert_eq!(server.requests.load(Ordering::SeqCst), before);
+}
+
+#[tokio::test]
+async fn a_raw_reply_is_the_body_as_it_arrived() {
+    let reply = hessian2_reply(Value::string("as sent"));
+    let r = reply.clone();
+    let server = scripted(move |_, _, _| Action::Reply(with_length("", &r)));
+    let proxy = Client::new().proxy(&server.url()).unwrap();
+    let raw = proxy.call_raw(&hessian::Call::new("m", vec![])).await.unwrap();
+    assert_eq!(&raw[..], &reply[..]);
 }
