@@ -12,7 +12,9 @@
 //! `getItems(5000)`, printed next to the codec's own encode + decode time of that reply (`codec`
 //! prints just that, with the W2 codec work); W0 is `getItems(0)`, the transport's floor. Defaults:
 //! N = 2000. For profiles (`perf stat`, callgrind), `w1`/`w2` run one
-//! workload only.
+//! workload only, and `RPC_PROBE_ONLY=raw|typed` one client kind only (the raw tokio socket, or
+//! the typed client on a current-thread runtime): `perf stat --no-inherit` then counts that
+//! client's own work, without the server child's.
 use hessian::Value;
 use hessian_rpc::{protocol, BlockingClient, Client, Dialect, HessianServer, Protocol};
 use hessian_testkit::workloads::{items, W2Classes};
@@ -319,6 +321,22 @@ fn main() {
             Work::W1 => "W1 getItems(5000)",
             Work::W2 => "W2 exchange",
         };
+        let only = std::env::var("RPC_PROBE_ONLY").ok();
+        if let Some(only) = only.as_deref() {
+            // one client kind alone, for `perf stat` and `strace -c` of that kind
+            let t = match only {
+                "raw" => time_raw_tokio(port, w, n),
+                _ => {
+                    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+                    rt.block_on(async {
+                        let proxy = Client::builder().dialect(Dialect::HESSIAN2).build().proxy(&url).expect("url");
+                        time_typed(&proxy, w, n).await
+                    })
+                }
+            };
+            summary(&format!("{name} {only}"), t);
+            continue;
+        }
         summary(&format!("{name} raw std::net socket, no codec"), time_raw(port, w, n));
         summary(&format!("{name} raw tokio socket, no codec"), time_raw_tokio(port, w, n));
         // async, from a task of a multi-thread runtime (the usual setting)
