@@ -15,7 +15,7 @@ use std::time::Duration;
 /// Arguments of `hessian call`.
 #[derive(clap::Args, Debug)]
 pub struct CallArgs {
-    /// The service URL, e.g. `http://127.0.0.1:8080/bench`.
+    /// The service URL, e.g. `http://127.0.0.1:8080/bench` (or `https://…`).
     pub url: String,
     /// The method name (mangled names such as `add_int_int` and `add__2` pass through as is).
     pub method: String,
@@ -44,6 +44,10 @@ pub struct CallArgs {
     /// Write the reply's raw bytes to standard output instead of printing it as JSON.
     #[arg(long)]
     pub raw: bool,
+    /// For https: also trust the certificates in this PEM file (a company CA, or a server's
+    /// self-signed certificate), besides the built-in Mozilla roots.
+    #[arg(long, value_name = "PEM")]
+    pub cacert: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `hessian serve-demo`.
@@ -99,6 +103,12 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
             return Err(CliError::Usage(format!("--header {h:?}: expected `Name: value`")));
         };
         builder = builder.header(name.trim(), value.trim());
+    }
+    if let Some(path) = &a.cacert {
+        let pem = std::fs::read(path).map_err(|source| CliError::Io { path: path.display().to_string(), source })?;
+        for cert in hessian_rpc::tls::certificates_from_pem(&pem)? {
+            builder = builder.add_root_certificate(cert);
+        }
     }
     if let Some(u) = &a.user {
         let Some((user, password)) = u.split_once(':') else {

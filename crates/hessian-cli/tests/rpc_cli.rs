@@ -167,3 +167,35 @@ fn headers_and_basic_auth_are_sent() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected `Name: value`"));
 }
+
+#[test]
+fn call_over_https_with_a_custom_root_and_basic_auth() {
+    use hessian_rpc::auth::{AuthLayer, Layer};
+    let c = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).expect("rcgen");
+    let (cert, key) = (c.cert.pem(), c.signing_key.serialize_pem());
+    let dir = std::env::temp_dir().join(format!("hessian-call-https-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pem = dir.join("server.pem");
+    std::fs::write(&pem, &cert).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let tls = hessian_rpc::tls::server_config_from_pem(cert.as_bytes(), key.as_bytes()).unwrap();
+    let server = hessian_rpc::demo::demo_builder(&Default::default()).tls(tls).build();
+    let listener = rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
+    let url = format!("https://127.0.0.1:{}/test2", listener.local_addr().unwrap().port());
+    let guarded = AuthLayer::basic("demo", |u, p| u == "ada" && p == "secret").layer(server.clone());
+    rt.spawn(server.serve_service(listener, guarded, std::future::pending()));
+    let cacert = pem.to_str().unwrap();
+    let out = hessian(&["call", "--compact", "--cacert", cacert, "--user", "ada:secret", &url, "argInt_47", "47"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "true\n");
+    // the wrong password, and a client that does not trust the certificate
+    let out = hessian(&["call", "--cacert", cacert, "--user", "ada:nope", &url, "replyNull"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("HTTP status 401"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = hessian(&["call", "--user", "ada:secret", &url, "replyNull"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("TLS handshake"), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

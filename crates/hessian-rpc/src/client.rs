@@ -39,6 +39,13 @@ pub struct ClientConfig {
     /// Extra request headers sent with every call (name, value), e.g. `Authorization` from
     /// [`ClientBuilder::basic_auth`].
     pub headers: Vec<(String, String)>,
+    /// Whether `https://` servers may present certificates of the Mozilla roots
+    /// (`webpki-roots`); on by default.
+    pub built_in_roots: bool,
+    /// More roots trusted for `https://` servers (a company CA, a self-signed certificate).
+    pub root_certificates: Vec<rustls::pki_types::CertificateDer<'static>>,
+    /// A complete TLS configuration that replaces the two above.
+    pub tls_config: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl Default for ClientConfig {
@@ -53,6 +60,9 @@ impl Default for ClientConfig {
             limits: Limits { max_message_size: 256 * 1024 * 1024, ..Limits::default() },
             type_maps: true,
             headers: Vec::new(),
+            built_in_roots: true,
+            root_certificates: Vec::new(),
+            tls_config: None,
         }
     }
 }
@@ -125,15 +135,41 @@ impl ClientBuilder {
         self.header("Authorization", format!("Basic {token}"))
     }
 
+    /// Trusts `cert` as a root for `https://` servers, besides the built-in ones (see
+    /// [`crate::tls::certificates_from_pem`] to read certificates from PEM).
+    pub fn add_root_certificate(mut self, cert: rustls::pki_types::CertificateDer<'static>) -> Self {
+        self.config.root_certificates.push(cert);
+        self
+    }
+
+    /// Whether to trust the built-in Mozilla roots for `https://` servers (default on); off,
+    /// only the roots added with [`add_root_certificate`](Self::add_root_certificate) are.
+    pub fn built_in_roots(mut self, on: bool) -> Self {
+        self.config.built_in_roots = on;
+        self
+    }
+
+    /// A complete rustls configuration for `https://` servers (client certificates, other
+    /// verifiers), replacing the roots above. Offer `http/1.1` by ALPN, or none.
+    pub fn tls_config(mut self, config: Arc<rustls::ClientConfig>) -> Self {
+        self.config.tls_config = Some(config);
+        self
+    }
+
     /// Builds the client. Needs no runtime; calls must run inside a Tokio runtime (a pooled
     /// connection is only reused on the runtime that opened it).
     pub fn build(self) -> Client {
         let c = &self.config;
+        let tls = match &c.tls_config {
+            Some(t) => Ok(t.clone()),
+            None => crate::tls::client_config(c.built_in_roots, &c.root_certificates).map_err(|e| e.to_string()),
+        };
         let http = Transport::new(Settings {
             connect_timeout: c.connect_timeout,
             idle_timeout: c.pool_idle_timeout,
             max_idle_per_host: c.pool_max_idle_per_host,
             max_reply_size: c.max_reply_size,
+            tls,
         });
         Client { http: Arc::new(http), config: Arc::new(self.config), negotiation: Arc::default() }
     }
@@ -252,13 +288,16 @@ impl Client {
         &self.config
     }
 
-    /// A proxy for the service at `url` (`http://host:port/path`).
+    /// A proxy for the service at `url` (`http://host:port/path` or `https://…`).
     pub fn proxy(&self, url: &str) -> Result<Proxy> {
         let uri: Uri = url
             .parse()
             .map_err(|e: http::uri::InvalidUri| Error::InvalidUrl { url: url.to_owned(), reason: e.to_string() })?;
-        if uri.scheme_str() != Some("http") || uri.host().is_none() {
-            return Err(Error::InvalidUrl { url: url.to_owned(), reason: "expected http://host[:port]/path".into() });
+        if !matches!(uri.scheme_str(), Some("http" | "https")) || uri.host().is_none() {
+            return Err(Error::InvalidUrl {
+                url: url.to_owned(),
+                reason: "expected http://host[:port]/path or https://…".into(),
+            });
         }
         let negotiates = self.config.type_maps && self.config.dialect == Dialect::HESSIAN2;
         let endpoint = negotiates.then(|| self.negotiation.endpoint(&uri));

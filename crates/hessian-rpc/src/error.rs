@@ -52,6 +52,9 @@ pub enum Error {
     /// Connecting, sending or receiving failed.
     #[error("transport error: {0}")]
     Transport(String),
+    /// The TLS settings could not be made (a bad certificate or key).
+    #[error("TLS: {0}")]
+    Tls(String),
     /// The call did not complete within the configured timeout.
     #[error("call timed out after {0:?}")]
     Timeout(std::time::Duration),

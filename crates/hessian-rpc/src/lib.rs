@@ -7,7 +7,9 @@
 //!   standalone hyper server with limits, keep-alive and graceful shutdown; each request's
 //!   protocol (Hessian 2, Hessian 1, Java's `c 2 0` hybrid, Burlap) is detected and answered in
 //!   kind;
-//! - [`Client`]/[`Proxy`]: a pooled async client, and [`BlockingClient`] for synchronous code;
+//! - [`Client`]/[`Proxy`]: a pooled async client (`http` and `https`, [`tls`]), and
+//!   [`BlockingClient`] for synchronous code;
+//! - [`auth`]: authentication (HTTP basic, or any check of the request head) as a tower layer;
 //! - [`fault`]: faults as Java writes them, and [`RemoteFault`] for faults received;
 //! - [`negotiation`]: type negotiation ("Hessian 2.1", `docs/negotiation.md`), on by default
 //!   in the client and the server: class definitions sent once per conversation, not per call.
@@ -28,6 +30,7 @@
 // The `service` macro's expansion names this crate `::hessian_rpc`, also inside it (the demo).
 extern crate self as hessian_rpc;
 
+pub mod auth;
 pub mod client;
 #[cfg(feature = "demo")]
 pub mod demo;
@@ -38,6 +41,7 @@ pub mod negotiation;
 pub mod protocol;
 pub mod server;
 pub mod service;
+pub mod tls;
 mod transport;
 pub mod typed;
 

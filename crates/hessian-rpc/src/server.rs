@@ -46,6 +46,10 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// Type negotiation (`docs/negotiation.md`): on by default, with a bounded map cache.
     pub type_maps: TypeMapConfig,
+    /// TLS: with a configuration, [`HessianServer::serve`] and its variants speak `https`
+    /// (every connection's handshake within [`header_read_timeout`](Self::header_read_timeout));
+    /// see [`crate::tls::server_config_from_pem`].
+    pub tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 impl Default for ServerConfig {
@@ -58,6 +62,7 @@ impl Default for ServerConfig {
             max_connections: 1024,
             shutdown_grace: Duration::from_secs(10),
             type_maps: TypeMapConfig::default(),
+            tls: None,
         }
     }
 }
@@ -143,6 +148,12 @@ impl HessianServerBuilder {
     /// Sets the type negotiation settings (see [`TypeMapConfig`]).
     pub fn type_maps(mut self, config: TypeMapConfig) -> Self {
         self.config.type_maps = config;
+        self
+    }
+
+    /// Serves `https` with `config` (see [`ServerConfig::tls`]).
+    pub fn tls(mut self, config: Arc<rustls::ServerConfig>) -> Self {
+        self.config.tls = Some(config);
         self
     }
 
@@ -335,7 +346,7 @@ impl HessianServer {
     /// [`serve_listener`](Self::serve_listener) with `handler` answering every request: it may
     /// answer some itself (say, a `GET /stats` of the application's) and pass the others to
     /// [`handle`](Self::handle) of the server it is given. Keep-alive, the header timeout, the
-    /// connection limit and graceful shutdown are the server's.
+    /// connection limit, TLS and graceful shutdown are the server's.
     pub async fn serve_listener_with<H, Fut>(
         self,
         listener: TcpListener,
@@ -345,11 +356,54 @@ impl HessianServer {
         H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
         Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
     {
+        let server = self.clone();
+        let make = move || {
+            let (server, handler) = (server.clone(), handler.clone());
+            hyper::service::service_fn(move |req| {
+                let answer = handler(server.clone(), req);
+                async move { Ok::<_, Infallible>(answer.await) }
+            })
+        };
+        self.accept_loop(listener, shutdown, make).await
+    }
+
+    /// Serves connections from `listener` with `service`, a tower service over the requests
+    /// (this server wrapped in layers, typically: an [`AuthLayer`](crate::auth::AuthLayer), a
+    /// rate limit, tracing), until `shutdown` completes. Keep-alive, the timeouts, the connection
+    /// limit, TLS and graceful shutdown are this server's configuration.
+    pub async fn serve_service<S>(self, listener: TcpListener, service: S, shutdown: impl Future<Output = ()>)
+    where
+        S: tower_service::Service<Request<hyper::body::Incoming>, Response = Response<Full<Bytes>>, Error = Infallible>
+            + Clone
+            + Send
+            + 'static,
+        S::Future: Send + 'static,
+    {
+        let make = move || hyper_util::service::TowerToHyperService::new(service.clone());
+        self.accept_loop(listener, shutdown, make).await
+    }
+
+    /// The accept loop: a connection slot, then a connection, its TLS handshake when the
+    /// server has TLS, and hyper serving it with a service from `make`.
+    async fn accept_loop<M, S>(self, listener: TcpListener, shutdown: impl Future<Output = ()>, make: M)
+    where
+        M: Fn() -> S,
+        S: hyper::service::Service<
+                Request<hyper::body::Incoming>,
+                Response = Response<Full<Bytes>>,
+                Error = Infallible,
+            > + Send
+            + 'static,
+        S::Future: Send + 'static,
+    {
         let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+        let config = &self.inner.config;
         let mut http = hyper::server::conn::http1::Builder::new();
-        http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(self.inner.config.header_read_timeout);
+        http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);
         let http = Arc::new(http);
-        let slots = Arc::new(tokio::sync::Semaphore::new(self.inner.config.max_connections.max(1)));
+        let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
+        let handshake_timeout = config.header_read_timeout;
+        let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
         tokio::pin!(shutdown);
         loop {
             // A free connection slot first, then accept: at the limit, new connections wait in
@@ -372,19 +426,27 @@ impl HessianServer {
                         }
                     };
                     let _ = stream.set_nodelay(true);
-                    let (server, handler) = (self.clone(), handler.clone());
-                    let conn = http.serve_connection(
-                        TokioIo::new(stream),
-                        hyper::service::service_fn(move |req| {
-                            let answer = handler(server.clone(), req);
-                            async move { Ok::<_, Infallible>(answer.await) }
-                        }),
-                    );
-                    let conn = graceful.watch(conn);
-                    tokio::spawn(async move {
-                        let _ = conn.await;
-                        drop(permit);
-                    });
+                    let (service, http, watcher) = (make(), http.clone(), graceful.watcher());
+                    match &tls {
+                        None => {
+                            let conn = watcher.watch(http.serve_connection(TokioIo::new(stream), service));
+                            tokio::spawn(async move {
+                                let _ = conn.await;
+                                drop(permit);
+                            });
+                        }
+                        Some(acceptor) => {
+                            let accept = acceptor.accept(stream);
+                            tokio::spawn(async move {
+                                // a client that never finishes its handshake holds its slot no
+                                // longer than one that never sends its headers
+                                if let Ok(Ok(stream)) = tokio::time::timeout(handshake_timeout, accept).await {
+                                    let _ = watcher.watch(http.serve_connection(TokioIo::new(stream), service)).await;
+                                }
+                                drop(permit);
+                            });
+                        }
+                    }
                 }
                 _ = &mut shutdown => break,
             }

@@ -9,13 +9,20 @@
 //! chunked` (extensions and trailers are read and ignored), or read until close; interim `1xx`
 //! responses are skipped. Every limit (head size, header count, chunk line length, trailer size,
 //! reply size) gives an error rather than a panic or an unbounded allocation.
+//!
+//! `https://` targets go through rustls ([`Settings::tls`]): the handshake is part of connecting
+//! (bounded by the connect timeout), and pooled TLS connections are kept per host like plain ones.
 
 use crate::error::{error_chain, Error, Result};
 use bytes::{Buf, Bytes, BytesMut};
 use std::collections::HashMap;
 use std::io::{self, IoSlice};
+use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::Mutex;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+use tokio::io::ReadBuf;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -43,6 +50,8 @@ pub(crate) struct Settings {
     pub idle_timeout: Duration,
     pub max_idle_per_host: usize,
     pub max_reply_size: usize,
+    /// The TLS settings of `https://` targets (or why there are none).
+    pub tls: std::result::Result<Arc<rustls::ClientConfig>, String>,
 }
 
 /// A complete response.
@@ -89,6 +98,8 @@ pub(crate) struct Target<'a> {
     pub authority: &'a str,
     /// The request target (`/path?query`).
     pub path: &'a str,
+    /// Whether the scheme is `https`.
+    pub tls: bool,
 }
 
 impl<'a> Target<'a> {
@@ -103,7 +114,8 @@ impl<'a> Target<'a> {
         let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
         let path = uri.path_and_query().map_or("/", |p| p.as_str());
         let path = if path.is_empty() { "/" } else { path };
-        Ok(Target { host, port: uri.port_u16().unwrap_or(80), authority, path })
+        let tls = uri.scheme_str() == Some("https");
+        Ok(Target { host, port: uri.port_u16().unwrap_or(if tls { 443 } else { 80 }), authority, path, tls })
     }
 }
 
@@ -114,6 +126,7 @@ struct Key {
     runtime: tokio::runtime::Id,
     host: String,
     port: u16,
+    tls: bool,
 }
 
 /// One keep-alive connection and its read buffer.
@@ -123,8 +136,88 @@ struct Conn<S> {
 }
 
 struct Idle {
-    conn: Conn<TcpStream>,
+    conn: Conn<Stream>,
     since: Instant,
+}
+
+/// A connection's byte stream: plain TCP or TLS over TCP.
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
+}
+
+impl Stream {
+    /// Whether an idle connection can still carry a call: nothing to read on a plain one
+    /// (end of stream means the server closed it, and bytes nobody asked for mean it is out of
+    /// step); on a TLS one, not closed (the server may send records of its own while it is
+    /// idle, a TLS 1.3 session ticket say, which the TLS layer reads with the next reply).
+    fn idle_ok(&self) -> bool {
+        match self {
+            // tokio's `try_read` makes no system call unless the reactor has seen the socket
+            // become readable since the last (short) read, so it is free on a healthy connection
+            Stream::Plain(s) => matches!(s.try_read(&mut [0u8; 1]), Err(e) if e.kind() == io::ErrorKind::WouldBlock),
+            Stream::Tls(t) => {
+                let mut byte = [0u8; 1];
+                let mut buf = ReadBuf::new(&mut byte);
+                let mut cx = Context::from_waker(futures_util::task::noop_waker_ref());
+                match t.get_ref().0.poll_peek(&mut cx, &mut buf) {
+                    Poll::Pending => true,
+                    Poll::Ready(Ok(n)) => n > 0,
+                    Poll::Ready(Err(_)) => false,
+                }
+            }
+        }
+    }
+}
+
+impl AsyncRead for Stream {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stream {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match self {
+            Stream::Plain(s) => s.is_write_vectored(),
+            Stream::Tls(s) => s.is_write_vectored(),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
 }
 
 /// The connection pool: idle connections per (runtime, host, port), most recently used last.
@@ -182,7 +275,7 @@ impl Transport {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| transport("the client must be used inside a Tokio runtime"))?
             .id();
-        let key = Key { runtime, host: target.host.to_owned(), port: target.port };
+        let key = Key { runtime, host: target.host.to_owned(), port: target.port, tls: target.tls };
         let head = request_head(target, content_type, extra_headers, body.len());
         let max = self.settings.max_reply_size;
         if let Some(mut conn) = self.take(&key) {
@@ -200,7 +293,7 @@ impl Transport {
         }
     }
 
-    fn finish(&self, key: Key, mut conn: Conn<TcpStream>, resp: Response, reusable: bool) -> Response {
+    fn finish(&self, key: Key, mut conn: Conn<Stream>, resp: Response, reusable: bool) -> Response {
         if reusable {
             // a large body's buffer is not kept alive by an idle connection
             if resp.body.len() > KEEP_BUFFER {
@@ -211,25 +304,40 @@ impl Transport {
         resp
     }
 
-    async fn connect(&self, target: &Target<'_>) -> Result<Conn<TcpStream>> {
+    /// A new connection to `target`, with its TLS handshake for `https`, within the connect
+    /// timeout.
+    async fn connect(&self, target: &Target<'_>) -> Result<Conn<Stream>> {
         let t = self.settings.connect_timeout;
+        match tokio::time::timeout(t, self.open(target)).await {
+            Err(_) => Err(transport(format!("connecting to {}: timed out after {t:?}", target.authority))),
+            Ok(r) => r.map(|stream| Conn { stream, buf: BytesMut::new() }),
+        }
+    }
+
+    async fn open(&self, target: &Target<'_>) -> Result<Stream> {
         let addr = (target.host, target.port);
-        let stream = match tokio::time::timeout(t, TcpStream::connect(addr)).await {
-            Err(_) => return Err(transport(format!("connecting to {}: timed out after {t:?}", target.authority))),
-            Ok(Err(e)) => return Err(transport(format!("connecting to {}: {}", target.authority, error_chain(&e)))),
-            Ok(Ok(s)) => s,
-        };
+        let stream = TcpStream::connect(addr)
+            .await
+            .map_err(|e| transport(format!("connecting to {}: {}", target.authority, error_chain(&e))))?;
         stream.set_nodelay(true).map_err(|e| transport(format!("setting TCP_NODELAY: {e}")))?;
-        Ok(Conn { stream, buf: BytesMut::new() })
+        if !target.tls {
+            return Ok(Stream::Plain(stream));
+        }
+        let name = rustls::pki_types::ServerName::try_from(target.host.to_owned())
+            .map_err(|e| transport(format!("{} is not a TLS server name: {e}", target.host)))?;
+        let config = self.settings.tls.as_ref().map_err(|e| Error::Tls(e.clone()))?;
+        let tls = tokio_rustls::TlsConnector::from(config.clone())
+            .connect(name, stream)
+            .await
+            .map_err(|e| transport(format!("TLS handshake with {}: {}", target.authority, error_chain(&e))))?;
+        Ok(Stream::Tls(Box::new(tls)))
     }
 
     /// The most recently used idle connection of `key` that has not outlived the idle timeout
-    /// and has nothing to read: end of stream means the server closed it, and bytes nobody asked
-    /// for mean it is out of step. The check is tokio's `try_read`, which makes no system call
-    /// unless the reactor has seen the socket become readable since the last (short) read, so
-    /// it is free on a healthy connection; a close the reactor has not seen yet (a runtime not
-    /// polled while idle, as `BlockingClient`'s) is caught by the stale-connection retry.
-    fn take(&self, key: &Key) -> Option<Conn<TcpStream>> {
+    /// and is still usable ([`Stream::idle_ok`]); a close the reactor has not seen yet (a
+    /// runtime not polled while idle, as `BlockingClient`'s) is caught by the stale-connection
+    /// retry.
+    fn take(&self, key: &Key) -> Option<Conn<Stream>> {
         loop {
             let c = {
                 let mut pool = self.idle.lock().ok()?;
@@ -241,14 +349,13 @@ impl Transport {
                 }
                 c
             };
-            match c.conn.stream.try_read(&mut [0u8; 1]) {
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Some(c.conn),
-                _ => continue, // closed, failed or out of step: dropped
-            }
+            if c.conn.stream.idle_ok() {
+                return Some(c.conn);
+            } // closed, failed or out of step: dropped
         }
     }
 
-    fn put(&self, key: Key, conn: Conn<TcpStream>) {
+    fn put(&self, key: Key, conn: Conn<Stream>) {
         let s = &self.settings;
         if s.max_idle_per_host == 0 || s.idle_timeout.is_zero() {
             return;
@@ -1038,9 +1145,12 @@ mod tests {
         let uri: http::Uri = "http://user@[::1]:8080/a/b?c=d".parse().unwrap();
         let t = Target::of(&uri).unwrap();
         assert_eq!((t.host, t.port, t.authority, t.path), ("::1", 8080, "[::1]:8080", "/a/b?c=d"));
+        let uri: http::Uri = "https://example.org/svc".parse().unwrap();
+        let t = Target::of(&uri).unwrap();
+        assert_eq!((t.host, t.port, t.path, t.tls), ("example.org", 443, "/svc", true));
         let uri: http::Uri = "http://example.org".parse().unwrap();
         let t = Target::of(&uri).unwrap();
-        assert_eq!((t.host, t.port, t.authority, t.path), ("example.org", 80, "example.org", "/"));
+        assert_eq!((t.host, t.port, t.authority, t.path, t.tls), ("example.org", 80, "example.org", "/", false));
         let head = request_head(&t, "x/y", &[], 12);
         assert_eq!(
             head,

@@ -15,6 +15,9 @@ import java.util.List;
  * SUITE: bench (every W1 size and W2, plus the W2 fault), overload, faults, test2 (every method of
  * RpcTestHessian2), refs (RpcRefsService: one object passed as two arguments), timing [W2 calls].
  * Prints "ok NAME" or "FAIL NAME: why" per check and exits 1 if any failed.
+ * With -Dhessian.user=U -Dhessian.password=P the Hessian factories send HTTP basic
+ * authentication (setUser/setPassword); https URLs use the JVM's trust store
+ * (-Djavax.net.ssl.trustStore=...).
  */
 public class RpcJavaClient {
   static int failed = 0, passed = 0;
@@ -39,6 +42,11 @@ public class RpcJavaClient {
     }
     f.setReadTimeout(60000);
     f.setConnectTimeout(10000);
+    String user = System.getProperty("hessian.user");
+    if (user != null) {
+      f.setUser(user);
+      f.setPassword(System.getProperty("hessian.password", ""));
+    }
     return f;
   }
 

@@ -2,8 +2,16 @@ import com.caucho.burlap.io.BurlapInput;
 import com.caucho.burlap.io.BurlapOutput;
 import com.caucho.burlap.server.BurlapSkeleton;
 import com.caucho.hessian.server.HessianSkeleton;
+import com.sun.net.httpserver.BasicAuthenticator;
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.FileInputStream;
+import java.security.KeyStore;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -18,6 +26,9 @@ import java.util.concurrent.Executors;
  * /bench-chunked is /bench with replies sent chunked (Transfer-Encoding: chunked, as servlet
  * containers stream them) instead of with a Content-Length. Prints "PORT n" and serves until
  * killed. Usage: RpcJavaServer [port]
+ * With -Dhttps.keystore=FILE.p12 (PKCS12, password -Dhttps.password, default "changeit") it
+ * serves https; with -Dauth.user=U -Dauth.password=P every path asks for HTTP basic
+ * authentication (401 without it).
  */
 public class RpcJavaServer {
   static void mount(HttpServer server, String path, Object impl, Class<?> api) {
@@ -27,7 +38,7 @@ public class RpcJavaServer {
   static void mount(HttpServer server, String path, Object impl, Class<?> api, boolean chunked) {
     HessianSkeleton hessian = new HessianSkeleton(impl, api);
     BurlapSkeleton burlap = new BurlapSkeleton(impl, api);
-    server.createContext(path, (HttpExchange ex) -> {
+    HttpContext context = server.createContext(path, (HttpExchange ex) -> {
       try {
         if (!"POST".equals(ex.getRequestMethod())) {
           ex.sendResponseHeaders(405, -1);
@@ -58,11 +69,35 @@ public class RpcJavaServer {
         ex.close();
       }
     });
+    String user = System.getProperty("auth.user");
+    if (user != null) {
+      String password = System.getProperty("auth.password", "");
+      context.setAuthenticator(new BasicAuthenticator("hessian") {
+        @Override public boolean checkCredentials(String u, String p) {
+          return user.equals(u) && password.equals(p);
+        }
+      });
+    }
   }
 
   public static void main(String[] args) throws Exception {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+    String keystore = System.getProperty("https.keystore");
+    HttpServer server;
+    if (keystore != null) {
+      char[] password = System.getProperty("https.password", "changeit").toCharArray();
+      KeyStore ks = KeyStore.getInstance("PKCS12");
+      try (FileInputStream in = new FileInputStream(keystore)) { ks.load(in, password); }
+      KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      kmf.init(ks, password);
+      SSLContext ssl = SSLContext.getInstance("TLS");
+      ssl.init(kmf.getKeyManagers(), null, null);
+      HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+      https.setHttpsConfigurator(new HttpsConfigurator(ssl));
+      server = https;
+    } else {
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+    }
     server.setExecutor(Executors.newFixedThreadPool(8));
     mount(server, "/bench", new RpcBenchServiceImpl(), RpcBenchService.class);
     mount(server, "/bench-chunked", new RpcBenchServiceImpl(), RpcBenchService.class, true);

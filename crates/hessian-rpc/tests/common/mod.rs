@@ -99,12 +99,16 @@ impl Overload for OverloadImpl {
 
 /// The Rust server the Java clients call: `/bench`, `/overload`, `/overload-typed` and `/test2`.
 pub fn rust_server() -> HessianServer {
+    rust_server_builder().build()
+}
+
+/// [`rust_server`]'s builder, for a configuration of the test's own.
+pub fn rust_server_builder() -> hessian_rpc::HessianServerBuilder {
     HessianServer::builder()
         .mount("/bench", bench_service())
         .mount("/overload", overload_service())
         .mount("/overload-typed", OverloadImpl.into_service())
         .mount("/test2", test2_service())
-        .build()
 }
 
 /// Runs `RpcJavaClient URL MODE SUITE`, panicking with its output unless every check passed;
