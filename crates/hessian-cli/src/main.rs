@@ -68,6 +68,20 @@ enum Command {
     /// warm-up, in `--protocol h2|h2.1|h1|hybrid|burlap`; prints throughput, latency
     /// percentiles and histogram, bytes per call (`--json`: one JSON object).
     Load(load::LoadArgs),
+    /// Write Rust for a Java service: serde structs of its parameter and return classes (Java's
+    /// names and Caucho's field order), enums, and the `#[hessian_rpc::service]` trait, read from
+    /// compiled classes (`.class` files, directories of them, jars).
+    Codegen {
+        /// The service interface's binary name, e.g. `com.example.BankService`.
+        #[arg(long)]
+        service: String,
+        /// Class files, directories and jars to read.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Output file (default: standard output).
+        #[arg(long, short = 'o')]
+        output: Option<PathBuf>,
+    },
 }
 
 /// Everything that makes the tool exit with a failure status.
@@ -99,6 +113,8 @@ pub(crate) enum CliError {
     Load(String),
     #[error("{0}")]
     Usage(String),
+    #[error("codegen: {0}")]
+    Codegen(#[from] hessian_codegen::Error),
     #[error("{path}: refusing to write bytes that decode would reject: {reason}")]
     Unreadable { path: String, reason: String },
 }
@@ -264,6 +280,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Call(args) => return rpc::call(cli.format.unwrap_or(Format::H2), args),
         Command::ServeDemo(args) => return rpc::serve_demo(args),
         Command::Load(args) => return load::load(args),
+        Command::Codegen { service, inputs, output } => return codegen(&service, &inputs, output.as_deref()),
         _ => {}
     }
     let stdout = std::io::stdout();
@@ -329,7 +346,23 @@ fn run(cli: Cli) -> Result<(), CliError> {
             r.map_err(dump_err)?;
             flushed
         }
-        Command::Call(_) | Command::ServeDemo(_) | Command::Load(_) => Ok(()),
+        Command::Call(_) | Command::ServeDemo(_) | Command::Load(_) | Command::Codegen { .. } => Ok(()),
+    }
+}
+
+/// `hessian codegen`.
+fn codegen(service: &str, inputs: &[PathBuf], output: Option<&std::path::Path>) -> Result<(), CliError> {
+    let mut classes = hessian_codegen::Classes::default();
+    for i in inputs {
+        classes.add_path(i)?;
+    }
+    let src = hessian_codegen::generate(&classes, service)?;
+    match output {
+        Some(o) => std::fs::write(o, src).map_err(|source| CliError::Io { path: display(o), source }),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(src.as_bytes()).and_then(|_| out.flush()).map_err(stdout_err)
+        }
     }
 }
 

@@ -759,3 +759,16 @@ fn encode_refuses_what_decode_would_reject() {
         assert!(!bytes.is_empty());
     }
 }
+
+#[test]
+fn codegen_writes_rust_for_a_java_service() {
+    let Some(java) = hessian_testkit::java::java() else { return };
+    let classes = java.classes_dir().to_str().unwrap().to_owned();
+    let src = String::from_utf8(ok(&["codegen", "--service", "RpcBenchService", &classes], b"")).unwrap();
+    assert!(src.contains("#[hessian_rpc::service(api = \"RpcBenchService\")]\npub trait RpcBenchService {"), "{src}");
+    assert!(src.contains("#[serde(rename = \"org.example.remoting.Item\")]\npub struct Item {"), "{src}");
+    let err = fails(&["codegen", "--service", "CodegenUnmappable", &classes], b"");
+    assert!(err.contains("cannot map field balance of org.example.codegen.Ledger: java.math.BigDecimal"), "{err}");
+    let err = fails(&["codegen", "--service", "Nope", &classes], b"");
+    assert!(err.contains("class Nope not found"), "{err}");
+}

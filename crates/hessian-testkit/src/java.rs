@@ -175,6 +175,11 @@ fn compile() -> Java {
 }
 
 impl Java {
+    /// The directory of the compiled classes of `interop/java/src`.
+    pub fn classes_dir(&self) -> &Path {
+        &self.classes
+    }
+
     /// The class path: compiled programs plus the reference jar (and [`JETTY_JARS`] when the
     /// Jetty programs were compiled).
     pub fn classpath(&self) -> String {
