@@ -383,7 +383,7 @@ impl Proxy {
         let reply = self.post_plain(body).await?;
         match hessian::serde::message::reply_from_slice::<R>(d.reply.format(), &reply, cfg.limits) {
             Ok(Ok(v)) => Ok(v),
-            Ok(Err(f)) => Err(Error::Fault(RemoteFault(f))),
+            Ok(Err(f)) => Err(Error::Fault(RemoteFault::of(f, d.reply))),
             Err(e) => Err(Error::Reply(e)),
         }
     }
@@ -544,7 +544,7 @@ impl Proxy {
                 }
             }
         }
-        r.reply.map_err(|f| Error::Fault(RemoteFault(f)))
+        r.reply.map_err(|f| Error::Fault(RemoteFault::of(f, crate::Protocol::Hessian2)))
     }
 
     /// Calls with a prepared [`Call`] (which may carry headers, for Hessian 1 and Burlap).
@@ -559,7 +559,7 @@ impl Proxy {
         let reply = self.post_plain(body).await?;
         match protocol::decode_reply(cfg.dialect.reply, &reply, cfg.limits).map_err(Error::Reply)? {
             Ok(v) => Ok(v),
-            Err(f) => Err(Error::Fault(RemoteFault(f))),
+            Err(f) => Err(Error::Fault(RemoteFault::of(f, cfg.dialect.reply))),
         }
     }
 

@@ -149,7 +149,7 @@ impl IntoFault for ServiceError {
 
 /// A fault received from a server, with accessors for what Java puts in it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RemoteFault(pub Fault);
+pub struct RemoteFault(pub Fault, pub(crate) u32);
 
 impl RemoteFault {
     /// The fault code (`ServiceException`, `NoSuchMethodException`, …).
@@ -181,6 +181,229 @@ impl RemoteFault {
     pub fn into_inner(self) -> Fault {
         self.0
     }
+
+    /// The Java exception of the detail, with its cause chain and stack trace, as a Java
+    /// skeleton sends it (an error when the detail is not an exception, or its causes loop).
+    pub fn exception(&self) -> Result<JavaException, ExceptionError> {
+        let detail = self.0.detail.as_ref().ok_or(ExceptionError::NoDetail)?;
+        JavaException::from_value(detail, self.1)
+    }
+
+    /// A received fault of a reply in `protocol`: a Hessian 2 fault's map is the message's first
+    /// referenceable value, so references in its detail count from 1; in Hessian 1 and Burlap
+    /// from 0.
+    pub(crate) fn of(fault: Fault, protocol: crate::Protocol) -> RemoteFault {
+        RemoteFault(fault, u32::from(protocol == crate::Protocol::Hessian2))
+    }
+}
+
+/// One frame of a Java stack trace (`java.lang.StackTraceElement`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StackFrame {
+    /// The class, e.g. `com.example.Bank`.
+    pub declaring_class: String,
+    /// The method.
+    pub method: String,
+    /// The source file, when known.
+    pub file: Option<String>,
+    /// The line number (negative when unknown, -2 for a native method).
+    pub line: i32,
+}
+
+/// A Java exception as Caucho serializes a `Throwable` into a fault's detail: its class, message,
+/// cause chain, stack trace and suppressed exceptions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JavaException {
+    /// The exception's class, e.g. `java.lang.IllegalStateException`.
+    pub class: String,
+    /// Its message (`detailMessage`).
+    pub message: Option<String>,
+    /// What caused it (Java's `getCause()`).
+    pub cause: Option<Box<JavaException>>,
+    /// Where it was thrown, innermost frame first.
+    pub stack_trace: Vec<StackFrame>,
+    /// Exceptions suppressed in its favour (`getSuppressed()`).
+    pub suppressed: Vec<JavaException>,
+}
+
+/// Why a fault's detail is not a [`JavaException`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExceptionError {
+    /// The fault has no detail.
+    #[error("the fault has no detail")]
+    NoDetail,
+    /// The detail (or a cause in it) is not an exception object.
+    #[error("not an exception: {0}")]
+    NotAnException(String),
+    /// The cause chain comes back to an exception already in it.
+    #[error("the cause chain of {class} loops back to {back_to}")]
+    CyclicCause {
+        /// The exception whose cause closes the loop.
+        class: String,
+        /// The exception it points back to.
+        back_to: String,
+    },
+    /// A reference that points outside the detail.
+    #[error("reference {0} points outside the exception")]
+    BadReference(u32),
+}
+
+impl JavaException {
+    /// The exception of a fault detail `v`; `ref_base` is the reference number of `v` itself in
+    /// its message (1 in a Hessian 2 fault, 0 in Hessian 1 and Burlap).
+    pub fn from_value(v: &Value, ref_base: u32) -> Result<JavaException, ExceptionError> {
+        let mut table = Vec::new();
+        collect(v, &mut table);
+        let mut chain = Vec::new();
+        parse(v, &table, ref_base, &mut chain)
+    }
+
+    /// The exception and its causes, outermost first.
+    pub fn chain(&self) -> impl Iterator<Item = &JavaException> {
+        std::iter::successors(Some(self), |e| e.cause.as_deref())
+    }
+}
+
+impl fmt::Display for JavaException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.chain().enumerate() {
+            if i > 0 {
+                f.write_str("\nCaused by: ")?;
+            }
+            f.write_str(&e.class)?;
+            if let Some(m) = &e.message {
+                write!(f, ": {m}")?;
+            }
+            for s in &e.stack_trace {
+                write!(
+                    f,
+                    "\n\tat {}.{}({}:{})",
+                    s.declaring_class,
+                    s.method,
+                    s.file.as_deref().unwrap_or("Unknown Source"),
+                    s.line
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for JavaException {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.cause.as_deref().map(|c| c as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// Every list, map and object of `v` in the order a reader numbers them.
+fn collect<'a>(v: &'a Value, table: &mut Vec<&'a Value>) {
+    match v {
+        Value::List(l) => {
+            table.push(v);
+            l.items.iter().for_each(|x| collect(x, table));
+        }
+        Value::Map(m) => {
+            table.push(v);
+            for (k, x) in &m.entries {
+                collect(k, table);
+                collect(x, table);
+            }
+        }
+        Value::Object(o) => {
+            table.push(v);
+            o.fields.iter().for_each(|x| collect(x, table));
+        }
+        _ => {}
+    }
+}
+
+fn resolve<'a>(v: &'a Value, table: &[&'a Value], base: u32) -> Result<&'a Value, ExceptionError> {
+    match v {
+        Value::Ref(n) => {
+            n.checked_sub(base).and_then(|i| table.get(i as usize)).copied().ok_or(ExceptionError::BadReference(*n))
+        }
+        _ => Ok(v),
+    }
+}
+
+fn text(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn fields_of(v: &Value) -> Option<(&str, Vec<(&str, &Value)>)> {
+    match v {
+        Value::Object(o) => {
+            Some((&o.class.name, o.class.fields.iter().map(String::as_str).zip(o.fields.iter()).collect()))
+        }
+        Value::Map(m) => Some((
+            m.type_name.as_deref()?,
+            m.entries
+                .iter()
+                .filter_map(|(k, x)| match k {
+                    Value::String(s) => Some((s.as_str(), x)),
+                    _ => None,
+                })
+                .collect(),
+        )),
+        _ => None,
+    }
+}
+
+fn parse<'a>(
+    v: &'a Value,
+    table: &[&'a Value],
+    base: u32,
+    chain: &mut Vec<*const Value>,
+) -> Result<JavaException, ExceptionError> {
+    let (class, fields) = fields_of(v).ok_or_else(|| ExceptionError::NotAnException(v.to_string()))?;
+    let get = |name: &str| fields.iter().find(|(n, _)| *n == name).map(|(_, x)| *x);
+    chain.push(v as *const Value);
+    let cause = match get("cause") {
+        None | Some(Value::Null) => None,
+        Some(c) => {
+            let target = resolve(c, table, base)?;
+            if std::ptr::eq(target, v) {
+                None // Java's "no cause": the field points at the exception itself
+            } else if chain.contains(&(target as *const Value)) {
+                let back_to = fields_of(target).map_or_else(|| target.to_string(), |(c, _)| c.to_owned());
+                return Err(ExceptionError::CyclicCause { class: class.to_owned(), back_to });
+            } else {
+                Some(Box::new(parse(target, table, base, chain)?))
+            }
+        }
+    };
+    let mut stack_trace = Vec::new();
+    if let Some(Value::List(l)) = get("stackTrace").map(|x| resolve(x, table, base)).transpose()? {
+        for frame in &l.items {
+            let frame = resolve(frame, table, base)?;
+            let Some((_, ff)) = fields_of(frame) else { continue };
+            let g = |name: &str| ff.iter().find(|(n, _)| *n == name).map(|(_, x)| *x);
+            stack_trace.push(StackFrame {
+                declaring_class: text(g("declaringClass")).unwrap_or_default(),
+                method: text(g("methodName")).unwrap_or_default(),
+                file: text(g("fileName")),
+                line: match g("lineNumber") {
+                    Some(Value::Int(n)) => *n,
+                    _ => -1,
+                },
+            });
+        }
+    }
+    let mut suppressed = Vec::new();
+    if let Some(Value::List(l)) = get("suppressedExceptions").map(|x| resolve(x, table, base)).transpose()? {
+        for s in &l.items {
+            let s = resolve(s, table, base)?;
+            if fields_of(s).is_some() && !chain.contains(&(s as *const Value)) {
+                suppressed.push(parse(s, table, base, chain)?);
+            }
+        }
+    }
+    chain.pop();
+    Ok(JavaException { class: class.to_owned(), message: text(get("detailMessage")), cause, stack_trace, suppressed })
 }
 
 impl fmt::Display for RemoteFault {
@@ -196,8 +419,9 @@ impl fmt::Display for RemoteFault {
 impl std::error::Error for RemoteFault {}
 
 impl From<Fault> for RemoteFault {
+    /// A fault of a Hessian 2 reply (see [`RemoteFault::exception`]).
     fn from(f: Fault) -> Self {
-        RemoteFault(f)
+        RemoteFault(f, 1)
     }
 }
 
@@ -212,7 +436,7 @@ mod tests {
 
     #[test]
     fn exception_class_from_detail() {
-        let f = RemoteFault(service_exception("java.lang.IllegalStateException", "bad"));
+        let f = RemoteFault::from(service_exception("java.lang.IllegalStateException", "bad"));
         assert_eq!(f.exception_class(), Some("java.lang.IllegalStateException"));
         assert_eq!(f.message(), "bad");
     }

@@ -21,7 +21,8 @@ import java.util.concurrent.Executors;
 
 /**
  * Caucho's skeletons behind com.sun.net.httpserver: /bench (RpcBenchService), /overload
- * (RpcOverloadService), /test2 (RpcTestHessian2) and /refs (RpcRefsService). Each path answers
+ * (RpcOverloadService), /test2 (RpcTestHessian2), /refs (RpcRefsService) and /faults
+ * (RpcFaultService). Each path answers
  * Hessian (any version, as HessianSkeleton detects it) and Burlap (a body starting with '<').
  * /bench-chunked is /bench with replies sent chunked (Transfer-Encoding: chunked, as servlet
  * containers stream them) instead of with a Content-Length. Prints "PORT n" and serves until
@@ -104,6 +105,7 @@ public class RpcJavaServer {
     mount(server, "/overload", new RpcOverloadServiceImpl(), RpcOverloadService.class);
     mount(server, "/test2", RpcTestHessian2Impl.create(), RpcTestHessian2.class);
     mount(server, "/refs", new RpcRefsServiceImpl(), RpcRefsService.class);
+    mount(server, "/faults", new RpcFaultServiceImpl(), RpcFaultService.class);
     server.start();
     System.out.println("PORT " + server.getAddress().getPort());
     System.out.flush();

@@ -41,6 +41,7 @@ pub mod de;
 pub mod dynamic;
 pub mod external;
 pub mod h1;
+pub mod java;
 pub mod mangle;
 mod map_ser;
 pub mod message;
