@@ -120,3 +120,94 @@ fn typed_collections_and_arrays() {
     let m: std::collections::BTreeMap<String, i32> = hessian::from_slice(&java_bytes(&java, "treemap")).unwrap();
     assert_eq!(m.len(), 2);
 }
+
+mod evolution {
+    use serde::{Deserialize, Serialize};
+
+    /// `Account` with fewer fields than Java's (no `balance`).
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "org.example.evolution.Account")]
+    pub struct AccountFewer {
+        pub id: i64,
+        pub owner: String,
+    }
+
+    /// `Account` with one field more than Java's, defaulted when absent.
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "org.example.evolution.Account")]
+    pub struct AccountMore {
+        pub id: i64,
+        pub owner: String,
+        pub balance: f64,
+        #[serde(default)]
+        pub nickname: Option<String>,
+    }
+
+    /// `Dog`: its own `name` (hiding `Animal`'s), `good`, and `Animal`'s `legs`.
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "org.example.evolution.Dog")]
+    pub struct Dog {
+        pub name: String,
+        pub good: bool,
+        pub legs: i32,
+    }
+
+    /// The generic `Pair<A, B>`.
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "org.example.evolution.Pair")]
+    pub struct Pair<A, B> {
+        pub first: A,
+        pub second: B,
+    }
+}
+
+fn evolution_bytes(java: &Java, name: &str) -> Vec<u8> {
+    unhex(String::from_utf8(java.run("JavaEvolution", &["write", name], b"")).expect("text").trim())
+}
+
+fn java_describes<T: Serialize>(java: &Java, v: &T) -> String {
+    let bytes = hessian::to_vec(v).unwrap();
+    String::from_utf8(java.run("JavaEvolution", &["read", &hex(&bytes)], b"")).expect("text").trim().to_owned()
+}
+
+#[test]
+fn schema_evolution_both_ways() {
+    use evolution::{AccountFewer, AccountMore};
+    let Some(java) = java() else { return };
+    let bytes = evolution_bytes(&java, "account");
+    value_model("account", &bytes);
+    // fewer fields: the unknown one is skipped; more: the missing one takes its default
+    let fewer: AccountFewer = hessian::from_slice(&bytes).unwrap();
+    assert_eq!(fewer, AccountFewer { id: 7, owner: "Ada".into() });
+    let more: AccountMore = hessian::from_slice(&bytes).unwrap();
+    assert_eq!(more, AccountMore { id: 7, owner: "Ada".into(), balance: 12.5, nickname: None });
+    // and Java reads both: a missing field keeps its default, an unknown one is ignored
+    assert_eq!(java_describes(&java, &fewer), "Account id=7 owner=Ada balance=0.0");
+    let more = AccountMore { nickname: Some("A.".into()), ..more };
+    assert_eq!(java_describes(&java, &more), "Account id=7 owner=Ada balance=12.5");
+}
+
+#[test]
+fn a_field_hidden_by_a_subclass_and_a_generic_container() {
+    use evolution::{Dog, Pair};
+    let Some(java) = java() else { return };
+    // Caucho writes Dog's name, good, then Animal's name and legs: two fields called `name`
+    let bytes = evolution_bytes(&java, "dog");
+    value_model("dog", &bytes);
+    match hessian::h2::from_slice(&bytes).unwrap() {
+        hessian::Value::Object(o) => assert_eq!(o.class.fields, ["name", "good", "name", "legs"]),
+        other => panic!("{other}"),
+    }
+    // the Rust struct's `name` is the subclass's, as in Java
+    let dog: Dog = hessian::from_slice(&bytes).unwrap();
+    assert_eq!(dog, Dog { name: "Rex".into(), good: true, legs: 4 });
+    assert_eq!(java_describes(&java, &dog), "Dog name=Rex good=true animal.name=null legs=4");
+    // a generic class: its type parameters are the Rust struct's
+    let bytes = evolution_bytes(&java, "pair");
+    value_model("pair", &bytes);
+    let pair: Pair<String, i32> = hessian::from_slice(&bytes).unwrap();
+    assert_eq!(pair, Pair { first: "x".into(), second: 5 });
+    assert_eq!(java_describes(&java, &pair), "Pair first=x second=5 (java.lang.Integer)");
+    let pair = Pair { first: 1.5f64, second: vec!["a".to_owned()] };
+    assert_eq!(java_describes(&java, &pair), "Pair first=1.5 second=[a] (java.util.ArrayList)");
+}

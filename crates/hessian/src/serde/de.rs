@@ -967,13 +967,26 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, R> {
 
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.keys >= self.n {
-            return Ok(None);
+        loop {
+            if self.keys >= self.n {
+                return Ok(None);
+            }
+            let i = self.keys;
+            self.keys += 1;
+            let Some(class) = self.de.dec.tables().class(self.idx) else {
+                return seed.deserialize(FieldKey("")).map(Some);
+            };
+            // A field name the class lists twice is a Java field a subclass hides (Caucho writes
+            // the subclass's first, then the superclass's): the Rust field is the subclass's,
+            // and the hidden one's value is skipped, as Java's reader does.
+            if class.fields[..i].contains(&class.fields[i]) {
+                self.values += 1;
+                self.de.skip_values(1)?;
+                continue;
+            }
+            let name = class.fields[i].as_str();
+            return seed.deserialize(FieldKey(name)).map(Some);
         }
-        let i = self.keys;
-        self.keys += 1;
-        let name = self.de.dec.tables().class(self.idx).map_or("", |c| c.fields[i].as_str());
-        seed.deserialize(FieldKey(name)).map(Some)
     }
 
     #[inline]

@@ -1,0 +1,56 @@
+import com.caucho.hessian.io.Hessian2Input;
+import com.caucho.hessian.io.Hessian2Output;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import org.example.evolution.*;
+
+/**
+ * Class hierarchies, generic containers and schema evolution against Rust structs
+ * (crates/hessian/tests/java_types.rs). `JavaEvolution write NAME` prints the hex of a sample;
+ * `JavaEvolution read HEX` prints what Java read from HEX, described field by field.
+ */
+public class JavaEvolution {
+  static Object sample(String name) {
+    switch (name) {
+      case "account": { Account a = new Account(); a.id = 7; a.owner = "Ada"; a.balance = 12.5; return a; }
+      case "dog": {
+        Dog d = new Dog(); d.name = "Rex"; d.good = true; d.legs = 4; ((Animal) d).name = "animal"; return d;
+      }
+      case "pair": { Pair<String, Integer> p = new Pair<>(); p.first = "x"; p.second = 5; return p; }
+      default: throw new IllegalArgumentException(name);
+    }
+  }
+
+  static String describe(Object o) {
+    if (o instanceof Account) {
+      Account a = (Account) o;
+      return "Account id=" + a.id + " owner=" + a.owner + " balance=" + a.balance;
+    }
+    if (o instanceof Dog) {
+      Dog d = (Dog) o;
+      return "Dog name=" + d.name + " good=" + d.good + " animal.name=" + ((Animal) d).name + " legs=" + d.legs;
+    }
+    if (o instanceof Pair) {
+      Pair<?, ?> p = (Pair<?, ?>) o;
+      return "Pair first=" + p.first + " second=" + p.second + " (" + (p.second == null ? null : p.second.getClass().getName()) + ")";
+    }
+    return String.valueOf(o);
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("write")) {
+      ByteArrayOutputStream bos = new ByteArrayOutputStream();
+      Hessian2Output out = new Hessian2Output(bos);
+      out.writeObject(sample(args[1]));
+      out.close();
+      StringBuilder hex = new StringBuilder();
+      for (byte x : bos.toByteArray()) hex.append(String.format("%02x", x));
+      System.out.println(hex);
+    } else {
+      String hex = args[1];
+      byte[] bytes = new byte[hex.length() / 2];
+      for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      System.out.println(describe(new Hessian2Input(new ByteArrayInputStream(bytes)).readObject()));
+    }
+  }
+}
