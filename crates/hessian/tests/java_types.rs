@@ -114,6 +114,8 @@ fn typed_collections_and_arrays() {
     both_ways(&java, "int_array", TypedList::new("[int", vec![1, 2, 3]));
     both_ways(&java, "string_array", TypedList::new("[string", vec![s("x"), s("y")]));
     both_ways(&java, "long_array", TypedList::new("[long", vec![1i64, -1]));
+    let objects = vec![hessian::Value::Int(1), hessian::Value::string("a"), hessian::Value::Null];
+    both_ways(&java, "object_array", TypedList::new("[object", objects));
     // plain Rust collections read the same bytes (the type name is not needed to read)
     let v: Vec<i32> = hessian::from_slice(&java_bytes(&java, "treeset")).unwrap();
     assert_eq!(v, [1, 2, 3]);
@@ -202,6 +204,19 @@ fn a_field_hidden_by_a_subclass_and_a_generic_container() {
     let dog: Dog = hessian::from_slice(&bytes).unwrap();
     assert_eq!(dog, Dog { name: "Rex".into(), good: true, legs: 4 });
     assert_eq!(java_describes(&java, &dog), "Dog name=Rex good=true animal.name=null legs=4");
+    // the same in Hessian 1 (a typed map with the key `name` twice), as Java's hybrid proxy
+    // sends its arguments
+    let h1 = unhex(String::from_utf8(java.run("JavaEvolution", &["write1", "dog"], b"")).unwrap().trim());
+    assert_eq!(hessian::serde::h1::from_slice::<Dog>(&h1).unwrap(), dog);
+    let mine = hessian::serde::h1::to_vec(&dog).unwrap();
+    let read = String::from_utf8(java.run("JavaEvolution", &["read1", &hex(&mine)], b"")).unwrap();
+    assert_eq!(read.trim(), "Dog name=Rex good=true animal.name=null legs=4");
+    // and in Burlap
+    let xml = unhex(String::from_utf8(java.run("JavaEvolution", &["writeb", "dog"], b"")).unwrap().trim());
+    assert_eq!(hessian::serde::burlap::from_slice::<Dog>(&xml).unwrap(), dog);
+    let mine = hessian::serde::burlap::to_vec(&dog).unwrap();
+    let read = String::from_utf8(java.run("JavaEvolution", &["readb", &hex(&mine)], b"")).unwrap();
+    assert_eq!(read.trim(), "Dog name=Rex good=true animal.name=null legs=4");
     // a generic class: its type parameters are the Rust struct's
     let bytes = evolution_bytes(&java, "pair");
     value_model("pair", &bytes);

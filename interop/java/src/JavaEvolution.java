@@ -1,5 +1,9 @@
+import com.caucho.burlap.io.BurlapInput;
+import com.caucho.burlap.io.BurlapOutput;
 import com.caucho.hessian.io.Hessian2Input;
 import com.caucho.hessian.io.Hessian2Output;
+import com.caucho.hessian.io.HessianInput;
+import com.caucho.hessian.io.HessianOutput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import org.example.evolution.*;
@@ -7,7 +11,8 @@ import org.example.evolution.*;
 /**
  * Class hierarchies, generic containers and schema evolution against Rust structs
  * (crates/hessian/tests/java_types.rs). `JavaEvolution write NAME` prints the hex of a sample;
- * `JavaEvolution read HEX` prints what Java read from HEX, described field by field.
+ * `JavaEvolution read HEX` prints what Java read from HEX, described field by field; `write1` and
+ * `read1` do the same in Hessian 1, `writeb` and `readb` in Burlap.
  */
 public class JavaEvolution {
   static Object sample(String name) {
@@ -38,11 +43,21 @@ public class JavaEvolution {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args[0].equals("write")) {
+    if (args[0].startsWith("write")) {
       ByteArrayOutputStream bos = new ByteArrayOutputStream();
-      Hessian2Output out = new Hessian2Output(bos);
-      out.writeObject(sample(args[1]));
-      out.close();
+      if (args[0].equals("writeb")) {
+        BurlapOutput out = new BurlapOutput(bos);
+        out.writeObject(sample(args[1]));
+        out.flush();
+      } else if (args[0].equals("write1")) {
+        HessianOutput out = new HessianOutput(bos);
+        out.writeObject(sample(args[1]));
+        out.flush();
+      } else {
+        Hessian2Output out = new Hessian2Output(bos);
+        out.writeObject(sample(args[1]));
+        out.close();
+      }
       StringBuilder hex = new StringBuilder();
       for (byte x : bos.toByteArray()) hex.append(String.format("%02x", x));
       System.out.println(hex);
@@ -50,7 +65,10 @@ public class JavaEvolution {
       String hex = args[1];
       byte[] bytes = new byte[hex.length() / 2];
       for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-      System.out.println(describe(new Hessian2Input(new ByteArrayInputStream(bytes)).readObject()));
+      ByteArrayInputStream in = new ByteArrayInputStream(bytes);
+      Object o = args[0].equals("read1") ? new HessianInput(in).readObject()
+          : args[0].equals("readb") ? new BurlapInput(in).readObject() : new Hessian2Input(in).readObject();
+      System.out.println(describe(o));
     }
   }
 }

@@ -42,6 +42,7 @@ public class JavaTypes {
       case "int_array": return new int[] {1, 2, 3};
       case "string_array": return new String[] {"x", "y"};
       case "long_array": return new long[] {1L, -1L};
+      case "object_array": return new Object[] {1, "a", null};
       default: throw new IllegalArgumentException("no sample " + name);
     }
   }

@@ -329,9 +329,22 @@ impl<'de, R: Input<'de>> Deserializer<'de, R> {
 
     /// A map (or object) whose start token (at `at`) has been read, as a serde map.
     fn visit_map<V: Visitor<'de>>(&mut self, tok: Tok, at: u64, visitor: V) -> Result<V::Value> {
+        self.visit_map_keys(tok, at, visitor, None)
+    }
+
+    /// A map as the fields of a struct with the field names `fields`: a name the map repeats is
+    /// a Java field a subclass hides (Caucho writes the subclass's first): the first is kept and
+    /// the repeats skipped, as Java's reader does.
+    fn visit_map_keys<V: Visitor<'de>>(
+        &mut self,
+        tok: Tok,
+        at: u64,
+        visitor: V,
+        seen: Option<(&'static [&'static str], u64)>,
+    ) -> Result<V::Value> {
         self.dec.enter()?;
         let header = self.map_header(tok, at)?;
-        let mut acc = MapAccess { de: self, count: 0, done: header.is_none(), pending_value: false };
+        let mut acc = MapAccess { de: self, count: 0, done: header.is_none(), pending_value: false, seen };
         let v = visitor.visit_map(&mut acc)?;
         let (count, done, pending_value) = (acc.count, acc.done, acc.pending_value);
         if pending_value {
@@ -548,7 +561,7 @@ impl<'de, R: Input<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     ) -> Result<V::Value> {
         let (t, tok, at) = self.value_tok()?;
         let r = match t {
-            Tag::Map => self.visit_map(tok, at, visitor),
+            Tag::Map => self.visit_map_keys(tok, at, visitor, Some((fields, 0))),
             Tag::List => self.visit_list(tok, at, visitor),
             _ => match self.dec.parse_leaf(t, tok)? {
                 Value::Ref(r) => self.replay(at, r as usize, "an object", |de| {
@@ -632,25 +645,48 @@ struct MapAccess<'a, 'de, R: Input<'de>> {
     count: usize,
     done: bool,
     pending_value: bool,
+    /// For a struct: its field names, and which of the first 64 the map has given so far (a
+    /// repeat is skipped with its value).
+    seen: Option<(&'static [&'static str], u64)>,
 }
 
 impl<'de, R: Input<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.done {
-            return Ok(None);
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            if self.de.dec.peek_tok()? == Tok::End(Tag::Map) {
+                self.de.dec.next_tok()?;
+                self.done = true;
+                return Ok(None);
+            }
+            self.de.dec.check_count(self.count)?;
+            self.count += 1;
+            self.pending_value = true;
+            let start = self.de.dec.tok_start();
+            let string_key = matches!(self.de.dec.peek_tok()?, Tok::Start(Tag::String) | Tok::Empty(Tag::String));
+            if let (Some((names, given)), true) = (self.seen, string_key) {
+                let name = <String as de::Deserialize>::deserialize(&mut *self.de).map_err(|e| e.at_offset(start))?;
+                let index = names.iter().position(|n| *n == name).filter(|&i| i < 64);
+                if index.is_some_and(|i| given & (1 << i) != 0) {
+                    // a field a subclass hides: its value is skipped
+                    self.de.skip_next()?;
+                    self.pending_value = false;
+                    continue;
+                }
+                if let Some(i) = index {
+                    self.seen = Some((names, given | (1 << i)));
+                }
+                return seed
+                    .deserialize(de::IntoDeserializer::<Error>::into_deserializer(name))
+                    .map(Some)
+                    .map_err(|e| e.at_offset(start));
+            }
+            return seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.at_offset(start));
         }
-        if self.de.dec.peek_tok()? == Tok::End(Tag::Map) {
-            self.de.dec.next_tok()?;
-            self.done = true;
-            return Ok(None);
-        }
-        self.de.dec.check_count(self.count)?;
-        self.count += 1;
-        self.pending_value = true;
-        let start = self.de.dec.tok_start();
-        seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.at_offset(start))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {

@@ -299,11 +299,26 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
 
     /// A map (or object) whose `M` has been read, as a serde map.
     fn visit_map<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        self.visit_map_keys(visitor, None)
+    }
+
+    /// A map as the fields of a struct with the field names `fields`: a field name the map
+    /// repeats is a Java field a subclass hides (Caucho writes the subclass's first): the first
+    /// is kept and the repeats skipped, as Java's reader does.
+    fn visit_struct_map<V: Visitor<'de>>(&mut self, visitor: V, fields: &'static [&'static str]) -> Result<V::Value> {
+        self.visit_map_keys(visitor, Some((fields, 0)))
+    }
+
+    fn visit_map_keys<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        seen: Option<(&'static [&'static str], u64)>,
+    ) -> Result<V::Value> {
         let at = self.dec.offset() - 1;
         self.dec.enter()?;
         self.dec.parse_map_header()?;
         self.note_start(at);
-        let mut acc = MapAccess { de: self, count: 0, done: false, pending_value: false };
+        let mut acc = MapAccess { de: self, count: 0, done: false, pending_value: false, seen };
         let v = visitor.visit_map(&mut acc)?;
         let (count, done, pending_value) = (acc.count, acc.done, acc.pending_value);
         if pending_value {
@@ -574,7 +589,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     ) -> Result<V::Value> {
         let start = self.dec.offset();
         let r = match self.dec.read_code()? {
-            BC_MAP => self.visit_map(visitor),
+            BC_MAP => self.visit_struct_map(visitor, _fields),
             BC_LIST => self.visit_list(visitor),
             BC_REF => self.replay("an object", |de| de::Deserializer::deserialize_struct(de, _name, _fields, visitor)),
             c => Err(self.wrong(c, "an object")),
@@ -657,25 +672,57 @@ struct MapAccess<'a, 'de, R: Read<'de>> {
     count: usize,
     done: bool,
     pending_value: bool,
+    /// For a struct: its field names, and which of the first 64 the map has given so far (a
+    /// repeat is skipped with its value).
+    seen: Option<(&'static [&'static str], u64)>,
 }
 
 impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.done {
-            return Ok(None);
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            if self.de.peek()? == BC_END {
+                self.de.dec.read_code()?;
+                self.done = true;
+                return Ok(None);
+            }
+            self.de.dec.check_count(self.count)?;
+            self.count += 1;
+            self.pending_value = true;
+            let start = self.de.dec.offset();
+            if let Some((names, given)) = self.seen.as_mut() {
+                let code = self.de.peek()?;
+                if matches!(code, BC_STRING | BC_STRING_CHUNK) {
+                    self.de.dec.read_code()?;
+                    let key = self.de.dec.parse_str(code).map_err(|e| e.at_offset(start))?;
+                    let name: &str = match &key {
+                        Reference::Borrowed(k) => k,
+                        Reference::Copied(k) => k,
+                    };
+                    let index = names.iter().position(|n| *n == name).filter(|&i| i < 64);
+                    let repeat = index.is_some_and(|i| *given & (1 << i) != 0);
+                    if let Some(i) = index {
+                        *given |= 1 << i;
+                    }
+                    if !repeat {
+                        return seed
+                            .deserialize(de::IntoDeserializer::<Error>::into_deserializer(name))
+                            .map(Some)
+                            .map_err(|e| e.at_offset(start));
+                    }
+                    // a field a subclass hides: its value is skipped
+                    let c = self.de.dec.read_code()?;
+                    self.de.skip(c)?;
+                    self.pending_value = false;
+                    continue;
+                }
+            }
+            return seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.at_offset(start));
         }
-        if self.de.peek()? == BC_END {
-            self.de.dec.read_code()?;
-            self.done = true;
-            return Ok(None);
-        }
-        self.de.dec.check_count(self.count)?;
-        self.count += 1;
-        self.pending_value = true;
-        let start = self.de.dec.offset();
-        seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.at_offset(start))
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
