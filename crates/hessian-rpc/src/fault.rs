@@ -253,8 +253,7 @@ impl JavaException {
     /// The exception of a fault detail `v`; `ref_base` is the reference number of `v` itself in
     /// its message (1 in a Hessian 2 fault, 0 in Hessian 1 and Burlap).
     pub fn from_value(v: &Value, ref_base: u32) -> Result<JavaException, ExceptionError> {
-        let mut table = Vec::new();
-        collect(v, &mut table);
+        let table = v.reference_table();
         let mut chain = Vec::new();
         parse(v, &table, ref_base, &mut chain)
     }
@@ -293,28 +292,6 @@ impl fmt::Display for JavaException {
 impl std::error::Error for JavaException {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.cause.as_deref().map(|c| c as &(dyn std::error::Error + 'static))
-    }
-}
-
-/// Every list, map and object of `v` in the order a reader numbers them.
-fn collect<'a>(v: &'a Value, table: &mut Vec<&'a Value>) {
-    match v {
-        Value::List(l) => {
-            table.push(v);
-            l.items.iter().for_each(|x| collect(x, table));
-        }
-        Value::Map(m) => {
-            table.push(v);
-            for (k, x) in &m.entries {
-                collect(k, table);
-                collect(x, table);
-            }
-        }
-        Value::Object(o) => {
-            table.push(v);
-            o.fields.iter().for_each(|x| collect(x, table));
-        }
-        _ => {}
     }
 }
 

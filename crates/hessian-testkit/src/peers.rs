@@ -153,33 +153,9 @@ pub fn json_lines(out: &str) -> Vec<Json> {
 /// object fields are compared by key, in any order (a Java `HashMap` has none, and JavaScript
 /// objects put integer-like keys first).
 pub fn matches(expected: &Value, got: &Json) -> Result<(), String> {
-    let mut table = Vec::new();
-    collect_refs(expected, &mut table);
+    let table = expected.reference_table();
     let mut open = Vec::new();
     compare(expected, got, &table, &mut open, "$")
-}
-
-/// The reference table of a message whose one value is `v`: every list, map and object in the
-/// order a reader meets them.
-fn collect_refs<'a>(v: &'a Value, table: &mut Vec<&'a Value>) {
-    match v {
-        Value::List(l) => {
-            table.push(v);
-            l.items.iter().for_each(|x| collect_refs(x, table));
-        }
-        Value::Map(m) => {
-            table.push(v);
-            for (k, x) in &m.entries {
-                collect_refs(k, table);
-                collect_refs(x, table);
-            }
-        }
-        Value::Object(o) => {
-            table.push(v);
-            o.fields.iter().for_each(|x| collect_refs(x, table));
-        }
-        _ => {}
-    }
 }
 
 fn number(got: &Json) -> Option<f64> {

@@ -117,6 +117,35 @@ pub struct Remote {
 }
 
 impl Value {
+    /// Every list, map and object in this value, itself first, in the order a reader numbers
+    /// them for references: [`Value::Ref`]`(n)` inside a message whose only referenceable values
+    /// are these is entry `n`.
+    pub fn reference_table(&self) -> Vec<&Value> {
+        fn walk<'a>(v: &'a Value, table: &mut Vec<&'a Value>) {
+            match v {
+                Value::List(l) => {
+                    table.push(v);
+                    l.items.iter().for_each(|x| walk(x, table));
+                }
+                Value::Map(m) => {
+                    table.push(v);
+                    for (k, x) in &m.entries {
+                        walk(k, table);
+                        walk(x, table);
+                    }
+                }
+                Value::Object(o) => {
+                    table.push(v);
+                    o.fields.iter().for_each(|x| walk(x, table));
+                }
+                _ => {}
+            }
+        }
+        let mut table = Vec::new();
+        walk(self, &mut table);
+        table
+    }
+
     /// An untyped, fixed-length list (what Java writes for an `ArrayList` of unknown type name).
     pub fn list(items: Vec<Value>) -> Value {
         Value::List(Box::new(List { type_name: None, fixed_length: true, items }))

@@ -58,13 +58,9 @@ public class JavaEvolution {
         out.writeObject(sample(args[1]));
         out.close();
       }
-      StringBuilder hex = new StringBuilder();
-      for (byte x : bos.toByteArray()) hex.append(String.format("%02x", x));
-      System.out.println(hex);
+      System.out.println(Hex.of(bos.toByteArray()));
     } else {
-      String hex = args[1];
-      byte[] bytes = new byte[hex.length() / 2];
-      for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      byte[] bytes = Hex.parse(args[1]);
       ByteArrayInputStream in = new ByteArrayInputStream(bytes);
       Object o = args[0].equals("read1") ? new HessianInput(in).readObject()
           : args[0].equals("readb") ? new BurlapInput(in).readObject() : new Hessian2Input(in).readObject();

@@ -68,13 +68,9 @@ public class JavaTypes {
       Hessian2Output out = new Hessian2Output(bos);
       out.writeObject(want);
       out.close();
-      StringBuilder hex = new StringBuilder();
-      for (byte x : bos.toByteArray()) hex.append(String.format("%02x", x));
-      System.out.println(hex);
+      System.out.println(Hex.of(bos.toByteArray()));
     } else {
-      String hex = args[2];
-      byte[] bytes = new byte[hex.length() / 2];
-      for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+      byte[] bytes = Hex.parse(args[2]);
       Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(bytes));
       String note = "";
       if (want instanceof BigDecimal) {
