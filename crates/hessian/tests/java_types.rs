@@ -66,6 +66,14 @@ fn big_numbers() {
     both_ways(&java, "biginteger_zero", BigInteger::from(0));
     assert_eq!(BigInteger::parse("-5").unwrap().to_i128(), Some(-5));
     assert_eq!(BigInteger::parse(&"9".repeat(50)).unwrap().to_i128(), None, "beyond i128: no silent truncation");
+    // hostile sizes are refused, not converted for minutes
+    assert!(BigInteger::parse(&"9".repeat(100_000)).is_none());
+    let huge = hessian::Value::Object(Box::new(hessian::Object {
+        class: hessian::ClassDef::new("java.math.BigInteger", ["signum", "mag"]),
+        fields: vec![hessian::Value::Int(1), hessian::Value::typed_list("[int", vec![hessian::Value::Int(7); 100_000])],
+    }));
+    let err = hessian::from_slice::<BigInteger>(&hessian::h2::to_vec(&huge).unwrap()).unwrap_err().to_string();
+    assert!(err.contains("limbs"), "{err}");
 
     // 4.0.38 writes a BigDecimal that fits a long without its digits (intVal null, intCompact
     // transient): Java itself reads it back as zero; Rust refuses it with the reason

@@ -82,6 +82,13 @@ fn invalid<E: de::Error>(what: &str, v: &Value) -> E {
 
 // ---- decimal text of big integers ----
 
+/// Most 32-bit limbs of a big integer's magnitude read or written (131,072 bits, about 39,000
+/// decimal digits): the text conversion is quadratic, so a hostile message cannot make it run
+/// for minutes.
+pub const MAX_BIG_INTEGER_LIMBS: usize = 4096;
+/// Most decimal digits of a [`BigInteger`] or [`BigDecimal`] accepted as text.
+pub const MAX_DECIMAL_DIGITS: usize = 39_500;
+
 /// The decimal text of a magnitude (big-endian 32-bit limbs).
 fn mag_to_decimal(mag: &[u32]) -> String {
     let mut limbs: Vec<u32> = mag.iter().copied().skip_while(|&x| x == 0).collect();
@@ -133,7 +140,7 @@ fn sign_and_digits(s: &str) -> Option<(bool, &str)> {
         b'+' => (false, &s[1..]),
         _ => (false, s),
     };
-    (!d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())).then_some((neg, d))
+    (!d.is_empty() && d.len() <= MAX_DECIMAL_DIGITS && d.bytes().all(|b| b.is_ascii_digit())).then_some((neg, d))
 }
 
 fn trim_zeros(d: &str) -> &str {
@@ -205,6 +212,12 @@ impl BigInteger {
         }
         let signum = long_of(field(v, "signum")).ok_or_else(|| invalid("a java.math.BigInteger", v))?;
         let mag = match field(v, "mag") {
+            Some(Value::List(l)) if l.items.len() > MAX_BIG_INTEGER_LIMBS => {
+                return Err(E::custom(format!(
+                    "a java.math.BigInteger of {} limbs, more than the {MAX_BIG_INTEGER_LIMBS} read",
+                    l.items.len()
+                )))
+            }
             Some(Value::List(l)) => l
                 .items
                 .iter()
@@ -247,6 +260,9 @@ impl BigDecimal {
             Some(i) => (&s[..i], Some(&s[i + 1..])),
             None => (s, None),
         };
+        if s.len() > MAX_DECIMAL_DIGITS + 16 {
+            return None;
+        }
         let body = mantissa.strip_prefix(['-', '+']).unwrap_or(mantissa);
         let (int, frac) = body.split_once('.').unwrap_or((body, ""));
         let digits_ok = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
