@@ -73,7 +73,7 @@ pub fn basic_credentials(parts: &http::request::Parts) -> Option<(String, String
     if !scheme.eq_ignore_ascii_case("basic") {
         return None;
     }
-    let decoded = hessian::json::base64_decode(token.trim()).ok()?;
+    let decoded = hessian::base64::decode(token.trim().as_bytes(), hessian::base64::Strictness::Canonical).ok()?;
     let text = String::from_utf8(decoded).ok()?;
     let (user, password) = text.split_once(':')?;
     Some((user.to_owned(), password.to_owned()))

@@ -131,7 +131,7 @@ impl ClientBuilder {
     /// HTTP basic authentication on every call, as Caucho's `HessianProxyFactory.setUser` and
     /// `setPassword` send it: `Authorization: Basic base64(user:password)`.
     pub fn basic_auth(self, user: &str, password: &str) -> Self {
-        let token = hessian::json::base64_encode(format!("{user}:{password}").as_bytes());
+        let token = hessian::base64::encode(format!("{user}:{password}").as_bytes());
         self.header("Authorization", format!("Basic {token}"))
     }
 

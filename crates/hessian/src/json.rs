@@ -732,59 +732,15 @@ fn date_from_json(j: &Json) -> JResult<i64> {
 // Base64 (RFC 4648, standard alphabet)
 // ---------------------------------------------------------------------------------------------
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Encodes bytes as standard base64 with padding.
+/// Encodes bytes as standard base64 with padding ([`crate::base64::encode`]).
 pub fn base64_encode(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for chunk in data.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(B64[(n >> (18 - 6 * i) & 0x3f) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    crate::base64::encode(data)
 }
 
 /// Decodes standard base64; padding is optional and ASCII whitespace is ignored.
 pub fn base64_decode(s: &str) -> Result<Vec<u8>, JsonError> {
-    let bad = |what: String| JsonError::new(JsonErrorKind::InvalidBase64(what));
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    let (mut acc, mut bits, mut pad) = (0u32, 0u32, 0usize);
-    for (i, c) in s.bytes().enumerate() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => {
-                pad += 1;
-                continue;
-            }
-            c if c.is_ascii_whitespace() => continue,
-            _ => return Err(bad(format!("unexpected character at position {i}"))),
-        };
-        if pad > 0 {
-            return Err(bad("data after padding".into()));
-        }
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    // 6 leftover bits cannot come from whole bytes; leftover bits must be zero.
-    if bits >= 6 || acc != 0 || pad > 2 {
-        return Err(bad("truncated or non-canonical final group".into()));
-    }
-    Ok(out)
+    crate::base64::decode(s.as_bytes(), crate::base64::Strictness::Canonical)
+        .map_err(|e| JsonError::new(JsonErrorKind::InvalidBase64(e.to_string())))
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 //! - [`serde`]: `Serialize`/`Deserialize` types straight to and from Hessian 2.0
 //!   ([`to_vec`], [`from_slice`], …), with the hand-written codec path of
 //!   [`serde::external`].
-//! - [`json`]: the lossless typed-JSON mapping of values (`docs/typed-json.md`).
+//! - `json` (feature `json`): the lossless typed-JSON mapping of values (`docs/typed-json.md`).
 //!
 //! ```
 //! use hessian::{h2, Value};
@@ -26,6 +26,7 @@
 //! ```
 
 mod ascii;
+pub mod base64;
 pub mod burlap;
 pub mod convert;
 pub mod detect;
@@ -33,6 +34,7 @@ pub mod error;
 pub mod h1;
 pub mod h2;
 mod java_utf8;
+#[cfg(feature = "json")]
 pub mod json;
 pub mod message;
 pub mod negotiate;

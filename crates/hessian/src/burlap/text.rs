@@ -143,75 +143,16 @@ pub fn parse_date(s: &str) -> Option<i64> {
     Some(days * MS_PER_DAY + h * 3_600_000 + mi * 60_000 + sec * 1000 + milli)
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 /// Base64 as `BurlapOutput.writeBytes` lays it out: standard alphabet with padding, and a newline
 /// before every group that starts at a byte offset divisible by 192 (except the first).
 pub fn encode_base64(data: &[u8], out: &mut Vec<u8>) {
-    let mut i = 0;
-    while i + 2 < data.len() {
-        if i != 0 && (i & 0x3f) == 0 {
-            out.push(b'\n');
-        }
-        let v = (u32::from(data[i]) << 16) | (u32::from(data[i + 1]) << 8) | u32::from(data[i + 2]);
-        out.extend_from_slice(&[
-            B64[(v >> 18) as usize & 0x3f],
-            B64[(v >> 12) as usize & 0x3f],
-            B64[(v >> 6) as usize & 0x3f],
-            B64[v as usize & 0x3f],
-        ]);
-        i += 3;
-    }
-    if i + 1 < data.len() {
-        let v = (u32::from(data[i]) << 8) | u32::from(data[i + 1]);
-        out.extend_from_slice(&[
-            B64[(v >> 10) as usize & 0x3f],
-            B64[(v >> 4) as usize & 0x3f],
-            B64[(v << 2) as usize & 0x3f],
-            b'=',
-        ]);
-    } else if i < data.len() {
-        let v = u32::from(data[i]);
-        out.extend_from_slice(&[B64[(v >> 2) as usize & 0x3f], B64[(v << 4) as usize & 0x3f], b'=', b'=']);
-    }
+    crate::base64::encode_into(data, Some(192), out);
 }
 
-/// Decodes base64, ignoring whitespace; `None` on any other non-alphabet byte or bad padding.
+/// Decodes base64 as `BurlapInput` does, ignoring whitespace; `None` on any other
+/// non-alphabet byte or bad padding.
 pub fn decode_base64(text: &[u8], out: &mut Vec<u8>) -> Option<()> {
-    let mut acc = 0u32;
-    let mut n = 0u32;
-    let mut pad = 0;
-    for &c in text {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => {
-                pad += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\r' | b'\n' => continue,
-            _ => return None,
-        };
-        if pad > 0 {
-            return None;
-        }
-        acc = (acc << 6) | u32::from(v);
-        n += 1;
-        if n == 4 {
-            out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]);
-            acc = 0;
-            n = 0;
-        }
-    }
-    match (n, pad) {
-        (0, 0) => {}
-        (2, 2) | (2, 0) => out.push((acc >> 4) as u8),
-        (3, 1) | (3, 0) => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
-        _ => return None,
-    }
+    out.extend(crate::base64::decode(text, crate::base64::Strictness::Lenient).ok()?);
     Some(())
 }
 
