@@ -184,26 +184,7 @@ pub fn arg_expectation(method: &str) -> Option<Value> {
 /// Structural equality in which doubles are equal when their bits are (so `NaN` equals `NaN`
 /// and `-0.0` differs from `0.0`), unlike `Value`'s `PartialEq`.
 pub fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
-        (Value::List(x), Value::List(y)) => {
-            x.type_name == y.type_name
-                && x.fixed_length == y.fixed_length
-                && x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(p, q)| same_value(p, q))
-        }
-        (Value::Map(x), Value::Map(y)) => {
-            x.type_name == y.type_name
-                && x.entries.len() == y.entries.len()
-                && x.entries.iter().zip(&y.entries).all(|((k1, v1), (k2, v2))| same_value(k1, k2) && same_value(v1, v2))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.class == y.class
-                && x.fields.len() == y.fields.len()
-                && x.fields.iter().zip(&y.fields).all(|(p, q)| same_value(p, q))
-        }
-        _ => a == b,
-    }
+    same(a, b, false)
 }
 
 /// [`same_value`] as the Java reader sees it: also equal when one side is a typed map with
@@ -212,35 +193,38 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
 /// `HessianInput` reads such a map into an instance of that class, so a Java service cannot tell
 /// the two apart (python-hessian, for one, writes every object that way).
 pub fn same_java_value(a: &Value, b: &Value) -> bool {
-    fn map_as_object(m: &hessian::Map, o: &hessian::Object) -> bool {
-        m.type_name.as_deref() == Some(o.class.name.as_str())
-            && m.entries.len() == o.fields.len()
-            && o.class.fields.iter().zip(&o.fields).all(|(name, v)| {
-                m.entries.iter().any(|(k, x)| matches!(k, Value::String(s) if s == name) && same_java_value(x, v))
-            })
-    }
+    same(a, b, true)
+}
+
+/// The one structural comparison behind [`same_value`] and, with `java`, [`same_java_value`].
+fn same(a: &Value, b: &Value, java: bool) -> bool {
+    let eq = |p: &Value, q: &Value| same(p, q, java);
     match (a, b) {
-        (Value::Map(m), Value::Object(o)) | (Value::Object(o), Value::Map(m)) => map_as_object(m, o),
+        (Value::Map(m), Value::Object(o)) | (Value::Object(o), Value::Map(m)) if java => {
+            m.type_name.as_deref() == Some(o.class.name.as_str())
+                && m.entries.len() == o.fields.len()
+                && o.class.fields.iter().zip(&o.fields).all(|(name, v)| {
+                    m.entries.iter().any(|(k, x)| matches!(k, Value::String(s) if s == name) && eq(x, v))
+                })
+        }
+        (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
         (Value::List(x), Value::List(y)) => {
             x.type_name == y.type_name
                 && x.fixed_length == y.fixed_length
                 && x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(p, q)| same_java_value(p, q))
+                && x.items.iter().zip(&y.items).all(|(p, q)| eq(p, q))
         }
         (Value::Map(x), Value::Map(y)) => {
             x.type_name == y.type_name
                 && x.entries.len() == y.entries.len()
-                && x.entries
-                    .iter()
-                    .zip(&y.entries)
-                    .all(|((k1, v1), (k2, v2))| same_java_value(k1, k2) && same_java_value(v1, v2))
+                && x.entries.iter().zip(&y.entries).all(|((k1, v1), (k2, v2))| eq(k1, k2) && eq(v1, v2))
         }
         (Value::Object(x), Value::Object(y)) => {
             x.class == y.class
                 && x.fields.len() == y.fields.len()
-                && x.fields.iter().zip(&y.fields).all(|(p, q)| same_java_value(p, q))
+                && x.fields.iter().zip(&y.fields).all(|(p, q)| eq(p, q))
         }
-        _ => same_value(a, b),
+        _ => a == b,
     }
 }
 

@@ -635,6 +635,24 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     }
 }
 
+impl<'de, R: Read<'de>> Deserializer<'de, R> {
+    /// Whether a list or map whose `count` entries were read so far has another (`false` after
+    /// its closing `z`, which it consumes, or once `done`); counts the entry against the limits.
+    fn next_entry(&mut self, done: &mut bool, count: &mut usize) -> Result<bool> {
+        if *done {
+            return Ok(false);
+        }
+        if self.peek()? == BC_END {
+            self.dec.read_code()?;
+            *done = true;
+            return Ok(false);
+        }
+        self.dec.check_count(*count)?;
+        *count += 1;
+        Ok(true)
+    }
+}
+
 /// The elements of a Hessian 1 list (always closed by `z`, whether or not it declares a length).
 struct ListAccess<'a, 'de, R: Read<'de>> {
     de: &'a mut Deserializer<'de, R>,
@@ -647,16 +665,9 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for ListAccess<'_, 'de, R> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.done {
+        if !self.de.next_entry(&mut self.done, &mut self.count)? {
             return Ok(None);
         }
-        if self.de.peek()? == BC_END {
-            self.de.dec.read_code()?;
-            self.done = true;
-            return Ok(None);
-        }
-        self.de.dec.check_count(self.count)?;
-        self.count += 1;
         let start = self.de.dec.offset();
         seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.at_offset(start))
     }
@@ -682,16 +693,9 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
-            if self.done {
+            if !self.de.next_entry(&mut self.done, &mut self.count)? {
                 return Ok(None);
             }
-            if self.de.peek()? == BC_END {
-                self.de.dec.read_code()?;
-                self.done = true;
-                return Ok(None);
-            }
-            self.de.dec.check_count(self.count)?;
-            self.count += 1;
             self.pending_value = true;
             let start = self.de.dec.offset();
             if let Some((names, given)) = self.seen.as_mut() {
