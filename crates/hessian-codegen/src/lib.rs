@@ -498,9 +498,16 @@ impl Gen<'_> {
     }
 }
 
-/// The name Caucho's `HessianProxyFactory` uses for a parameter type in a mangled method name
-/// (`add_int_string`).
+/// The name Caucho's skeleton gives a parameter type in a mangled method name
+/// (`add_int_string`): `AbstractSkeleton.mangleClass` of the Java type
+/// ([`hessian::serde::mangle::mangle_java_class`]).
 fn mangle(t: &JType) -> String {
+    hessian::serde::mangle::mangle_java_class(&java_name(t))
+}
+
+/// The Java name of a type as `Class.getName` spells it for the mangling (`int`, `int[]`, `[B`
+/// for `byte[]`, `java.util.List`; a type variable is erased to `java.lang.Object`).
+fn java_name(t: &JType) -> String {
     match t {
         JType::Primitive(c) => match c {
             'Z' => "boolean",
@@ -514,23 +521,28 @@ fn mangle(t: &JType) -> String {
             _ => "void",
         }
         .to_owned(),
-        JType::Array(inner) if **inner == JType::Primitive('B') => "binary".to_owned(),
-        JType::Array(inner) => format!("[{}", mangle(inner)),
-        JType::Class(n, _) => match n.as_str() {
-            "java.lang.String" => "string".to_owned(),
-            "java.util.Date" => "date".to_owned(),
-            "java.util.List" | "java.util.ArrayList" | "java.util.Collection" => "list".to_owned(),
-            "java.util.Map" | "java.util.HashMap" => "map".to_owned(),
-            "java.lang.Object" => "object".to_owned(),
-            other => simple(other).to_owned(),
-        },
-        JType::Variable(_) => "object".to_owned(),
+        JType::Array(inner) if **inner == JType::Primitive('B') => "[B".to_owned(),
+        JType::Array(inner) => format!("{}[]", java_name(inner)),
+        JType::Class(n, _) => n.clone(),
+        JType::Variable(_) => "java.lang.Object".to_owned(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mangled_parameter_names_are_the_skeletons() {
+        let class = |n: &str| JType::Class(n.into(), vec![]);
+        assert_eq!(mangle(&JType::Primitive('S')), "int");
+        assert_eq!(mangle(&JType::Primitive('F')), "double");
+        assert_eq!(mangle(&class("java.lang.Integer")), "int");
+        assert_eq!(mangle(&class("java.util.List")), "List");
+        assert_eq!(mangle(&JType::Array(Box::new(JType::Primitive('B')))), "binary");
+        assert_eq!(mangle(&JType::Array(Box::new(JType::Primitive('I')))), "[int");
+        assert_eq!(mangle(&class("org.example.codegen.Circle")), "Circle");
+    }
 
     #[test]
     fn names() {

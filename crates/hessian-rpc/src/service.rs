@@ -239,25 +239,7 @@ pub fn mangle_name(name: &str, params: &[impl AsRef<str>]) -> String {
     s
 }
 
-/// `AbstractSkeleton.mangleClass(cl, false)`: the mangled name of a Java type (`int` for
-/// `int`/`Integer`/`short`/`byte`, `double` for `float`/`double`, `string`, `date`, `binary` for
-/// `byte[]`, `[T` for arrays, the simple class name otherwise).
-pub fn mangle_java_class(java_name: &str) -> String {
-    match java_name {
-        "boolean" | "java.lang.Boolean" => "boolean".into(),
-        "int" | "java.lang.Integer" | "short" | "java.lang.Short" | "byte" | "java.lang.Byte" => "int".into(),
-        "long" | "java.lang.Long" => "long".into(),
-        "float" | "java.lang.Float" | "double" | "java.lang.Double" => "double".into(),
-        "java.lang.String" | "com.caucho.util.CharBuffer" | "char" | "java.lang.Character" | "java.io.Reader" => {
-            "string".into()
-        }
-        "java.util.Date" | "com.caucho.util.QDate" => "date".into(),
-        "[B" | "java.io.InputStream" => "binary".into(),
-        "org.w3c.dom.Node" | "org.w3c.dom.Element" | "org.w3c.dom.Document" => "xml".into(),
-        n if n.ends_with("[]") => format!("[{}", mangle_java_class(&n[..n.len() - 2])),
-        n => n.rsplit('.').next().unwrap_or(n).to_owned(),
-    }
-}
+pub use hessian::serde::mangle::mangle_java_class;
 
 /// A service: a set of methods plus the class names `_hessian_getAttribute` reports.
 #[derive(Clone, Default)]

@@ -8,6 +8,26 @@ use super::{DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use serde::de::{self, Deserialize, Visitor};
 use std::fmt;
 
+/// `AbstractSkeleton.mangleClass(cl, false)`: the mangled name of a Java type (`int` for
+/// `int`/`Integer`/`short`/`byte`, `double` for `float`/`double`, `string`, `date`, `binary` for
+/// `byte[]`, `[T` for arrays, the simple class name otherwise).
+pub fn mangle_java_class(java_name: &str) -> String {
+    match java_name {
+        "boolean" | "java.lang.Boolean" => "boolean".into(),
+        "int" | "java.lang.Integer" | "short" | "java.lang.Short" | "byte" | "java.lang.Byte" => "int".into(),
+        "long" | "java.lang.Long" => "long".into(),
+        "float" | "java.lang.Float" | "double" | "java.lang.Double" => "double".into(),
+        "java.lang.String" | "com.caucho.util.CharBuffer" | "char" | "java.lang.Character" | "java.io.Reader" => {
+            "string".into()
+        }
+        "java.util.Date" | "com.caucho.util.QDate" => "date".into(),
+        "[B" | "java.io.InputStream" => "binary".into(),
+        "org.w3c.dom.Node" | "org.w3c.dom.Element" | "org.w3c.dom.Document" => "xml".into(),
+        n if n.ends_with("[]") => format!("[{}", mangle_java_class(&n[..n.len() - 2])),
+        n => n.rsplit('.').next().unwrap_or(n).to_owned(),
+    }
+}
+
 /// The mangled Java name of the type `T` maps to, as `AbstractSkeleton.mangleClass(cl, false)`
 /// spells it for the Java type of the serde mapping (`docs/serde-mapping.md`):
 ///
