@@ -616,20 +616,32 @@ struct ListAccess<'a, 'de, R: Input<'de>> {
     done: bool,
 }
 
+impl<'de, R: Input<'de>> Deserializer<'de, R> {
+    /// Whether a list or map (`tag`) whose `count` entries were read so far has another
+    /// (`false` after its end tag, which it consumes, or once `done`); counts the entry against
+    /// the limits.
+    fn next_entry(&mut self, tag: Tag, done: &mut bool, count: &mut usize) -> Result<bool> {
+        if *done {
+            return Ok(false);
+        }
+        if self.dec.peek_tok()? == Tok::End(tag) {
+            self.dec.next_tok()?;
+            *done = true;
+            return Ok(false);
+        }
+        self.dec.check_count(*count)?;
+        *count += 1;
+        Ok(true)
+    }
+}
+
 impl<'de, R: Input<'de>> de::SeqAccess<'de> for ListAccess<'_, 'de, R> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.done {
+        if !self.de.next_entry(Tag::List, &mut self.done, &mut self.count)? {
             return Ok(None);
         }
-        if self.de.dec.peek_tok()? == Tok::End(Tag::List) {
-            self.de.dec.next_tok()?;
-            self.done = true;
-            return Ok(None);
-        }
-        self.de.dec.check_count(self.count)?;
-        self.count += 1;
         let start = self.de.dec.tok_start();
         seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.at_offset(start))
     }
@@ -655,16 +667,9 @@ impl<'de, R: Input<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         loop {
-            if self.done {
+            if !self.de.next_entry(Tag::Map, &mut self.done, &mut self.count)? {
                 return Ok(None);
             }
-            if self.de.dec.peek_tok()? == Tok::End(Tag::Map) {
-                self.de.dec.next_tok()?;
-                self.done = true;
-                return Ok(None);
-            }
-            self.de.dec.check_count(self.count)?;
-            self.count += 1;
             self.pending_value = true;
             let start = self.de.dec.tok_start();
             let string_key = matches!(self.de.dec.peek_tok()?, Tok::Start(Tag::String) | Tok::Empty(Tag::String));
