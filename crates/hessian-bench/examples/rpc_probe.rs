@@ -40,18 +40,25 @@ fn summary(label: &str, mut t: Vec<Duration>) -> f64 {
 
 /// The child: serves the demo service on loopback, prints `PORT n`, exits when stdin closes.
 /// `RPC_PROBE_SERVER=current` runs it on a current-thread runtime instead of the default
-/// multi-thread one (to tell the server runtime's own wake-ups apart).
+/// multi-thread one (to tell the server runtime's own wake-ups apart), `RPC_PROBE_SERVER=workers`
+/// on [`HessianServer::spawn_workers`] (a single-threaded runtime per core).
 fn serve() {
+    let service = || HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
+    if std::env::var("RPC_PROBE_SERVER").as_deref() == Ok("workers") {
+        let addr = "127.0.0.1:0".parse().expect("address");
+        let server = service().spawn_workers(addr, 0).expect("bind");
+        println!("PORT {}", server.local_addr().port());
+        std::io::stdout().flush().expect("flush");
+        let _ = std::io::stdin().read_to_end(&mut Vec::new());
+        server.shutdown();
+        return;
+    }
     let rt = if std::env::var("RPC_PROBE_SERVER").as_deref() == Ok("current") {
         tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")
     } else {
         tokio::runtime::Runtime::new().expect("runtime")
     };
-    let server = rt
-        .block_on(
-            HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build().bind("127.0.0.1:0"),
-        )
-        .expect("bind");
+    let server = rt.block_on(service().bind("127.0.0.1:0")).expect("bind");
     println!("PORT {}", server.local_addr().port());
     std::io::stdout().flush().expect("flush");
     // wait for stdin to close while the runtime runs (a current-thread one only runs in block_on)

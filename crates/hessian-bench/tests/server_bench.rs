@@ -1,6 +1,6 @@
 //! The server benchmark driver (`src/bin/server_bench.rs`) end to end in its tiny mode, against
-//! the Rust server (`hessian serve-demo`) and Caucho's `HessianServlet` in embedded Jetty: both
-//! servers answer both calls with the same bytes before and after the load, `wrk` runs, the
+//! the Rust server (`hessian serve-demo` on its workers, and with `--multi-thread`) and Caucho's
+//! `HessianServlet` in embedded Jetty: all servers answer both calls with the same bytes before and after the load, `wrk` runs, the
 //! table and the soak report are printed, and no server process outlives the driver. No timing
 //! is asserted. Needs Java, libhessian-java, libjetty9-java and wrk: skipped with a message
 //! locally when one is missing, a failure under `CI`.
@@ -54,6 +54,7 @@ fn server_bench_tiny_mode_end_to_end() {
     let hessian = hessian_binary();
     let out = Command::new(env!("CARGO_BIN_EXE_server_bench"))
         .arg("--tiny")
+        .arg("--also-multi-thread")
         .arg("--hessian")
         .arg(&hessian)
         .stdin(Stdio::null())
@@ -66,25 +67,27 @@ fn server_bench_tiny_mode_end_to_end() {
 
     for when in ["before the load", "after the load"] {
         for call in ["W1 getItems(100)", "W2 exchange"] {
-            let line = format!("byte check {when}: {call}: Rust and Jetty answer");
+            let line = format!("byte check {when}: {call}: Rust and Jetty and Rust multi-thread answer");
             assert!(stdout.contains(&line), "missing {line:?} in:\n{stdout}");
         }
     }
     assert!(stdout.contains("| call | conns | server | req/s | p50 | p99 |"), "no table:\n{stdout}");
     let rows: Vec<&str> =
         stdout.lines().filter(|l| l.starts_with("| W1 getItems(100) |") || l.starts_with("| W2 exchange |")).collect();
-    assert_eq!(rows.len(), 8, "2 calls x 2 connection counts x 2 servers:\n{stdout}");
+    assert_eq!(rows.len(), 12, "2 calls x 2 connection counts x 3 servers:\n{stdout}");
     for conns in ["| 1 |", "| 64 |"] {
-        for server in ["| Rust |", "| Jetty |"] {
+        for server in ["| Rust |", "| Jetty |", "| Rust multi-thread |"] {
             assert!(rows.iter().any(|r| r.contains(conns) && r.contains(server)), "no {conns} {server} row:\n{stdout}");
         }
     }
     assert!(stdout.contains("memory soak: Rust server, W2 exchange"), "no soak report:\n{stdout}");
     assert!(stdout.contains("RSS samples every"), "no RSS samples:\n{stdout}");
 
-    // Both servers were stopped and reaped by the driver.
-    let servers: Vec<u32> = [pids(&stdout, "Rust server:"), pids(&stdout, "Jetty server:")].concat();
-    assert_eq!(servers.len(), 2, "server pids in:\n{stdout}");
+    // All three servers were stopped and reaped by the driver.
+    let servers: Vec<u32> =
+        [pids(&stdout, "Rust server:"), pids(&stdout, "Rust multi-thread server:"), pids(&stdout, "Jetty server:")]
+            .concat();
+    assert_eq!(servers.len(), 3, "server pids in:\n{stdout}");
     for pid in servers {
         // A recycled pid would run something else.
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();

@@ -66,6 +66,13 @@ pub struct ServeArgs {
     /// Serve as a plain Hessian 2 server: no type negotiation.
     #[arg(long, conflicts_with_all = ["type_map_cache", "type_map_bytes"])]
     pub no_type_maps: bool,
+    /// Worker threads, each with its own single-threaded runtime and listening socket
+    /// (`SO_REUSEPORT`); 0, the default, means one per core.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub workers: usize,
+    /// Serve from one multi-thread (work-stealing) runtime instead of workers.
+    #[arg(long, conflicts_with = "workers")]
+    pub multi_thread: bool,
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
@@ -206,31 +213,53 @@ fn stats_line(server: &HessianServer, executions: &Executions) -> String {
 /// Runs `hessian serve-demo` until Ctrl-C (or SIGTERM), then shuts down gracefully (open
 /// requests finish) and prints a last `stopped: executions=…` line with the final counters.
 pub fn serve_demo(a: ServeArgs) -> Result<(), CliError> {
-    let rt = runtime()?;
-    rt.block_on(async {
-        let io = |source| CliError::Io { path: a.listen.clone(), source };
-        let listener = tokio::net::TcpListener::bind(&a.listen).await.map_err(io)?;
-        let addr = listener.local_addr().map_err(io)?;
-        let executions = Arc::new(Executions::default());
-        let config = type_maps(&a);
-        let server = demo_builder(&executions).type_maps(config).build();
-        let maps = if config.enabled {
-            format!("type maps: at most {} maps, {} bytes", config.max_maps, config.max_bytes)
-        } else {
-            "no type maps".to_owned()
-        };
+    let io = |source| CliError::Io { path: a.listen.clone(), source };
+    let executions = Arc::new(Executions::default());
+    let config = type_maps(&a);
+    let server = demo_builder(&executions).type_maps(config).build();
+    let maps = if config.enabled {
+        format!("type maps: at most {} maps, {} bytes", config.max_maps, config.max_bytes)
+    } else {
+        "no type maps".to_owned()
+    };
+    let announce = |addr: std::net::SocketAddr, how: String| {
         println!(
             "hessian serve-demo: listening on http://{addr} (/bench: W1/W2, /test2: TestHessian2, /echo; \
-             GET /stats; {maps})"
+             GET /stats; {maps}; {how})"
         );
         let _ = std::io::stdout().flush();
-        serve(server.clone(), executions.clone(), listener, shutdown_signal()).await;
-        // whoever started the server may have closed its end of stdout by now: not an error
-        let mut out = std::io::stdout();
-        let _ = writeln!(out, "hessian serve-demo: stopped: {}", stats_line(&server, &executions));
-        let _ = out.flush();
-        Ok(())
-    })
+    };
+    if a.multi_thread {
+        runtime()?.block_on(async {
+            let listener = tokio::net::TcpListener::bind(&a.listen).await.map_err(io)?;
+            announce(listener.local_addr().map_err(io)?, "one multi-thread runtime".to_owned());
+            serve(server.clone(), executions.clone(), listener, shutdown_signal()).await;
+            Ok::<_, CliError>(())
+        })?;
+    } else {
+        let addr = resolve(&a.listen).map_err(io)?;
+        let e = executions.clone();
+        let handler = move |server, req| stats_handler(e.clone(), server, req);
+        let running = server.clone().spawn_workers_with(addr, a.workers, handler).map_err(io)?;
+        announce(running.local_addr(), format!("{} workers", running.workers()));
+        let signals = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|source| CliError::Io { path: "<runtime>".into(), source })?;
+        signals.block_on(shutdown_signal());
+        running.shutdown();
+    }
+    // whoever started the server may have closed its end of stdout by now: not an error
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "hessian serve-demo: stopped: {}", stats_line(&server, &executions));
+    let _ = out.flush();
+    Ok(())
+}
+
+/// The first address `listen` (`host:port`) resolves to.
+fn resolve(listen: &str) -> std::io::Result<std::net::SocketAddr> {
+    use std::net::ToSocketAddrs;
+    listen.to_socket_addrs()?.next().ok_or_else(|| std::io::Error::other(format!("{listen} resolves to no address")))
 }
 
 fn text(status: http::StatusCode, body: String) -> http::Response<Full<Bytes>> {
@@ -240,23 +269,27 @@ fn text(status: http::StatusCode, body: String) -> http::Response<Full<Bytes>> {
     r
 }
 
-/// The server's own accept loop ([`HessianServer::serve_listener_with`]) with one addition:
-/// `GET /stats` answers [`stats_line`]; every other request goes to the Hessian server.
+/// The demo's handler: `GET /stats` answers [`stats_line`]; every other request goes to the
+/// Hessian server.
+async fn stats_handler(
+    executions: Arc<Executions>,
+    server: HessianServer,
+    req: http::Request<hyper::body::Incoming>,
+) -> http::Response<Full<Bytes>> {
+    if req.method() == http::Method::GET && req.uri().path() == "/stats" {
+        return text(http::StatusCode::OK, stats_line(&server, &executions) + "\n");
+    }
+    server.handle(req).await
+}
+
+/// The server's own accept loop ([`HessianServer::serve_listener_with`]) with [`stats_handler`].
 async fn serve(
     server: HessianServer,
     executions: Arc<Executions>,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()>,
 ) {
-    let handler = move |server: HessianServer, req: http::Request<hyper::body::Incoming>| {
-        let executions = executions.clone();
-        async move {
-            if req.method() == http::Method::GET && req.uri().path() == "/stats" {
-                return text(http::StatusCode::OK, stats_line(&server, &executions) + "\n");
-            }
-            server.handle(req).await
-        }
-    };
+    let handler = move |server, req| stats_handler(executions.clone(), server, req);
     server.serve_listener_with(listener, shutdown, handler).await;
 }
 

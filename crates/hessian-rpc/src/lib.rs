@@ -51,7 +51,7 @@ pub use fault::{IntoFault, RemoteFault, ServiceError};
 pub use hessian::{Call, Fault, Reply, Value};
 pub use hessian_rpc_macros::service;
 pub use protocol::{Dialect, Protocol};
-pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig};
+pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig, WorkerServer};
 pub use service::{CallContext, Handler, Service, ServiceBuilder};
 pub use typed::{ArgError, FromArgs, IntoArgs};
 

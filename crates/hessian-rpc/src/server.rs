@@ -364,7 +364,8 @@ impl HessianServer {
                 async move { Ok::<_, Infallible>(answer.await) }
             })
         };
-        self.accept_loop(listener, shutdown, make).await
+        let slots = self.connection_slots();
+        self.accept_loop(listener, shutdown, make, slots).await
     }
 
     /// Serves connections from `listener` with `service`, a tower service over the requests
@@ -380,13 +381,86 @@ impl HessianServer {
         S::Future: Send + 'static,
     {
         let make = move || hyper_util::service::TowerToHyperService::new(service.clone());
-        self.accept_loop(listener, shutdown, make).await
+        let slots = self.connection_slots();
+        self.accept_loop(listener, shutdown, make, slots).await
+    }
+
+    /// A semaphore of [`ServerConfig::max_connections`] permits, one per connection served.
+    fn connection_slots(&self) -> Arc<tokio::sync::Semaphore> {
+        Arc::new(tokio::sync::Semaphore::new(self.inner.config.max_connections.max(1)))
+    }
+
+    /// Serves `addr` on `workers` threads of its own (0: one per core), in the background, and
+    /// returns once every worker listens.
+    ///
+    /// Each worker runs a single-threaded tokio runtime with its own listening socket on the
+    /// same address (`SO_REUSEPORT`, so the kernel spreads new connections over the workers;
+    /// where the platform lacks it, the workers share one socket). A connection and all its
+    /// calls then stay on one thread: no work stealing, no wake-up of another thread per call,
+    /// which is what a small RPC costs most on a loaded machine. The connection limit is one
+    /// for all workers. [`serve_listener`](Self::serve_listener) on a multi-thread runtime
+    /// remains the way to share a runtime with the rest of an application.
+    pub fn spawn_workers(self, addr: SocketAddr, workers: usize) -> std::io::Result<WorkerServer> {
+        self.spawn_workers_with(addr, workers, |server, req| async move { server.handle(req).await })
+    }
+
+    /// [`spawn_workers`](Self::spawn_workers) with `handler` answering every request, as in
+    /// [`serve_listener_with`](Self::serve_listener_with).
+    pub fn spawn_workers_with<H, Fut>(
+        self,
+        addr: SocketAddr,
+        workers: usize,
+        handler: H,
+    ) -> std::io::Result<WorkerServer>
+    where
+        H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
+        Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+    {
+        let workers = match workers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let listeners = worker_listeners(addr, workers)?;
+        let local_addr = listeners[0].local_addr()?;
+        let (stop, rx) = watch::channel(false);
+        let slots = self.connection_slots();
+        let mut threads = Vec::with_capacity(listeners.len());
+        for (i, std_listener) in listeners.into_iter().enumerate() {
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            let (server, handler, slots, mut rx) = (self.clone(), handler.clone(), slots.clone(), rx.clone());
+            let thread = std::thread::Builder::new().name(format!("hessian-worker-{i}")).spawn(move || {
+                rt.block_on(async move {
+                    let Ok(listener) = TcpListener::from_std(std_listener) else { return };
+                    let signal = async move {
+                        let _ = rx.wait_for(|stop| *stop).await;
+                    };
+                    let make = {
+                        let server = server.clone();
+                        move || {
+                            let (server, handler) = (server.clone(), handler.clone());
+                            hyper::service::service_fn(move |req| {
+                                let answer = handler(server.clone(), req);
+                                async move { Ok::<_, Infallible>(answer.await) }
+                            })
+                        }
+                    };
+                    server.accept_loop(listener, signal, make, slots).await;
+                });
+            })?;
+            threads.push(thread);
+        }
+        Ok(WorkerServer { local_addr, stop, threads })
     }
 
     /// The accept loop: a connection slot, then a connection, its TLS handshake when the
     /// server has TLS, and hyper serving it with a service from `make`.
-    async fn accept_loop<M, S>(self, listener: TcpListener, shutdown: impl Future<Output = ()>, make: M)
-    where
+    async fn accept_loop<M, S>(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+        make: M,
+        slots: Arc<tokio::sync::Semaphore>,
+    ) where
         M: Fn() -> S,
         S: hyper::service::Service<
                 Request<hyper::body::Incoming>,
@@ -403,7 +477,6 @@ impl HessianServer {
         let http = Arc::new(http);
         let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
         let handshake_timeout = config.header_read_timeout;
-        let slots = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
         tokio::pin!(shutdown);
         loop {
             // A free connection slot first, then accept: at the limit, new connections wait in
@@ -501,6 +574,70 @@ where
         let server = self.clone();
         Box::pin(async move { Ok(server.handle(req).await) })
     }
+}
+
+/// A server running on worker threads of its own (see [`HessianServer::spawn_workers`]).
+#[derive(Debug)]
+pub struct WorkerServer {
+    local_addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl WorkerServer {
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// `http://ADDR/path` for this server.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.local_addr, path)
+    }
+
+    /// How many worker threads serve.
+    pub fn workers(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Stops accepting connections, lets open requests finish (up to the grace period) and
+    /// returns when every worker has stopped. It blocks the calling thread: from async code,
+    /// call it in `spawn_blocking`.
+    pub fn shutdown(self) {
+        let _ = self.stop.send(true);
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `workers` listening sockets on `addr`: one per worker with `SO_REUSEPORT` where the platform
+/// has it (the first one picks the port when `addr` asks for any), else one shared socket.
+fn worker_listeners(addr: SocketAddr, workers: usize) -> std::io::Result<Vec<std::net::TcpListener>> {
+    use socket2::{Domain, Socket, Type};
+    let open = |addr: SocketAddr, reuse_port: bool| -> std::io::Result<std::net::TcpListener> {
+        let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+        socket.set_reuse_address(true)?;
+        #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos", target_os = "freebsd"))]
+        if reuse_port {
+            socket.set_reuse_port(true)?;
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "macos", target_os = "freebsd")))]
+        let _ = reuse_port;
+        socket.set_nonblocking(true)?;
+        socket.bind(&addr.into())?;
+        socket.listen(1024)?;
+        Ok(socket.into())
+    };
+    let reuse_port = cfg!(any(target_os = "linux", target_os = "android", target_os = "macos", target_os = "freebsd"));
+    let first = open(addr, reuse_port && workers > 1)?;
+    let bound = first.local_addr()?;
+    let mut all = vec![first];
+    for _ in 1..workers {
+        let next = if reuse_port { open(bound, true)? } else { all[0].try_clone()? };
+        all.push(next);
+    }
+    Ok(all)
 }
 
 /// Serves one service at every path of `addr` until the process ends: the one-line server.

@@ -56,6 +56,8 @@ struct Config {
     soak: u64,
     soak_sample: Duration,
     hessian: PathBuf,
+    /// Also load `serve-demo --multi-thread` (one work-stealing runtime), interleaved.
+    multi_thread_too: bool,
 }
 
 fn parse_args() -> Res<Config> {
@@ -67,6 +69,7 @@ fn parse_args() -> Res<Config> {
         soak: 1_000_000,
         soak_sample: Duration::from_secs(3),
         hessian: repo_root().join("target/release/hessian"),
+        multi_thread_too: false,
     };
     let mut args = std::env::args().skip(1);
     let mut overrides: Vec<(String, String)> = Vec::new();
@@ -87,12 +90,13 @@ fn parse_args() -> Res<Config> {
                 c.soak = 5_000;
                 c.soak_sample = Duration::from_millis(250);
             }
+            "--also-multi-thread" => c.multi_thread_too = true,
             "--hessian" | "--duration" | "--runs" | "--warmup" | "--soak" => {
                 let v = args.next().ok_or_else(|| format!("{a} needs a value"))?;
                 overrides.push((a, v));
             }
             "-h" | "--help" => {
-                println!("usage: server_bench [--quick|--tiny] [--hessian PATH] [--duration S] [--runs N] [--warmup S] [--soak CALLS]");
+                println!("usage: server_bench [--quick|--tiny] [--hessian PATH] [--duration S] [--runs N] [--warmup S] [--soak CALLS] [--also-multi-thread]");
                 std::process::exit(0);
             }
             _ => return Err(format!("unknown argument {a:?} (see --help)")),
@@ -182,7 +186,7 @@ fn wait_ready(name: &'static str, mut child: Child, parse: fn(&str) -> Option<u1
     }
 }
 
-fn start_rust(hessian: &Path) -> Res<Server> {
+fn start_rust(hessian: &Path, name: &'static str, extra: &[&str]) -> Res<Server> {
     if !hessian.exists() {
         return Err(format!(
             "{} not found: build it first (cargo build --release -p hessian-cli) or pass --hessian PATH",
@@ -191,13 +195,14 @@ fn start_rust(hessian: &Path) -> Res<Server> {
     }
     let child = Command::new(hessian)
         .args(["serve-demo", "--listen", "127.0.0.1:0"])
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .map_err(|e| format!("spawn {}: {e}", hessian.display()))?;
     // "hessian serve-demo: listening on http://127.0.0.1:PORT (...)"
-    let (server, _) = wait_ready("Rust", child, |l| {
+    let (server, _) = wait_ready(name, child, |l| {
         let rest = l.split("http://127.0.0.1:").nth(1)?;
         rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
     })?;
@@ -566,20 +571,32 @@ fn bench(cfg: &Config, java: &Java, dir: &Path, wrk: &str) -> Res<()> {
     println!("uptime at start: {}", uptime());
     println!("{wrk}; JVM options of Jetty: {}", jetty_jvm_opts().join(" "));
 
-    let mut rust = start_rust(&cfg.hessian)?;
+    let mut rust = start_rust(&cfg.hessian, "Rust", &[])?;
+    let mut multi = if cfg.multi_thread_too {
+        Some(start_rust(&cfg.hessian, "Rust multi-thread", &["--multi-thread"])?)
+    } else {
+        None
+    };
     let (mut jetty, jvm_flags) = start_jetty(java)?;
-    println!("Rust server: {} pid {} port {}", cfg.hessian.display(), rust.pid(), rust.port);
+    println!("Rust server: {} serve-demo (workers) pid {} port {}", cfg.hessian.display(), rust.pid(), rust.port);
+    if let Some(m) = &multi {
+        println!("Rust multi-thread server: serve-demo --multi-thread pid {} port {}", m.pid(), m.port);
+    }
     println!("Jetty server: JettyBench pid {} port {}", jetty.pid(), jetty.port);
     println!("Jetty's JVM flags as the JVM reports them: {}", jvm_flags.trim());
 
     for w in &loads {
-        check_bytes("before the load", &[&rust, &jetty], w)?;
+        let mut all = vec![&rust, &jetty];
+        all.extend(multi.as_ref());
+        check_bytes("before the load", &all, w)?;
     }
 
-    // Warm-up: both servers, both calls, at 64 connections (the JIT needs load, not calls).
+    // Warm-up: every server, both calls, at 64 connections (the JIT needs load, not calls).
     if cfg.warmup > 0 {
         for (w, script) in loads.iter().zip(&scripts) {
-            for s in [&mut rust, &mut jetty] {
+            let mut all = vec![&mut rust, &mut jetty];
+            all.extend(multi.as_mut());
+            for s in all {
                 measure(s, script, w, 64, cfg.warmup, tck).map_err(|e| format!("warm-up: {e}"))?;
             }
         }
@@ -587,31 +604,39 @@ fn bench(cfg: &Config, java: &Java, dir: &Path, wrk: &str) -> Res<()> {
     }
 
     let conns_list = [1u32, 64];
-    // results[(workload, conns)] = (rust runs, jetty runs), runs interleaved Rust, Jetty, Rust…
-    let mut rows: Vec<(usize, u32, Vec<Run>, Vec<Run>)> = Vec::new();
+    // rows[i] = (workload, conns, runs per server in the order Rust, Jetty[, Rust multi-thread]),
+    // runs interleaved Rust, Jetty, …, Rust, Jetty, …
+    let mut rows: Vec<(usize, u32, Vec<Vec<Run>>)> = Vec::new();
     for (wi, (w, script)) in loads.iter().zip(&scripts).enumerate() {
         for &conns in &conns_list {
-            let (mut r_runs, mut j_runs) = (Vec::new(), Vec::new());
+            let mut runs = vec![Vec::new(), Vec::new(), Vec::new()];
             for _ in 0..cfg.runs {
-                r_runs.push(measure(&mut rust, script, w, conns, cfg.duration, tck)?);
-                j_runs.push(measure(&mut jetty, script, w, conns, cfg.duration, tck)?);
+                runs[0].push(measure(&mut rust, script, w, conns, cfg.duration, tck)?);
+                runs[1].push(measure(&mut jetty, script, w, conns, cfg.duration, tck)?);
+                if let Some(m) = multi.as_mut() {
+                    runs[2].push(measure(m, script, w, conns, cfg.duration, tck)?);
+                }
             }
+            runs.retain(|r| !r.is_empty());
             eprintln!("measured {} c={conns}", w.name);
-            rows.push((wi, conns, r_runs, j_runs));
+            rows.push((wi, conns, runs));
         }
     }
 
     let soak = if cfg.soak > 0 {
-        let rate = rows.iter().find(|r| r.0 == 1 && r.1 == 64).map(|r| median(r.2.iter().map(|x| x.rps).collect()));
+        let rate = rows.iter().find(|r| r.0 == 1 && r.1 == 64).map(|r| median(r.2[0].iter().map(|x| x.rps).collect()));
         Some(soak(cfg, &mut rust, &loads[1], &scripts[1], rate.unwrap_or(10_000.0))?)
     } else {
         None
     };
 
     for w in &loads {
-        check_bytes("after the load", &[&rust, &jetty], w)?;
+        let mut all = vec![&rust, &jetty];
+        all.extend(multi.as_ref());
+        check_bytes("after the load", &all, w)?;
     }
     let end_uptime = uptime();
+    let names = ["Rust", "Jetty", "Rust multi-thread"];
 
     println!();
     println!(
@@ -621,23 +646,25 @@ fn bench(cfg: &Config, java: &Java, dir: &Path, wrk: &str) -> Res<()> {
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0)
     );
     println!();
-    println!("| call | conns | server | req/s | p50 | p99 | server CPU s / 10k req | RSS MiB before → after | Rust ÷ Jetty req/s (min–max) |");
+    println!("| call | conns | server | req/s | p50 | p99 | server CPU s / 10k req | RSS MiB before → after | ÷ Jetty req/s (min–max) |");
     println!("|---|---:|---|---:|---:|---:|---:|---:|---:|");
-    for (wi, conns, r_runs, j_runs) in &rows {
-        let ratios: Vec<f64> = r_runs.iter().zip(j_runs).map(|(r, j)| r.rps / j.rps).collect();
-        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        for (name, runs) in [("Rust", r_runs), ("Jetty", j_runs)] {
-            let ratio = if name == "Rust" {
-                format!("{:.2}× ({lo:.2}–{hi:.2})", median(ratios.clone()))
-            } else {
+    for (wi, conns, per_server) in &rows {
+        let jetty_runs = &per_server[1];
+        for (si, runs) in per_server.iter().enumerate() {
+            let ratio = if si == 1 {
                 String::new()
+            } else {
+                let ratios: Vec<f64> = runs.iter().zip(jetty_runs).map(|(r, j)| r.rps / j.rps).collect();
+                let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                format!("{:.2}× ({lo:.2}–{hi:.2})", median(ratios))
             };
             let first = runs.first().map(|r| r.rss_before_kib).unwrap_or(0);
             let last = runs.last().map(|r| r.rss_after_kib).unwrap_or(0);
             println!(
-                "| {} | {conns} | {name} | {:.0} | {} | {} | {:.3} | {:.1} → {:.1} | {ratio} |",
+                "| {} | {conns} | {} | {:.0} | {} | {} | {:.3} | {:.1} → {:.1} | {ratio} |",
                 loads[*wi].name,
+                names[si],
                 median(runs.iter().map(|r| r.rps).collect()),
                 fmt_us(median(runs.iter().map(|r| r.p50_us).collect())),
                 fmt_us(median(runs.iter().map(|r| r.p99_us).collect())),
@@ -648,10 +675,11 @@ fn bench(cfg: &Config, java: &Java, dir: &Path, wrk: &str) -> Res<()> {
         }
     }
     println!();
-    println!("req/s of every run (Rust / Jetty):");
-    for (wi, conns, r_runs, j_runs) in &rows {
-        let runs: Vec<String> =
-            r_runs.iter().zip(j_runs).map(|(r, j)| format!("{:.0} / {:.0}", r.rps, j.rps)).collect();
+    println!("req/s of every run ({}):", names[..rows.first().map_or(2, |r| r.2.len())].join(" / "));
+    for (wi, conns, per_server) in &rows {
+        let runs: Vec<String> = (0..per_server[0].len())
+            .map(|i| per_server.iter().map(|r| format!("{:.0}", r[i].rps)).collect::<Vec<_>>().join(" / "))
+            .collect();
         println!("- {} c={conns}: {}", loads[*wi].name, runs.join(", "));
     }
     if let Some(s) = soak {
