@@ -77,12 +77,12 @@ async fn rust_client(label: &str, url: &str, dialect: Dialect, w2_calls: usize) 
     );
 }
 
-/// The same calls with the typed client `#[service]` derives (`hessian_rpc::demo::BenchClient`):
+/// The same calls with the typed client `#[service]` derives (`hessian_demo::BenchClient`):
 /// arguments and replies straight between the structs and the wire.
 async fn rust_typed_client(label: &str, url: &str, dialect: Dialect, w2_calls: usize) {
     use hessian_testkit::structs::w2;
     let proxy = Client::builder().dialect(dialect).build().proxy(&format!("{url}/bench")).expect("url");
-    let bench = hessian_rpc::demo::BenchClient::new(proxy);
+    let bench = hessian_demo::BenchClient::new(proxy);
     for n in W1_SIZES {
         for _ in 0..10 {
             bench.get_items(n as i32).await.expect("warm-up");
@@ -140,9 +140,7 @@ fn main() {
     let w2_calls = if std::env::var_os("RPC_BENCH_FULL").is_some() { 50_000 } else { 5_000 };
     let rt = tokio::runtime::Runtime::new().expect("runtime");
     let server = rt
-        .block_on(
-            HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build().bind("127.0.0.1:0"),
-        )
+        .block_on(HessianServer::builder().mount("/bench", hessian_demo::bench_service()).build().bind("127.0.0.1:0"))
         .expect("bind");
     let rust_url = format!("http://{}", server.local_addr());
     println!("| client -> server | protocol | workload | mean µs | median µs | p99 µs | request B | reply B |");

@@ -6,7 +6,7 @@
 //! profiled; the server is another one, stopped with SIGTERM (so that HESSIAN may be a script
 //! that runs `hessian` under valgrind, to profile the server's side instead). Prints the mean
 //! round trip.
-use hessian_rpc::demo::BenchClient;
+use hessian_demo::BenchClient;
 use hessian_rpc::Client;
 use hessian_testkit::structs::w2;
 use std::io::{BufRead, BufReader};

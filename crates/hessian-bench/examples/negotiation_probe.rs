@@ -85,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 2. the server, from raw sockets
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    let server = rt.block_on(hessian_rpc::demo::demo_server().bind("127.0.0.1:0"))?;
+    let server = rt.block_on(hessian_demo::demo_server().bind("127.0.0.1:0"))?;
     let addr = server.local_addr();
     let mut w = CallWriter::new(Format::Hessian2, 2, "exchange", &[], 1)?;
     w.arg(&request)?;

@@ -30,7 +30,7 @@ fn main() {
         handle(form, &body, n);
         return;
     }
-    let service = hessian_rpc::demo::bench_service();
+    let service = hessian_demo::bench_service();
     let rt = tokio::runtime::Builder::new_current_thread().build().expect("runtime");
     let t = std::time::Instant::now();
     let mut total = 0;
@@ -49,7 +49,7 @@ fn main() {
 /// `Hessian-Reply-Map` of the server's own reply map.
 fn handle(form: &str, plain: &[u8], n: usize) {
     use http_body_util::{BodyExt, Full};
-    let server = hessian_rpc::demo::demo_server();
+    let server = hessian_demo::demo_server();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let request = |body: Vec<u8>, headers: &[(&str, String)]| {
         let mut r = http::Request::builder().method("POST").uri("/bench");

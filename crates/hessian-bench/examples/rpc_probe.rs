@@ -1,6 +1,6 @@
 //! Latency probe of the RPC round trip, Rust client -> Rust server over loopback, Hessian 2.
 //!
-//! `rpc_probe [N] [all|w1|w2|codec]`: the demo server (`hessian_rpc::demo::bench_service()`) runs
+//! `rpc_probe [N] [all|w1|w2|codec]`: the demo server (`hessian_demo::bench_service()`) runs
 //! in a child process (this same binary, `rpc_probe serve`), so client and server never share a
 //! runtime or a thread. The parent then times N calls of each workload, after N/10 warm-up
 //! calls, from
@@ -43,7 +43,7 @@ fn summary(label: &str, mut t: Vec<Duration>) -> f64 {
 /// multi-thread one (to tell the server runtime's own wake-ups apart), `RPC_PROBE_SERVER=workers`
 /// on [`HessianServer::spawn_workers`] (a single-threaded runtime per core).
 fn serve() {
-    let service = || HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
+    let service = || HessianServer::builder().mount("/bench", hessian_demo::bench_service()).build();
     if std::env::var("RPC_PROBE_SERVER").as_deref() == Ok("workers") {
         let addr = "127.0.0.1:0".parse().expect("address");
         let server = service().spawn_workers(addr, 0).expect("bind");
@@ -100,13 +100,13 @@ async fn time_async(proxy: &hessian_rpc::Proxy, w: Work, n: usize) -> Vec<Durati
     t
 }
 
-/// The same calls through the typed client `#[service]` derives (`demo::BenchClient`): the
+/// The same calls through the typed client `#[service]` derives (`hessian_demo::BenchClient`): the
 /// request written straight from the structs, the reply decoded straight into them.
 async fn time_typed(proxy: &hessian_rpc::Proxy, w: Work, n: usize) -> Vec<Duration> {
     use hessian_testkit::structs::w2;
-    let bench = hessian_rpc::demo::BenchClient::new(proxy.clone());
+    let bench = hessian_demo::BenchClient::new(proxy.clone());
     let request = w2::request();
-    let once = |bench: &hessian_rpc::demo::BenchClient| {
+    let once = |bench: &hessian_demo::BenchClient| {
         let bench = bench.clone();
         let request = request.clone();
         async move {
@@ -186,7 +186,7 @@ fn codec(n: usize) -> f64 {
         let t0 = Instant::now();
         let c = protocol::encode_call(Dialect::HESSIAN2, &call).expect("encode");
         let d = protocol::decode_call(Dialect::HESSIAN2, &c, limits).expect("decode");
-        let ok = hessian_rpc::demo::same_graph(&d.args[0], &request);
+        let ok = hessian_demo::same_graph(&d.args[0], &request);
         let r = protocol::encode_reply(Protocol::Hessian2, &reply).expect("encode");
         let v = protocol::decode_reply(Protocol::Hessian2, &r, limits).expect("decode");
         t.push(t0.elapsed());

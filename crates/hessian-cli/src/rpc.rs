@@ -3,7 +3,7 @@
 use crate::format::Format;
 use crate::{parse_json, pretty, stdout_err, CliError};
 use bytes::Bytes;
-use hessian_rpc::demo::{demo_builder, Executions};
+use hessian_demo::{demo_builder, Executions};
 use hessian_rpc::negotiation::TypeMapConfig;
 use hessian_rpc::{Client, Dialect, HessianServer};
 use http_body_util::Full;

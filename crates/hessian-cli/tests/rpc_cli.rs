@@ -179,7 +179,7 @@ fn call_over_https_with_a_custom_root_and_basic_auth() {
     std::fs::write(&pem, &cert).unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
     let tls = hessian_rpc::tls::server_config_from_pem(cert.as_bytes(), key.as_bytes()).unwrap();
-    let server = hessian_rpc::demo::demo_builder(&Default::default()).tls(tls).build();
+    let server = hessian_demo::demo_builder(&Default::default()).tls(tls).build();
     let listener = rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let url = format!("https://127.0.0.1:{}/test2", listener.local_addr().unwrap().port());
     let guarded = AuthLayer::basic("demo", |u, p| u == "ada" && p == "secret").layer(server.clone());

@@ -17,7 +17,7 @@
 //! Needs nginx (`apt-get install nginx`): skipped with a message when it is missing, a failure
 //! under `CI` (`.ci/run` installs it).
 
-use hessian_rpc::demo::BenchClient;
+use hessian_demo::BenchClient;
 use hessian_rpc::{Client, Value};
 use hessian_testkit::catalogue;
 use hessian_testkit::structs::{self, w2};

@@ -27,13 +27,11 @@
 
 #![deny(missing_docs)]
 
-// The `service` macro's expansion names this crate `::hessian_rpc`, also inside it (the demo).
+// The `service` macro's expansion names this crate `::hessian_rpc`, also inside it.
 extern crate self as hessian_rpc;
 
 pub mod auth;
 pub mod client;
-#[cfg(feature = "demo")]
-pub mod demo;
 pub mod error;
 pub mod fault;
 pub mod load;

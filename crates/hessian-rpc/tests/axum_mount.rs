@@ -8,8 +8,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 #[tokio::test]
 async fn hessian_service_mounted_in_axum() {
-    let hessian = HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
-    let nested = HessianServer::single(hessian_rpc::demo::bench_service());
+    let hessian = HessianServer::builder().mount("/bench", hessian_demo::bench_service()).build();
+    let nested = HessianServer::single(hessian_demo::bench_service());
     let app = Router::new()
         .route("/health", get(|| async { "ok" }))
         .route_service("/bench", hessian)

@@ -4,7 +4,7 @@
 //! connection retry (and no retry once the server may have processed the call), timeouts, limits.
 
 use hessian::Value;
-use hessian_rpc::demo::bench_service;
+use hessian_demo::bench_service;
 use hessian_rpc::{protocol, BlockingClient, Client, Dialect, Error, HessianServer, Protocol};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -71,16 +71,16 @@ async fn rust_client_calls_java_server() {
         let bench = client.proxy(&server.url("/bench")).unwrap();
         for n in W1_SIZES {
             let got = bench.call("getItems", vec![Value::Int(n as i32)]).await.unwrap();
-            assert!(hessian_rpc::demo::same_graph(&got, &items(n)), "{dialect}: getItems({n})");
+            assert!(hessian_demo::same_graph(&got, &items(n)), "{dialect}: getItems({n})");
             if dialect == Dialect::HESSIAN2 {
                 assert_eq!(got, items(n), "{dialect}: getItems({n}) exactly");
             }
         }
         let got = bench.call("exchange", vec![w2.request()]).await.unwrap();
-        assert!(hessian_rpc::demo::same_graph(&got, &w2.reply()), "{dialect}: exchange");
+        assert!(hessian_demo::same_graph(&got, &w2.reply()), "{dialect}: exchange");
 
         // the typed client the service macro derives, against Java's skeleton
-        let typed = hessian_rpc::demo::BenchClient::new(bench.clone());
+        let typed = hessian_demo::BenchClient::new(bench.clone());
         for n in W1_SIZES {
             assert_eq!(typed.get_items(n as i32).await.unwrap(), structs::items(n), "{dialect}: typed getItems({n})");
         }
@@ -132,10 +132,10 @@ async fn rust_client_reads_chunked_replies_from_java() {
         let bench = client.proxy(&server.url("/bench-chunked")).unwrap();
         for n in W1_SIZES {
             let got = bench.call("getItems", vec![Value::Int(n as i32)]).await.unwrap();
-            assert!(hessian_rpc::demo::same_graph(&got, &items(n)), "{dialect}: getItems({n})");
+            assert!(hessian_demo::same_graph(&got, &items(n)), "{dialect}: getItems({n})");
         }
         let got = bench.call("exchange", vec![w2.request()]).await.unwrap();
-        assert!(hessian_rpc::demo::same_graph(&got, &w2.reply()), "{dialect}: exchange");
+        assert!(hessian_demo::same_graph(&got, &w2.reply()), "{dialect}: exchange");
         let err = bench.call("exchange", vec![w2.reply()]).await.unwrap_err();
         let fault = err.fault().unwrap_or_else(|| panic!("{dialect}: expected a fault, got {err}"));
         assert_eq!(fault.exception_class(), Some("java.lang.IllegalArgumentException"), "{dialect}");

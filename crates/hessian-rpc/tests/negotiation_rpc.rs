@@ -82,7 +82,7 @@ async fn later_calls_and_replies_refer_to_the_maps_of_the_first() {
     let classes = hessian_testkit::workloads::W2Classes::default();
     let before = client.type_map_stats();
     let got = proxy.call("exchange", vec![classes.request()]).await.unwrap();
-    assert!(hessian_rpc::demo::same_graph(&got, &classes.reply()), "{got:?}");
+    assert!(hessian_demo::same_graph(&got, &classes.reply()), "{got:?}");
     assert_eq!(delta(client.type_map_stats(), before), (228, 193));
     // a method without classes in its calls establishes no request map and stays plain
     for _ in 0..3 {

@@ -12,7 +12,7 @@
 //! locally the tests skip when Python or Node.js is missing, under `CI` they fail.
 
 use hessian::json::to_json;
-use hessian_rpc::demo::{demo_builder, Executions};
+use hessian_demo::{demo_builder, Executions};
 use hessian_testkit::catalogue::{self, same_java_value};
 use hessian_testkit::peers::{self, json_lines, matches, Peer};
 use serde_json::json;

@@ -4,7 +4,7 @@
 //! in-flight call finish.
 
 use hessian::Value;
-use hessian_rpc::demo::bench_service;
+use hessian_demo::bench_service;
 use hessian_rpc::{Client, Error, HessianServer, RunningServer, Service};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

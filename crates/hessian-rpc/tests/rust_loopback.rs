@@ -1,7 +1,7 @@
 //! Rust client against the Rust server over loopback: W1/W2, faults, overloads, the meta call.
 
 use hessian::Value;
-use hessian_rpc::demo::{bench_service, demo_server, same_graph};
+use hessian_demo::{bench_service, demo_server, same_graph};
 use hessian_rpc::{BlockingClient, Client, Dialect, Error, HessianServer, Service};
 use hessian_testkit::workloads::{items, W2Classes, W1_SIZES};
 

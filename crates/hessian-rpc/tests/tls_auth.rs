@@ -98,14 +98,14 @@ fn rust_client_and_server_over_https_with_basic_auth() {
             // several calls on the pooled TLS connection
             for _ in 0..3 {
                 let reply = proxy.call("exchange", vec![w2.request()]).await.unwrap();
-                assert!(hessian_rpc::demo::same_graph(&reply, &w2.reply()), "{dialect:?}");
+                assert!(hessian_demo::same_graph(&reply, &w2.reply()), "{dialect:?}");
             }
             let items = proxy.call("getItems", vec![Value::Int(1000)]).await.unwrap();
             assert!(matches!(&items, Value::List(l) if l.items.len() == 1000), "{dialect:?}");
         }
         // the typed client over the same connection settings
         let proxy = client(&cert).basic_auth(USER, PASSWORD).build().proxy(&server.url("/bench")).unwrap();
-        let bench = hessian_rpc::demo::BenchClient::new(proxy);
+        let bench = hessian_demo::BenchClient::new(proxy);
         assert_eq!(bench.get_items(3).await.unwrap().len(), 3);
         // a wrong password: 401, nothing run
         let proxy = client(&cert).basic_auth(USER, "wrong").build().proxy(&server.url("/bench")).unwrap();
@@ -261,7 +261,7 @@ fn rust_client_calls_the_java_server_over_https_with_basic_auth() {
                 let proxy = client(&cert).dialect(dialect).basic_auth(USER, PASSWORD).build().proxy(&url).unwrap();
                 for _ in 0..3 {
                     let reply = proxy.call("exchange", vec![w2.request()]).await.unwrap();
-                    assert!(hessian_rpc::demo::same_graph(&reply, &w2.reply()), "{dialect:?}");
+                    assert!(hessian_demo::same_graph(&reply, &w2.reply()), "{dialect:?}");
                 }
                 let items = proxy.call("getItems", vec![Value::Int(100)]).await.unwrap();
                 assert!(matches!(&items, Value::List(l) if l.items.len() == 100), "{dialect:?}");

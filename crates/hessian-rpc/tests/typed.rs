@@ -23,7 +23,7 @@ async fn typed_calls_in_every_dialect() {
         .typed_method("greet", &["string"], |(name,): (String,)| Ok(format!("hello, {name}")))
         .build();
     let server = HessianServer::builder()
-        .mount("/bench", hessian_rpc::demo::bench_service())
+        .mount("/bench", hessian_demo::bench_service())
         .mount("/adder", adder)
         .build()
         .bind("127.0.0.1:0")

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 /**
  * The Hessian 2.0 conformance catalogue, Java side: Caucho's TestHessian2 reply values (names =
  * method names) and the boundary cases of every compact encoding. The Rust twin is
- * {@code crates/hessian-testkit/src/catalogue.rs}; both sides must list the same names.
+ * {@code crates/hessian-workloads/src/catalogue.rs}; both sides must list the same names.
  */
 public final class H2Catalogue {
   private H2Catalogue() {}

@@ -79,10 +79,9 @@ fn serve(what: &str) -> ExitCode {
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let server = if what == "demo" {
             // every demo service (`/bench`, `/test2`, `/echo`): what the negotiation benchmark calls
-            tokio::spawn(hessian_rpc::demo::demo_server().serve_listener(listener, std::future::pending()))
+            tokio::spawn(hessian_demo::demo_server().serve_listener(listener, std::future::pending()))
         } else if what == "hessian" {
-            let server =
-                hessian_rpc::HessianServer::builder().mount("/bench", hessian_rpc::demo::bench_service()).build();
+            let server = hessian_rpc::HessianServer::builder().mount("/bench", hessian_demo::bench_service()).build();
             tokio::spawn(server.serve_listener(listener, std::future::pending()))
         } else if what == "xmlrpc" {
             tokio::spawn(async move {

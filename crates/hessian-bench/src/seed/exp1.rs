@@ -98,7 +98,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         title: "Experiment 1: type negotiation (W2 exchange, Hessian 1 / 2 / 2.1)".into(),
         method: format!(
             "W2 `exchange(Order)` over loopback HTTP/1.1 keep-alive, servers in their own processes: the Rust typed \
-             client (`hessian_rpc::demo::BenchClient`, type maps on only for 2.1) and the Rust demo server; Caucho's \
+             client (`hessian_demo::BenchClient`, type maps on only for 2.1) and the Rust demo server; Caucho's \
              `HessianProxyFactory` and `HessianSkeleton` (behind the JDK's HTTP server), with the Java side of the \
              extension (`NegotiatingProxyFactory`, `NegotiatingServer` in `interop/java`) for 2.1; and the two \
              crossings. Each row is a new client: its first call establishes the maps (shown apart), then {warmup} \

@@ -10,7 +10,7 @@ use crate::seed::procs::{self, Server};
 use crate::seed::results::{Experiment, Figure, Point, Series, Status};
 use crate::seed::stats::Summary;
 use crate::seed::{Mode, Options};
-use hessian_rpc::demo::BenchClient;
+use hessian_demo::BenchClient;
 use hessian_rpc::{Client, Dialect};
 use hessian_testkit::structs::{w2, Item};
 use indicatif::ProgressBar;

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use hessian::Value;
-use hessian_rpc::demo::{bench_service, test2_service};
+use hessian_demo::{bench_service, test2_service};
 use hessian_rpc::{HessianServer, Service, ServiceError};
 use hessian_testkit::java::Java;
 use hessian_testkit::structs::{self, w2};

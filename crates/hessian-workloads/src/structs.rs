@@ -8,7 +8,7 @@ use hessian::serde::external::{Externalizable, FieldReader, FieldWriter};
 use hessian::serde::Date;
 use serde::{Deserialize, Serialize};
 
-pub use crate::workloads::padded;
+pub use crate::values::padded;
 
 /// W1 item (`org.example.remoting.Item`).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]

@@ -1,15 +1,19 @@
-//! The demo services of the project's Serving conventions: the W1/W2 benchmark service served at
-//! `/bench` (`getItems(int)`, `exchange(Order)`), Caucho's `TestHessian2` conformance service
-//! at `/test2`, and an echo service at `/echo` (`echo(Object)`, for benchmarks that generate
-//! their own types). Every method run is counted in [`Executions`], so that tests can check that
-//! each call ran exactly once.
+//! The demo services of the project's Serving conventions (`docs/workloads.md`), what
+//! `hessian serve-demo` serves and the benchmarks call: the W1/W2 benchmark service at `/bench`
+//! (`getItems(int)`, `exchange(Order)`), Caucho's `TestHessian2` conformance service at
+//! `/test2`, and an echo service at `/echo` (`echo(Object)`, for benchmarks that generate their
+//! own types). Every method run is counted in [`Executions`], so that tests can check that each
+//! call ran exactly once.
+//!
+//! The data they serve come from `hessian-workloads`. It depends on the codec, the RPC crate and
+//! those data sets only, so the `hessian` binary links no test support.
 
-use crate::fault::ServiceError;
-use crate::server::{HessianServer, HessianServerBuilder};
-use crate::service::Service;
+#![deny(missing_docs)]
+
 use hessian::Value;
-use hessian_testkit::catalogue;
-use hessian_testkit::structs::{self, w2, Item};
+use hessian_rpc::{HessianServer, HessianServerBuilder, Service, ServiceError};
+use hessian_workloads::catalogue;
+use hessian_workloads::structs::{self, w2, Item};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -81,7 +85,7 @@ pub fn same_graph(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The W1/W2 benchmark service, declared once with [`service`](crate::service): the server
+/// The W1/W2 benchmark service, declared once with [`hessian_rpc::service`]: the server
 /// below and the typed clients `BenchClient` and `BenchBlockingClient` come from it. Its Java
 /// twin is `interop/java/src/RpcBenchService.java`.
 #[hessian_rpc::service(api = "RpcBenchService")]
