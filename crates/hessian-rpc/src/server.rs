@@ -38,8 +38,9 @@ pub struct ServerConfig {
     /// How long a request's body may take to arrive once its headers are in; a body that
     /// stalls gets HTTP 408 and the connection is closed (slow-body / half-open protection).
     pub body_read_timeout: Duration,
-    /// Most connections served at once; further connections wait in the listen backlog until
-    /// one closes. HTTP/1.1 serves one request at a time per connection, so this also bounds
+    /// Most connections served at once, for all workers of a server together; further
+    /// connections wait until one closes (one accepted per accept loop, the rest in the listen
+    /// backlog). HTTP/1.1 serves one request at a time per connection, so this also bounds
     /// the calls in progress.
     pub max_connections: usize,
     /// How long graceful shutdown waits for open connections before dropping them.
@@ -479,25 +480,24 @@ impl HessianServer {
         let handshake_timeout = config.header_read_timeout;
         tokio::pin!(shutdown);
         loop {
-            // A free connection slot first, then accept: at the limit, new connections wait in
-            // the listen backlog instead of being served.
-            let permit = tokio::select! {
-                p = slots.clone().acquire_owned() => match p {
-                    Ok(p) => p,
-                    Err(_) => break,
+            // Accept, then wait for a free connection slot: at the limit, this one connection
+            // waits unserved and further ones wait in the listen backlog. (Taking the slot
+            // first would let a worker hold a free slot while connections queue in another
+            // worker's backlog: the limit is one for all workers.)
+            let stream = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((s, _)) => s,
+                    Err(_) => {
+                        // e.g. too many open files: back off briefly instead of spinning
+                        tokio::time::sleep(Duration::from_millis(10)).await;
+                        continue;
+                    }
                 },
                 _ = &mut shutdown => break,
             };
             tokio::select! {
-                accepted = listener.accept() => {
-                    let (stream, _) = match accepted {
-                        Ok(s) => s,
-                        Err(_) => {
-                            // e.g. too many open files: back off briefly instead of spinning
-                            tokio::time::sleep(Duration::from_millis(10)).await;
-                            continue;
-                        }
-                    };
+                p = slots.clone().acquire_owned() => {
+                    let Ok(permit) = p else { break };
                     let _ = stream.set_nodelay(true);
                     let (service, http, watcher) = (make(), http.clone(), graceful.watcher());
                     match &tls {

@@ -228,7 +228,9 @@ pub(crate) struct Transport {
 
 #[derive(Default)]
 struct Pool {
-    hosts: HashMap<Key, Vec<Idle>>,
+    /// Keyed by the hosts this client's own calls name, so the cheap hash of the type-map
+    /// tables serves: SipHash cost more per call than the rest of the pool's work.
+    hosts: HashMap<Key, Vec<Idle>, crate::negotiation::KeyedHash>,
     last_sweep: Option<Instant>,
 }
 
