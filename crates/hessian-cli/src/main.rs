@@ -16,6 +16,12 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// mimalloc serves the server's many small per-call blocks (the decoded strings of a call, the
+/// reply buffer) from thread-local pages instead of glibc's bins (feature `mimalloc`).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Deepest JSON nesting `encode` reads: a Hessian value nested to the decoders' default depth
 /// (256) takes at most three JSON levels per Hessian level (`{"map": [[k, v]]}`), plus a message.
 const MAX_JSON_NESTING: usize = 3 * 256 + 16;
