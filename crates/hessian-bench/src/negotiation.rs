@@ -14,7 +14,7 @@
 //! Servers: the Rust server is `hessian serve-demo` in a child process (`--hessian PATH`; by
 //! default the `hessian` next to this binary); Java's are Caucho's `HessianSkeleton` behind
 //! `com.sun.net.httpserver` (`RpcJavaServer`) for Hessian 1 and 2, and `NegotiatingServer` for
-//! 2.1. Clients: the Rust typed client `#[service]` derives (`demo::BenchClient`; type maps on
+//! 2.1. Clients: the Rust typed client `#[service]` derives (`hessian_demo::BenchClient`; type maps on
 //! only for 2.1), and Java's `HessianProxyFactory` (Hessian 1: `h1` call and reply; Hessian 2)
 //! or `NegotiatingProxyFactory` (2.1), run by `interop/java/src/NegotiationBench.java`. The JVMs
 //! run with the full JIT (`TIMING_JVM_OPTS`). Every reply is checked (the W2 server checks the
@@ -34,7 +34,7 @@
 
 use crate::delay_proxy::{DelayProxy, Link};
 use hessian::{ClassDef, Value};
-use hessian_rpc::demo::{same_graph, BenchClient};
+use hessian_demo::{same_graph, BenchClient};
 use hessian_rpc::negotiation::ClientStats;
 use hessian_rpc::{Client, Dialect};
 use hessian_testkit::java::{java, Java, TIMING_JVM_OPTS};
@@ -74,7 +74,7 @@ pub struct Config {
     /// Link rates of the bandwidth sweep, bit/s.
     pub rates: Vec<u64>,
     /// The command that starts the Rust demo server (`hessian serve-demo --listen 127.0.0.1:0`,
-    /// or anything that serves `hessian_rpc::demo::demo_server()` and prints `http://ADDR` or
+    /// or anything that serves `hessian_demo::demo_server()` and prints `http://ADDR` or
     /// `PORT n` on its first line).
     pub rust_server: Vec<OsString>,
     /// Where to write the JSON.
@@ -220,6 +220,62 @@ impl Times {
     }
 }
 
+/// The paired comparison of two clients whose calls alternate: per round, the 2.1 call's round
+/// trip minus the Hessian 2 call's, which takes the machine's drift out of the comparison.
+#[derive(Clone, Copy, Debug)]
+pub struct Paired {
+    /// Rounds (pairs of calls).
+    pub rounds: usize,
+    /// Median of the per-round differences (2.1 − Hessian 2), µs: below zero, 2.1 is faster.
+    pub median: f64,
+    /// Lower end of the distribution-free 95 % confidence interval of that median (the order
+    /// statistics at n/2 ∓ 0.98 √n, as the sign test gives), µs.
+    pub low: f64,
+    /// Upper end of the interval, µs.
+    pub high: f64,
+    /// Share of rounds in which the 2.1 call was the faster one.
+    pub faster: f64,
+}
+
+impl Paired {
+    /// From the round trips of the two clients, round by round.
+    fn of(h2: &[Duration], h21: &[Duration]) -> Option<Paired> {
+        let us = |d: &Duration| d.as_secs_f64() * 1e6;
+        let mut d: Vec<f64> = h2.iter().zip(h21).map(|(a, b)| us(b) - us(a)).collect();
+        let n = d.len();
+        if n < 10 {
+            return None;
+        }
+        d.sort_by(f64::total_cmp);
+        let half = 0.98 * (n as f64).sqrt();
+        let lo = ((n as f64 / 2.0 - half).floor().max(0.0) as usize).min(n - 1);
+        let hi = ((n as f64 / 2.0 + half).ceil() as usize).min(n - 1);
+        let faster = d.iter().filter(|x| **x < 0.0).count() as f64 / n as f64;
+        Some(Paired { rounds: n, median: d[n / 2], low: d[lo], high: d[hi], faster })
+    }
+
+    /// Whether the interval lies wholly below zero: 2.1 measurably faster.
+    pub fn below_zero(&self) -> bool {
+        self.high < 0.0
+    }
+
+    fn json(&self) -> Json {
+        json!({"rounds": self.rounds, "median_difference_us": self.median, "ci95_low_us": self.low,
+               "ci95_high_us": self.high, "share_of_rounds_21_faster": self.faster})
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{:+.2} µs (95 % CI {:+.2} to {:+.2}; 2.1 faster in {:.0} % of {} rounds)",
+            self.median,
+            self.low,
+            self.high,
+            100.0 * self.faster,
+            self.rounds
+        )
+    }
+}
+
 /// One client/server/protocol measurement.
 #[derive(Clone, Debug)]
 pub struct Row {
@@ -241,6 +297,8 @@ pub struct Row {
     pub first_reply: u64,
     /// Calls resent (by the Rust client; 0 for Java clients).
     pub resends: u64,
+    /// For the 2.1 row of two alternating clients: the paired difference to its Hessian 2 twin.
+    pub paired: Option<Paired>,
 }
 
 impl Row {
@@ -258,6 +316,7 @@ impl Row {
             first_request: s1.request_bytes - s0.request_bytes,
             first_reply: s1.reply_bytes - s0.reply_bytes,
             resends: s3.resends,
+            paired: None,
         }
     }
 
@@ -266,7 +325,7 @@ impl Row {
             "pair": self.pair, "protocol": self.protocol, "calls": self.calls, "times": self.times.json(),
             "request_bytes_per_call": self.request, "reply_bytes_per_call": self.reply,
             "first_call_request_bytes": self.first_request, "first_call_reply_bytes": self.first_reply,
-            "resends": self.resends,
+            "resends": self.resends, "paired_with_hessian2": self.paired.as_ref().map(Paired::json),
         })
     }
 }
@@ -488,10 +547,13 @@ async fn pair(pair: &'static str, url: &str, work: Work<'_>, warmup: usize, call
             ta.push(a.call(warmup + i).await?);
         }
     }
+    let paired = Paired::of(&ta, &tb);
     let row = |c: &Caller, s0: ClientStats, s1: ClientStats, s2: ClientStats, t: &mut Vec<Duration>| {
         Row::of(pair, c.proto, t, [s0, s1, s2, c.client.type_map_stats()])
     };
-    Ok((row(&a, a0, a1, a2, &mut ta), row(&b, b0, b1, b2, &mut tb)))
+    let mut h21 = row(&b, b0, b1, b2, &mut tb);
+    h21.paired = paired;
+    Ok((row(&a, a0, a1, a2, &mut ta), h21))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -532,6 +594,7 @@ fn java_w2(java: &Java, pair: &'static str, url: &str, proto: Proto, warmup: usi
         first_request: val("first_req_bytes")? as u64,
         first_reply: val("first_reply_bytes")? as u64,
         resends: val("resends")? as u64,
+        paired: None,
     })
 }
 
@@ -672,6 +735,7 @@ async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Po
         first_request: 0,
         first_reply: 0,
         resends: a.3,
+        paired: None,
     };
     Ok(Point { label: k.to_string(), x: k as f64, h2: row(Proto::H2, &mut h2), h21: row(Proto::H21, &mut h21) })
 }
@@ -734,17 +798,23 @@ fn print_main(rows: &[Row]) {
         }
     }
     println!();
+    for r in rows {
+        if let Some(p) = &r.paired {
+            println!("{}, 2.1 − Hessian 2 round trip, paired by round: {}", r.pair, p.text());
+            println!();
+        }
+    }
 }
 
 fn print_sweep(title: &str, what: &str, points: &[Point]) {
     println!("### {title}");
     println!();
-    println!("| {what} | H2 req B | 2.1 req B | req 2.1 ÷ H2 | H2 reply B | 2.1 reply B | H2 median µs | 2.1 median µs | H2 p99 µs | 2.1 p99 µs | median 2.1 ÷ H2 | 2.1 resends |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| {what} | H2 req B | 2.1 req B | req 2.1 ÷ H2 | H2 reply B | 2.1 reply B | H2 median µs | 2.1 median µs | H2 p99 µs | 2.1 p99 µs | median 2.1 ÷ H2 | paired 2.1 − H2, median µs (95 % CI) | 2.1 resends |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for p in points {
         let (a, b) = (&p.h2, &p.h21);
         println!(
-            "| {} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} |",
+            "| {} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {} | {} |",
             p.label,
             a.request,
             b.request,
@@ -756,6 +826,7 @@ fn print_sweep(title: &str, what: &str, points: &[Point]) {
             a.times.p99,
             b.times.p99,
             ratio(b.times.median, a.times.median),
+            b.paired.map_or("–".to_owned(), |p| format!("{:+.2} ({:+.2} to {:+.2})", p.median, p.low, p.high)),
             b.resends
         );
     }
