@@ -36,6 +36,7 @@ pub mod h2;
 mod java_utf8;
 #[cfg(feature = "json")]
 pub mod json;
+pub mod kind;
 pub mod message;
 pub mod negotiate;
 pub mod read;

@@ -5,6 +5,7 @@
 use super::{preview, Trace};
 use hessian::h1::codes::*;
 use hessian::json::format_date;
+use hessian::kind::Kind;
 use hessian::read::finish_str;
 use hessian::{Error, ErrorKind, Result};
 use std::io::Write;
@@ -268,32 +269,31 @@ impl Walker<'_, '_> {
     fn value(&mut self, label: &str) -> Result<()> {
         let start = self.pos;
         let code = self.byte()?;
-        match code {
-            BC_NULL => self.line(start, label, "null"),
-            BC_TRUE => self.line(start, label, "true"),
-            BC_FALSE => self.line(start, label, "false"),
-            BC_INT => {
+        match kind(code) {
+            Kind::Null => self.line(start, label, "null"),
+            Kind::Bool => self.line(start, label, if code == BC_TRUE { "true" } else { "false" }),
+            Kind::Int => {
                 let v = self.i32()?;
                 self.line(start, label, &format!("int {v}"))
             }
-            BC_LONG => {
+            Kind::Long => {
                 let v = self.i64()?;
                 self.line(start, label, &format!("long {v}"))
             }
-            BC_DOUBLE => {
+            Kind::Double => {
                 let v = f64::from_bits(u64::from_be_bytes(self.be::<8>()?));
                 self.line(start, label, &format!("double {v:?}"))
             }
-            BC_DATE => {
+            Kind::Date => {
                 let ms = self.i64()?;
                 let text = format_date(ms).unwrap_or_else(|| format!("{ms} ms"));
                 self.line(start, label, &format!("date {text}"))
             }
-            BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => self.string(start, code, label),
-            BC_BINARY | BC_BINARY_CHUNK => self.binary(start, code, label),
-            BC_LIST => self.list(start, label),
-            BC_MAP => self.map(start, label),
-            BC_REF => {
+            Kind::String => self.string(start, code, label),
+            Kind::Binary => self.binary(start, code, label),
+            Kind::List => self.list(start, label),
+            Kind::Map => self.map(start, label),
+            Kind::Ref => {
                 let i = self.i32()?;
                 match usize::try_from(i).ok().and_then(|i| self.refs.get(i)) {
                     Some(what) => {
@@ -306,7 +306,7 @@ impl Walker<'_, '_> {
                     )),
                 }
             }
-            BC_REMOTE => {
+            Kind::Remote => {
                 let s = self.pos;
                 let c = self.byte()?;
                 if c != BC_TYPE {

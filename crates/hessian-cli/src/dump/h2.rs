@@ -4,6 +4,7 @@
 use super::{preview, Trace};
 use hessian::h2::codes::*;
 use hessian::json::format_date;
+use hessian::kind::Kind;
 use hessian::read::finish_str;
 use hessian::{Error, ErrorKind, Result};
 use std::io::Write;
@@ -243,7 +244,7 @@ impl Walker<'_, '_> {
     fn type_name(&mut self) -> Result<String> {
         let at = self.pos;
         let code = self.peek().ok_or_else(|| self.eof())?;
-        if matches!(code, 0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK) {
+        if kind(code) == Kind::String {
             let name = self.full_string()?;
             self.types.push(name.clone());
             Ok(format!("type {} (defines type #{})", preview(&name), self.types.len() - 1))
@@ -389,23 +390,22 @@ impl Walker<'_, '_> {
             start = self.pos;
             code = self.byte()?;
         }
-        match code {
-            BC_NULL => self.line(start, label, "null"),
-            BC_TRUE => self.line(start, label, "true"),
-            BC_FALSE => self.line(start, label, "false"),
-            0x80..=0xd7 | BC_INT => {
+        match kind(code) {
+            Kind::Null => self.line(start, label, "null"),
+            Kind::Bool => self.line(start, label, if code == BC_TRUE { "true" } else { "false" }),
+            Kind::Int => {
                 let v = self.int_body(code, start)?;
                 self.line(start, label, &format!("int {v}"))
             }
-            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => {
+            Kind::Long => {
                 let v = self.long_body(code)?;
                 self.line(start, label, &format!("long {v}"))
             }
-            BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
+            Kind::Double => {
                 let (v, form) = self.double_body(code)?;
                 self.line(start, label, &format!("double {v:?} ({form})"))
             }
-            BC_DATE | BC_DATE_MINUTE => {
+            Kind::Date => {
                 let (ms, form) = if code == BC_DATE {
                     (i64::from_be_bytes(self.be::<8>()?), "ms")
                 } else {
@@ -414,14 +414,12 @@ impl Walker<'_, '_> {
                 let text = format_date(ms).unwrap_or_else(|| format!("{ms} ms"));
                 self.line(start, label, &format!("date {text} ({form})"))
             }
-            0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => self.string(start, code, label),
-            0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => self.binary(start, code, label),
-            0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => {
-                self.list(start, code, label)
-            }
-            BC_MAP | BC_MAP_UNTYPED => self.map(start, code, label),
-            0x60..=0x6f | BC_OBJECT => self.object(start, code, label),
-            BC_REF => {
+            Kind::String => self.string(start, code, label),
+            Kind::Binary => self.binary(start, code, label),
+            Kind::List => self.list(start, code, label),
+            Kind::Map => self.map(start, code, label),
+            Kind::Object => self.object(start, code, label),
+            Kind::Ref => {
                 let i = self.int()?;
                 match usize::try_from(i).ok().and_then(|i| self.refs.get(i)) {
                     Some(what) => {

@@ -1,4 +1,7 @@
-//! Every Hessian 1.0.2 byte code, named once (as `HessianOutput`/`HessianInput` use them).
+//! Every Hessian 1.0.2 byte code, named once (as `HessianOutput`/`HessianInput` use them), and
+//! the table of the [`Kind`] of value each one starts.
+
+use crate::kind::Kind;
 
 /// `null`.
 pub const BC_NULL: u8 = b'N';
@@ -58,3 +61,30 @@ pub const CHUNK_MAX: usize = 0x8000;
 pub const MAJOR: u8 = 1;
 /// Minor version `HessianOutput` writes in call and reply headers.
 pub const MINOR: u8 = 0;
+
+/// The kind of value each byte code starts, indexed by the code.
+pub static KINDS: [Kind; 256] = crate::kind::kind_table!(classify);
+
+/// The kind of value `code` starts (a lookup in [`KINDS`]).
+#[inline(always)]
+pub fn kind(code: u8) -> Kind {
+    KINDS[usize::from(code)]
+}
+
+const fn classify(code: u8) -> Kind {
+    match code {
+        BC_NULL => Kind::Null,
+        BC_TRUE | BC_FALSE => Kind::Bool,
+        BC_INT => Kind::Int,
+        BC_LONG => Kind::Long,
+        BC_DOUBLE => Kind::Double,
+        BC_DATE => Kind::Date,
+        BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => Kind::String,
+        BC_BINARY | BC_BINARY_CHUNK => Kind::Binary,
+        BC_LIST => Kind::List,
+        BC_MAP => Kind::Map,
+        BC_REF => Kind::Ref,
+        BC_REMOTE => Kind::Remote,
+        _ => Kind::Invalid,
+    }
+}

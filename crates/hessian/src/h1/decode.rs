@@ -7,6 +7,7 @@
 
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Limits, Result};
+use crate::kind::Kind;
 use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
 use crate::value::{List, Map, Remote, Value};
@@ -335,31 +336,30 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
 
     /// Reads the value whose code has been read.
     pub fn parse_value(&mut self, code: u8) -> Result<Value> {
-        Ok(match code {
-            BC_NULL => Value::Null,
-            BC_TRUE => Value::Bool(true),
-            BC_FALSE => Value::Bool(false),
-            BC_INT => Value::Int(self.i32()?),
-            BC_LONG => Value::Long(self.i64()?),
-            BC_DOUBLE => Value::Double(f64::from_bits(u64::from_be_bytes(self.be::<8>()?))),
-            BC_DATE => Value::Date(self.i64()?),
-            BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => Value::String(self.parse_string(code)?),
-            BC_BINARY | BC_BINARY_CHUNK => Value::Binary(self.parse_bytes(code)?),
-            BC_LIST => {
+        Ok(match kind(code) {
+            Kind::Null => Value::Null,
+            Kind::Bool => Value::Bool(code == BC_TRUE),
+            Kind::Int => Value::Int(self.i32()?),
+            Kind::Long => Value::Long(self.i64()?),
+            Kind::Double => Value::Double(f64::from_bits(u64::from_be_bytes(self.be::<8>()?))),
+            Kind::Date => Value::Date(self.i64()?),
+            Kind::String => Value::String(self.parse_string(code)?),
+            Kind::Binary => Value::Binary(self.parse_bytes(code)?),
+            Kind::List => {
                 self.enter()?;
                 let list = self.parse_list()?;
                 self.leave();
                 Value::List(Box::new(list))
             }
-            BC_MAP => {
+            Kind::Map => {
                 self.enter()?;
                 let map = self.parse_map()?;
                 self.leave();
                 Value::Map(Box::new(map))
             }
-            BC_REF => Value::Ref(self.parse_ref()?),
-            BC_REMOTE => Value::Remote(Box::new(self.parse_remote()?)),
-            _ => return Err(self.unexpected(code, "value")),
+            Kind::Ref => Value::Ref(self.parse_ref()?),
+            Kind::Remote => Value::Remote(Box::new(self.parse_remote()?)),
+            Kind::ClassDef | Kind::Object | Kind::Invalid => return Err(self.unexpected(code, "value")),
         })
     }
 

@@ -1,4 +1,7 @@
-//! Every Hessian 2.0 byte code, named once (names follow Caucho's `Hessian2Constants`).
+//! Every Hessian 2.0 byte code, named once (names follow Caucho's `Hessian2Constants`), and the
+//! table of the [`Kind`] of value each one starts.
+
+use crate::kind::Kind;
 
 /// Binary chunk (not final): `A b1 b0 <bytes>`.
 pub const BC_BINARY_CHUNK: u8 = b'A';
@@ -142,3 +145,31 @@ pub const BC_FAULT: u8 = b'F';
 
 /// Size of `Hessian2Output`'s internal buffer; binary chunk sizes depend on its fill level.
 pub const JAVA_BUFFER_SIZE: usize = 8192;
+
+/// The kind of value each byte code starts, indexed by the code.
+pub static KINDS: [Kind; 256] = crate::kind::kind_table!(classify);
+
+/// The kind of value `code` starts (a lookup in [`KINDS`]).
+#[inline(always)]
+pub fn kind(code: u8) -> Kind {
+    KINDS[usize::from(code)]
+}
+
+const fn classify(code: u8) -> Kind {
+    match code {
+        0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Kind::String,
+        0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => Kind::Binary,
+        0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => Kind::Long,
+        0x80..=0xd7 | BC_INT => Kind::Int,
+        BC_NULL => Kind::Null,
+        BC_TRUE | BC_FALSE => Kind::Bool,
+        BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => Kind::Double,
+        BC_DATE | BC_DATE_MINUTE => Kind::Date,
+        0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => Kind::List,
+        BC_MAP | BC_MAP_UNTYPED => Kind::Map,
+        BC_CLASS_DEF => Kind::ClassDef,
+        0x60..=0x6f | BC_OBJECT => Kind::Object,
+        BC_REF => Kind::Ref,
+        _ => Kind::Invalid,
+    }
+}

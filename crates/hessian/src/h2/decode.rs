@@ -6,6 +6,7 @@
 
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Limits, Result};
+use crate::kind::Kind;
 use crate::read::{ascii_string, finish_str, IoRead, Read, Reference, SliceRead};
 use crate::tables::Tables;
 use crate::value::{ClassDef, List, Map, Object, Value};
@@ -42,63 +43,6 @@ impl<R: std::io::Read> Decoder<'static, IoRead<R>> {
     /// A decoder over any `std::io::Read` (buffered internally).
     pub fn from_reader(r: R) -> Self {
         Decoder::new(IoRead::new(r))
-    }
-}
-
-/// What kind of byte code starts a value; used by layers that need to branch before parsing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CodeKind {
-    /// `N`.
-    Null,
-    /// `T` / `F`.
-    Bool,
-    /// Any int form.
-    Int,
-    /// Any long form.
-    Long,
-    /// Any double form.
-    Double,
-    /// Either date form.
-    Date,
-    /// Any string form (including chunks).
-    String,
-    /// Any binary form (including chunks).
-    Binary,
-    /// Any list form.
-    List,
-    /// Typed or untyped map.
-    Map,
-    /// Class definition (precedes an object).
-    ClassDef,
-    /// Object instance.
-    Object,
-    /// Value reference.
-    Ref,
-    /// Not a value code in Hessian 2.0.
-    Invalid,
-}
-
-/// Classifies a byte code.
-pub fn code_kind(code: u8) -> CodeKind {
-    match code {
-        0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => CodeKind::String,
-        0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => CodeKind::Binary,
-        0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => CodeKind::Long,
-        0x80..=0xd7 | BC_INT => CodeKind::Int,
-        BC_NULL => CodeKind::Null,
-        BC_TRUE | BC_FALSE => CodeKind::Bool,
-        BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
-            CodeKind::Double
-        }
-        BC_DATE | BC_DATE_MINUTE => CodeKind::Date,
-        0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => {
-            CodeKind::List
-        }
-        BC_MAP | BC_MAP_UNTYPED => CodeKind::Map,
-        BC_CLASS_DEF => CodeKind::ClassDef,
-        0x60..=0x6f | BC_OBJECT => CodeKind::Object,
-        BC_REF => CodeKind::Ref,
-        _ => CodeKind::Invalid,
     }
 }
 
@@ -576,7 +520,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Reads a type name or type reference (`type ::= string | int`).
     pub fn read_type(&mut self) -> Result<String> {
         let code = self.read.next()?;
-        if code_kind(code) == CodeKind::String {
+        if kind(code) == Kind::String {
             let name = self.parse_string(code)?;
             if self.tables.types().len() >= self.limits.max_class_defs {
                 return Err(self.limit("type names", self.limits.max_class_defs));
@@ -640,7 +584,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Reads a type name or type reference without returning it (no allocation for references).
     pub(crate) fn skip_type(&mut self) -> Result<()> {
         let code = self.read.peek()?.ok_or_else(|| self.err(ErrorKind::UnexpectedEof))?;
-        if code_kind(code) == CodeKind::String {
+        if kind(code) == Kind::String {
             self.read_type().map(drop)
         } else {
             let start = self.read.offset();
@@ -836,26 +780,23 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             self.parse_class_def()?;
             code = self.read.next()?;
         }
-        Ok(match code {
-            BC_NULL => Value::Null,
-            BC_TRUE => Value::Bool(true),
-            BC_FALSE => Value::Bool(false),
-            0x80..=0xd7 | BC_INT => Value::Int(self.parse_int(code)?),
-            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => Value::Long(self.parse_long(code)?),
-            BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
-                Value::Double(self.parse_double(code)?)
-            }
-            BC_DATE | BC_DATE_MINUTE => Value::Date(self.parse_date(code)?),
-            0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Value::String(self.parse_string(code)?),
-            0x20..=0x2f | 0x34..=0x37 | BC_BINARY | BC_BINARY_CHUNK => Value::Binary(self.parse_bytes(code)?.to_vec()),
-            0x70..=0x7f | BC_LIST_VARIABLE | BC_LIST_FIXED | BC_LIST_VARIABLE_UNTYPED | BC_LIST_FIXED_UNTYPED => {
+        Ok(match kind(code) {
+            Kind::Null => Value::Null,
+            Kind::Bool => Value::Bool(code == BC_TRUE),
+            Kind::Int => Value::Int(self.parse_int(code)?),
+            Kind::Long => Value::Long(self.parse_long(code)?),
+            Kind::Double => Value::Double(self.parse_double(code)?),
+            Kind::Date => Value::Date(self.parse_date(code)?),
+            Kind::String => Value::String(self.parse_string(code)?),
+            Kind::Binary => Value::Binary(self.parse_bytes(code)?.to_vec()),
+            Kind::List => {
                 self.enter()?;
                 let h = self.parse_list_header(code)?;
                 let list = self.parse_list_items(h)?;
                 self.leave();
                 Value::List(Box::new(list))
             }
-            BC_MAP | BC_MAP_UNTYPED => {
+            Kind::Map => {
                 self.enter()?;
                 let type_name = if code == BC_MAP { Some(self.read_type()?) } else { None };
                 self.add_ref()?;
@@ -875,7 +816,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 self.leave();
                 Value::Map(Box::new(Map { type_name, entries }))
             }
-            0x60..=0x6f | BC_OBJECT => {
+            Kind::Object => {
                 self.enter()?;
                 let class = self.parse_object_header(code)?;
                 let mut fields = Vec::with_capacity(class.fields.len());
@@ -885,8 +826,8 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 self.leave();
                 Value::Object(Box::new(Object { class, fields }))
             }
-            BC_REF => Value::Ref(self.parse_ref()?),
-            _ => return Err(self.unexpected(code, "value")),
+            Kind::Ref => Value::Ref(self.parse_ref()?),
+            Kind::ClassDef | Kind::Remote | Kind::Invalid => return Err(self.unexpected(code, "value")),
         })
     }
 

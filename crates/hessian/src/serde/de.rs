@@ -20,8 +20,8 @@ use super::copies::RefCopies;
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::h2::codes::*;
-use crate::h2::decode::{code_kind, CodeKind};
 use crate::h2::Decoder;
+use crate::kind::Kind;
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use std::any::Any;
@@ -195,21 +195,9 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
 
     #[cold]
     fn invalid(&self, code: u8, expected: &str) -> Error {
-        let found = match code_kind(code) {
-            CodeKind::Null => "null",
-            CodeKind::Bool => "boolean",
-            CodeKind::Int => "int",
-            CodeKind::Long => "long",
-            CodeKind::Double => "double",
-            CodeKind::Date => "date",
-            CodeKind::String => "string",
-            CodeKind::Binary => "binary",
-            CodeKind::List => "list",
-            CodeKind::Map => "map",
-            CodeKind::ClassDef => "class definition",
-            CodeKind::Object => "object",
-            CodeKind::Ref => "value reference",
-            CodeKind::Invalid => return self.dec.unexpected(code, "value"),
+        let found = match kind(code) {
+            Kind::Invalid => return self.dec.unexpected(code, "value"),
+            k => k.name(),
         };
         Error::new(
             ErrorKind::InvalidType { expected: expected.to_owned(), found: found.to_owned() },
@@ -244,9 +232,9 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     #[inline(never)]
     fn integer_slow(&mut self, expected: &str) -> Result<i64> {
         let code = self.next_code()?;
-        match code {
-            0x80..=0xd7 | BC_INT => self.dec.parse_int(code).map(i64::from),
-            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => self.dec.parse_long(code),
+        match kind(code) {
+            Kind::Int => self.dec.parse_int(code).map(i64::from),
+            Kind::Long => self.dec.parse_long(code),
             _ => Err(self.invalid(code, expected)),
         }
     }
@@ -264,12 +252,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     #[inline(never)]
     fn float_slow(&mut self) -> Result<f64> {
         let code = self.next_code()?;
-        match code {
-            BC_DOUBLE | BC_DOUBLE_ZERO | BC_DOUBLE_ONE | BC_DOUBLE_BYTE | BC_DOUBLE_SHORT | BC_DOUBLE_MILL => {
-                self.dec.parse_double(code)
-            }
-            0x80..=0xd7 | BC_INT => self.dec.parse_int(code).map(f64::from),
-            0x38..=0x3f | 0xd8..=0xff | BC_LONG_INT | BC_LONG => self.dec.parse_long(code).map(|v| v as f64),
+        match kind(code) {
+            Kind::Double => self.dec.parse_double(code),
+            Kind::Int => self.dec.parse_int(code).map(f64::from),
+            Kind::Long => self.dec.parse_long(code).map(|v| v as f64),
             _ => Err(self.invalid(code, "a number")),
         }
     }
@@ -287,10 +273,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     #[inline(never)]
     fn date_slow(&mut self) -> Result<i64> {
         let code = self.next_code()?;
-        match code_kind(code) {
-            CodeKind::Date => self.dec.parse_date(code),
-            CodeKind::Long => self.dec.parse_long(code),
-            CodeKind::Int => self.dec.parse_int(code).map(i64::from),
+        match kind(code) {
+            Kind::Date => self.dec.parse_date(code),
+            Kind::Long => self.dec.parse_long(code),
+            Kind::Int => self.dec.parse_int(code).map(i64::from),
             _ => Err(self.invalid(code, "a date")),
         }
     }
@@ -299,7 +285,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     #[inline(never)]
     fn string_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        if code_kind(code) != CodeKind::String {
+        if kind(code) != Kind::String {
             return Err(self.invalid(code, "a string"));
         }
         visitor.visit_string(self.dec.parse_string(code)?)
@@ -307,15 +293,15 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
 
     /// Skips one value whose code has been read, without building it.
     fn skip(&mut self, code: u8) -> Result<()> {
-        match code_kind(code) {
-            CodeKind::Null | CodeKind::Bool => Ok(()),
-            CodeKind::Int => self.dec.parse_int(code).map(drop),
-            CodeKind::Long => self.dec.parse_long(code).map(drop),
-            CodeKind::Double => self.dec.parse_double(code).map(drop),
-            CodeKind::Date => self.dec.parse_date(code).map(drop),
-            CodeKind::String => self.dec.parse_str(code).map(drop),
-            CodeKind::Binary => self.dec.parse_bytes(code).map(drop),
-            CodeKind::List => {
+        match kind(code) {
+            Kind::Null | Kind::Bool => Ok(()),
+            Kind::Int => self.dec.parse_int(code).map(drop),
+            Kind::Long => self.dec.parse_long(code).map(drop),
+            Kind::Double => self.dec.parse_double(code).map(drop),
+            Kind::Date => self.dec.parse_date(code).map(drop),
+            Kind::String => self.dec.parse_str(code).map(drop),
+            Kind::Binary => self.dec.parse_bytes(code).map(drop),
+            Kind::List => {
                 let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 let len = self.dec.parse_list_len(code)?;
@@ -338,7 +324,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
                 self.dec.leave();
                 Ok(())
             }
-            CodeKind::Map => {
+            Kind::Map => {
                 let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 self.map_header(code)?;
@@ -347,12 +333,12 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
                 self.dec.leave();
                 Ok(())
             }
-            CodeKind::ClassDef => {
+            Kind::ClassDef => {
                 self.dec.parse_class_def()?;
                 let c = self.next_code()?;
                 self.skip(c)
             }
-            CodeKind::Object => {
+            Kind::Object => {
                 let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 let idx = self.dec.parse_object_index(code)?;
@@ -365,8 +351,8 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
                 self.dec.leave();
                 Ok(())
             }
-            CodeKind::Ref => self.dec.parse_ref().map(drop),
-            CodeKind::Invalid => Err(self.dec.unexpected(code, "value")),
+            Kind::Ref => self.dec.parse_ref().map(drop),
+            Kind::Remote | Kind::Invalid => Err(self.dec.unexpected(code, "value")),
         }
     }
 
@@ -466,12 +452,10 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match code_kind(code) {
-            CodeKind::Map => self.visit_map_code(code, visitor),
-            CodeKind::List => self.visit_list(code, visitor),
-            CodeKind::Ref => {
-                self.replay("an object", |de| de::Deserializer::deserialize_struct(de, name, fields, visitor))
-            }
+        match kind(code) {
+            Kind::Map => self.visit_map_code(code, visitor),
+            Kind::List => self.visit_list(code, visitor),
+            Kind::Ref => self.replay("an object", |de| de::Deserializer::deserialize_struct(de, name, fields, visitor)),
             _ => Err(self.invalid(code, "an object")),
         }
     }
@@ -563,7 +547,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         for i in 0..n {
             let is_name = self.dec.tables().class(idx).is_some_and(|c| c.fields[i] == "name");
             let c = self.next_code()?;
-            if is_name && code_kind(c) == CodeKind::String {
+            if is_name && kind(c) == Kind::String {
                 name = Some(self.dec.parse_str(c)?.to_owned());
             } else {
                 self.skip(c)?;
@@ -613,20 +597,20 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        match code_kind(code) {
-            CodeKind::Null => visitor.visit_unit(),
-            CodeKind::Bool => visitor.visit_bool(code == BC_TRUE),
-            CodeKind::Int => visitor.visit_i32(self.dec.parse_int(code)?),
-            CodeKind::Long => visitor.visit_i64(self.dec.parse_long(code)?),
-            CodeKind::Double => visitor.visit_f64(self.dec.parse_double(code)?),
-            CodeKind::Date => visitor.visit_i64(self.dec.parse_date(code)?),
-            CodeKind::String => self.visit_str_code(code, visitor),
-            CodeKind::Binary => self.visit_bytes_code(code, visitor),
-            CodeKind::List => self.visit_list(code, visitor),
-            CodeKind::Map => self.visit_map_code(code, visitor),
-            CodeKind::Object => self.visit_object(code, None, visitor),
-            CodeKind::Ref => self.replay("a value", |de| de::Deserializer::deserialize_any(de, visitor)),
-            CodeKind::ClassDef | CodeKind::Invalid => Err(self.invalid(code, "a value")),
+        match kind(code) {
+            Kind::Null => visitor.visit_unit(),
+            Kind::Bool => visitor.visit_bool(code == BC_TRUE),
+            Kind::Int => visitor.visit_i32(self.dec.parse_int(code)?),
+            Kind::Long => visitor.visit_i64(self.dec.parse_long(code)?),
+            Kind::Double => visitor.visit_f64(self.dec.parse_double(code)?),
+            Kind::Date => visitor.visit_i64(self.dec.parse_date(code)?),
+            Kind::String => self.visit_str_code(code, visitor),
+            Kind::Binary => self.visit_bytes_code(code, visitor),
+            Kind::List => self.visit_list(code, visitor),
+            Kind::Map => self.visit_map_code(code, visitor),
+            Kind::Object => self.visit_object(code, None, visitor),
+            Kind::Ref => self.replay("a value", |de| de::Deserializer::deserialize_any(de, visitor)),
+            Kind::ClassDef | Kind::Remote | Kind::Invalid => Err(self.invalid(code, "a value")),
         }
     }
 
@@ -683,7 +667,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        if code_kind(code) != CodeKind::String {
+        if kind(code) != Kind::String {
             return Err(self.invalid(code, "a one-character string"));
         }
         let s = self.dec.parse_str(code)?;
@@ -700,7 +684,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        if code_kind(code) != CodeKind::String {
+        if kind(code) != Kind::String {
             return Err(self.invalid(code, "a string"));
         }
         self.visit_str_code(code, visitor)
@@ -717,13 +701,13 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        match code_kind(code) {
-            CodeKind::Binary => self.visit_bytes_code(code, visitor),
-            CodeKind::String => match self.dec.parse_str(code)? {
+        match kind(code) {
+            Kind::Binary => self.visit_bytes_code(code, visitor),
+            Kind::String => match self.dec.parse_str(code)? {
                 Reference::Borrowed(s) => visitor.visit_borrowed_bytes(s.as_bytes()),
                 Reference::Copied(s) => visitor.visit_bytes(s.as_bytes()),
             },
-            CodeKind::List => self.visit_list(code, visitor),
+            Kind::List => self.visit_list(code, visitor),
             _ => Err(self.invalid(code, "binary")),
         }
     }
@@ -792,9 +776,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        match code_kind(code) {
-            CodeKind::List => self.visit_list(code, visitor),
-            CodeKind::Binary => match self.dec.parse_bytes(code)? {
+        match kind(code) {
+            Kind::List => self.visit_list(code, visitor),
+            Kind::Binary => match self.dec.parse_bytes(code)? {
                 Reference::Borrowed(b) => {
                     visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
                 }
@@ -802,7 +786,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                     visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
                 }
             },
-            CodeKind::Ref => self.replay("a list", |de| de::Deserializer::deserialize_seq(de, visitor)),
+            Kind::Ref => self.replay("a list", |de| de::Deserializer::deserialize_seq(de, visitor)),
             _ => Err(self.invalid(code, "a list")),
         }
     }
@@ -822,10 +806,10 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        match code_kind(code) {
-            CodeKind::Map => self.visit_map_code(code, visitor),
-            CodeKind::Object => self.visit_object(code, None, visitor),
-            CodeKind::Ref => self.replay("a map", |de| de::Deserializer::deserialize_map(de, visitor)),
+        match kind(code) {
+            Kind::Map => self.visit_map_code(code, visitor),
+            Kind::Object => self.visit_object(code, None, visitor),
+            Kind::Ref => self.replay("a map", |de| de::Deserializer::deserialize_map(de, visitor)),
             _ => Err(self.invalid(code, "a map")),
         }
     }
@@ -839,8 +823,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     ) -> Result<V::Value> {
         let start = self.dec.offset();
         let code = self.next_code()?;
-        let mut r = match code {
-            0x60..=0x6f | BC_OBJECT => self.visit_object(code, Some(fields), visitor),
+        let mut r = match kind(code) {
+            Kind::Object => self.visit_object(code, Some(fields), visitor),
             _ => self.visit_struct_other(code, _name, fields, visitor),
         };
         // In place, so that a large struct is not moved through another `Result`.
@@ -857,16 +841,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
         visitor: V,
     ) -> Result<V::Value> {
         let code = self.next_code()?;
-        match code_kind(code) {
-            CodeKind::String => match self.dec.parse_str(code)? {
+        match kind(code) {
+            Kind::String => match self.dec.parse_str(code)? {
                 Reference::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(s)),
                 Reference::Copied(s) => visitor.visit_enum(de::value::StrDeserializer::<Error>::new(s)),
             },
-            CodeKind::Object => {
+            Kind::Object => {
                 let name = self.enum_object_name(code)?;
                 visitor.visit_enum(name.into_deserializer())
             }
-            CodeKind::Map => {
+            Kind::Map => {
                 self.dec.enter()?;
                 self.map_header(code)?;
                 let v = visitor.visit_enum(EnumAccess { de: self })?;
@@ -877,18 +861,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
                 self.dec.leave();
                 Ok(v)
             }
-            CodeKind::Ref => {
-                self.replay("an enum", |de| de::Deserializer::deserialize_enum(de, _name, _variants, visitor))
-            }
+            Kind::Ref => self.replay("an enum", |de| de::Deserializer::deserialize_enum(de, _name, _variants, visitor)),
             _ => Err(self.invalid(code, "an enum (string, Java enum object or one-entry map)")),
         }
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.next_code()?;
-        match code_kind(code) {
-            CodeKind::String => self.visit_str_code(code, visitor),
-            CodeKind::Int => {
+        match kind(code) {
+            Kind::String => self.visit_str_code(code, visitor),
+            Kind::Int => {
                 let v = self.dec.parse_int(code)?;
                 match u64::try_from(v) {
                     Ok(x) => visitor.visit_u64(x),

@@ -21,6 +21,7 @@ use super::super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::h1::codes::*;
 use crate::h1::Decoder;
+use crate::kind::Kind;
 use crate::read::{IoRead, Read, Reference, SliceRead};
 use crate::value::{Map, Value};
 use serde::de::{self, DeserializeSeed, Visitor};
@@ -53,25 +54,14 @@ impl<R: std::io::Read> Deserializer<'static, IoRead<R>> {
 
 /// The name of the kind of value a code starts (as [`Value::kind_name`] names it).
 fn kind_name(code: u8) -> Option<&'static str> {
-    Some(match code {
-        BC_NULL => "null",
-        BC_TRUE | BC_FALSE => "bool",
-        BC_INT => "int",
-        BC_LONG => "long",
-        BC_DOUBLE => "double",
-        BC_DATE => "date",
-        BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => "string",
-        BC_BINARY | BC_BINARY_CHUNK => "binary",
-        BC_LIST => "list",
-        BC_MAP => "map",
-        BC_REF => "ref",
-        BC_REMOTE => "remote",
-        _ => return None,
-    })
+    match kind(code) {
+        Kind::Invalid => None,
+        k => Some(k.name()),
+    }
 }
 
 fn is_string(code: u8) -> bool {
-    matches!(code, BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK)
+    kind(code) == Kind::String
 }
 
 impl<'de, R: Read<'de>> Deserializer<'de, R> {
@@ -217,13 +207,13 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
 
     /// Skips one value whose code has been read, with the checks of [`Decoder::parse_value`].
     fn skip(&mut self, code: u8) -> Result<()> {
-        match code {
-            BC_NULL | BC_TRUE | BC_FALSE => Ok(()),
-            BC_INT => self.dec.i32().map(drop),
-            BC_LONG | BC_DOUBLE | BC_DATE => self.dec.i64().map(drop),
-            BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => self.dec.parse_str(code).map(drop),
-            BC_BINARY | BC_BINARY_CHUNK => self.dec.parse_bytes_ref(code).map(drop),
-            BC_LIST => {
+        match kind(code) {
+            Kind::Null | Kind::Bool => Ok(()),
+            Kind::Int => self.dec.i32().map(drop),
+            Kind::Long | Kind::Double | Kind::Date => self.dec.i64().map(drop),
+            Kind::String => self.dec.parse_str(code).map(drop),
+            Kind::Binary => self.dec.parse_bytes_ref(code).map(drop),
+            Kind::List => {
                 let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 let (_, len) = self.dec.parse_list_header()?;
@@ -232,7 +222,7 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
                 self.dec.leave();
                 Ok(())
             }
-            BC_MAP => {
+            Kind::Map => {
                 let at = self.dec.offset() - 1;
                 self.dec.enter()?;
                 self.dec.parse_map_header()?;
@@ -241,9 +231,9 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
                 self.dec.leave();
                 Ok(())
             }
-            BC_REF => self.dec.parse_ref().map(drop),
-            BC_REMOTE => self.dec.parse_remote().map(drop),
-            _ => Err(self.dec.unexpected(code, "value")),
+            Kind::Ref => self.dec.parse_ref().map(drop),
+            Kind::Remote => self.dec.parse_remote().map(drop),
+            Kind::ClassDef | Kind::Object | Kind::Invalid => Err(self.dec.unexpected(code, "value")),
         }
     }
 
@@ -424,25 +414,24 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let code = self.dec.read_code()?;
-        match code {
-            BC_NULL => visitor.visit_unit(),
-            BC_TRUE => visitor.visit_bool(true),
-            BC_FALSE => visitor.visit_bool(false),
-            BC_INT => visitor.visit_i32(self.dec.i32()?),
-            BC_LONG | BC_DATE => visitor.visit_i64(self.dec.i64()?),
-            BC_DOUBLE => visitor.visit_f64(f64::from_bits(self.dec.i64()? as u64)),
-            BC_STRING | BC_STRING_CHUNK | BC_XML | BC_XML_CHUNK => self.visit_str_code(code, visitor),
-            BC_BINARY | BC_BINARY_CHUNK => self.visit_bytes_code(code, visitor),
-            BC_LIST => self.visit_list(visitor),
-            BC_MAP => self.visit_map(visitor),
-            BC_REMOTE => {
+        match kind(code) {
+            Kind::Null => visitor.visit_unit(),
+            Kind::Bool => visitor.visit_bool(code == BC_TRUE),
+            Kind::Int => visitor.visit_i32(self.dec.i32()?),
+            Kind::Long | Kind::Date => visitor.visit_i64(self.dec.i64()?),
+            Kind::Double => visitor.visit_f64(f64::from_bits(self.dec.i64()? as u64)),
+            Kind::String => self.visit_str_code(code, visitor),
+            Kind::Binary => self.visit_bytes_code(code, visitor),
+            Kind::List => self.visit_list(visitor),
+            Kind::Map => self.visit_map(visitor),
+            Kind::Remote => {
                 // As the dynamic path maps it: `{type, url}`.
                 let r = self.dec.parse_remote()?;
                 let entries = [("type", r.type_name), ("url", r.url)];
                 visitor.visit_map(de::value::MapDeserializer::<_, Error>::new(entries.into_iter()))
             }
-            BC_REF => self.replay("a value", |de| de::Deserializer::deserialize_any(de, visitor)),
-            _ => Err(self.wrong(code, "a value")),
+            Kind::Ref => self.replay("a value", |de| de::Deserializer::deserialize_any(de, visitor)),
+            Kind::ClassDef | Kind::Object | Kind::Invalid => Err(self.wrong(code, "a value")),
         }
     }
 
