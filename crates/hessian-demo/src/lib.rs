@@ -81,7 +81,7 @@ pub fn same_graph(a: &Value, b: &Value) -> bool {
             x.entries.len() == y.entries.len()
                 && x.entries.iter().zip(&y.entries).all(|((k1, v1), (k2, v2))| same_graph(k1, k2) && same_graph(v1, v2))
         }
-        _ => a == b,
+        _ => a.same(b),
     }
 }
 

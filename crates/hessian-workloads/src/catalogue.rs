@@ -182,9 +182,9 @@ pub fn arg_expectation(method: &str) -> Option<Value> {
 }
 
 /// Structural equality in which doubles are equal when their bits are (so `NaN` equals `NaN`
-/// and `-0.0` differs from `0.0`), unlike `Value`'s `PartialEq`.
+/// and `-0.0` differs from `0.0`), unlike `Value`'s `PartialEq`: [`Value::same`].
 pub fn same_value(a: &Value, b: &Value) -> bool {
-    same(a, b, false)
+    a.same(b)
 }
 
 /// [`same_value`] as the Java reader sees it: also equal when one side is a typed map with
@@ -196,7 +196,7 @@ pub fn same_java_value(a: &Value, b: &Value) -> bool {
     same(a, b, true)
 }
 
-/// The one structural comparison behind [`same_value`] and, with `java`, [`same_java_value`].
+/// [`Value::same`], where a typed map also equals an object of its type with the same fields.
 fn same(a: &Value, b: &Value, java: bool) -> bool {
     let eq = |p: &Value, q: &Value| same(p, q, java);
     match (a, b) {
@@ -207,7 +207,6 @@ fn same(a: &Value, b: &Value, java: bool) -> bool {
                     m.entries.iter().any(|(k, x)| matches!(k, Value::String(s) if s == name) && eq(x, v))
                 })
         }
-        (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
         (Value::List(x), Value::List(y)) => {
             x.type_name == y.type_name
                 && x.fixed_length == y.fixed_length
@@ -224,7 +223,7 @@ fn same(a: &Value, b: &Value, java: bool) -> bool {
                 && x.fields.len() == y.fields.len()
                 && x.fields.iter().zip(&y.fields).all(|(p, q)| eq(p, q))
         }
-        _ => a == b,
+        _ => a.same(b),
     }
 }
 

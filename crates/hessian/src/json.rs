@@ -748,37 +748,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// Equality that compares doubles by bit pattern (so NaN equals itself).
-    fn same(a: &Value, b: &Value) -> bool {
-        match (a, b) {
-            (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
-            (Value::List(x), Value::List(y)) => {
-                x.type_name == y.type_name
-                    && x.fixed_length == y.fixed_length
-                    && x.items.len() == y.items.len()
-                    && x.items.iter().zip(&y.items).all(|(a, b)| same(a, b))
-            }
-            (Value::Map(x), Value::Map(y)) => {
-                x.type_name == y.type_name
-                    && x.entries.len() == y.entries.len()
-                    && x.entries.iter().zip(&y.entries).all(|((a, b), (c, d))| same(a, c) && same(b, d))
-            }
-            (Value::Object(x), Value::Object(y)) => {
-                x.class == y.class
-                    && x.fields.len() == y.fields.len()
-                    && x.fields.iter().zip(&y.fields).all(|(a, b)| same(a, b))
-            }
-            _ => a == b,
-        }
-    }
-
     fn round_trip(v: &Value) {
         let j = to_json(v);
         // Through text too: what the CLI prints must read back identically.
         let text = serde_json::to_string(&j).unwrap();
         let j2: Json = serde_json::from_str(&text).unwrap();
         let back = from_json(&j2).unwrap_or_else(|e| panic!("{v:?} -> {text}: {e}"));
-        assert!(same(v, &back), "{v:?} -> {text} -> {back:?}");
+        assert!(v.same(&back), "{v:?} -> {text} -> {back:?}");
     }
 
     fn sample_values() -> Vec<Value> {

@@ -176,6 +176,32 @@ impl Value {
         Value::String(s.into())
     }
 
+    /// Structural identity: as `==`, except that doubles are equal when their bits are, so that
+    /// `NaN` equals itself and `-0.0` differs from `0.0` (what a round trip through any of the
+    /// formats preserves). `==` keeps IEEE semantics.
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
+            (Value::List(x), Value::List(y)) => {
+                x.type_name == y.type_name
+                    && x.fixed_length == y.fixed_length
+                    && x.items.len() == y.items.len()
+                    && x.items.iter().zip(&y.items).all(|(a, b)| a.same(b))
+            }
+            (Value::Map(x), Value::Map(y)) => {
+                x.type_name == y.type_name
+                    && x.entries.len() == y.entries.len()
+                    && x.entries.iter().zip(&y.entries).all(|((k1, v1), (k2, v2))| k1.same(k2) && v1.same(v2))
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                x.class == y.class
+                    && x.fields.len() == y.fields.len()
+                    && x.fields.iter().zip(&y.fields).all(|(a, b)| a.same(b))
+            }
+            _ => self == other,
+        }
+    }
+
     /// A short human-readable name of the variant, used in error messages.
     pub fn kind_name(&self) -> &'static str {
         match self {

@@ -285,26 +285,7 @@ pub fn frames(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
 }
 
 /// Structural equality where doubles compare by bits (so NaN equals NaN, and -0.0 differs from
-/// 0.0).
+/// 0.0): [`Value::same`].
 pub fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
-        (Value::List(x), Value::List(y)) => {
-            x.type_name == y.type_name
-                && x.fixed_length == y.fixed_length
-                && x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(a, b)| same(a, b))
-        }
-        (Value::Map(x), Value::Map(y)) => {
-            x.type_name == y.type_name
-                && x.entries.len() == y.entries.len()
-                && x.entries.iter().zip(&y.entries).all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.class == y.class
-                && x.fields.len() == y.fields.len()
-                && x.fields.iter().zip(&y.fields).all(|(a, b)| same(a, b))
-        }
-        _ => a == b,
-    }
+    a.same(b)
 }
