@@ -16,7 +16,7 @@
 //! the typed client on a current-thread runtime): `perf stat --no-inherit` then counts that
 //! client's own work, without the server child's.
 use hessian::Value;
-use hessian_rpc::{protocol, BlockingClient, Client, Dialect, HessianServer, Protocol};
+use hessian_rpc::{protocol, BlockingClient, Client, Dialect, Format, HessianServer};
 use hessian_testkit::workloads::{items, W2Classes};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
@@ -151,14 +151,14 @@ fn time_blocking(proxy: &hessian_rpc::BlockingProxy, w: Work, n: usize) -> Vec<D
 /// Returns the median of encode + decode, in µs.
 fn codec(n: usize) -> f64 {
     let reply = Ok(items(5000));
-    let bytes = protocol::encode_reply(Protocol::Hessian2, &reply).expect("encode");
+    let bytes = protocol::encode_reply(Format::Hessian2, &reply).expect("encode");
     let limits = hessian_rpc::ClientConfig::default().limits;
     let (mut enc, mut dec, mut both) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..n {
         let t0 = Instant::now();
-        let b = protocol::encode_reply(Protocol::Hessian2, &reply).expect("encode");
+        let b = protocol::encode_reply(Format::Hessian2, &reply).expect("encode");
         let t1 = Instant::now();
-        let v = protocol::decode_reply(Protocol::Hessian2, &b, limits).expect("decode");
+        let v = protocol::decode_reply(Format::Hessian2, &b, limits).expect("decode");
         let t2 = Instant::now();
         drop(std::hint::black_box(v));
         enc.push(t1 - t0);
@@ -187,8 +187,8 @@ fn codec(n: usize) -> f64 {
         let c = protocol::encode_call(Dialect::HESSIAN2, &call).expect("encode");
         let d = protocol::decode_call(Dialect::HESSIAN2, &c, limits).expect("decode");
         let ok = hessian_demo::same_graph(&d.args[0], &request);
-        let r = protocol::encode_reply(Protocol::Hessian2, &reply).expect("encode");
-        let v = protocol::decode_reply(Protocol::Hessian2, &r, limits).expect("decode");
+        let r = protocol::encode_reply(Format::Hessian2, &reply).expect("encode");
+        let v = protocol::decode_reply(Format::Hessian2, &r, limits).expect("decode");
         t.push(t0.elapsed());
         assert!(ok);
         drop(std::hint::black_box(v));

@@ -138,7 +138,7 @@ fn the_call(a: &LoadArgs) -> Result<Call, CliError> {
         let bad = |message: String| CliError::Load(format!("{}: {message}", path.display()));
         let dialect = Dialect::detect(&data).ok_or_else(|| bad("not a Hessian or Burlap call".into()))?;
         let mut call = decode_call(dialect, &data, Limits::default()).map_err(|e| bad(e.to_string()))?;
-        if a.protocol.dialect().call == hessian_rpc::Protocol::Hessian2 {
+        if a.protocol.dialect().call == hessian_rpc::Format::Hessian2 {
             call.headers.clear(); // Hessian 2 calls carry no headers
         }
         return Ok(call);

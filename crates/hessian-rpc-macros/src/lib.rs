@@ -18,6 +18,8 @@
 //! A method returns `Result<T, E>` with `E: hessian_rpc::IntoFault` (such as
 //! `hessian_rpc::ServiceError`, into which any error converts with `?`), or a plain `T`.
 
+#![deny(missing_docs)]
+
 use proc_macro::TokenStream;
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote, quote_spanned};

@@ -228,12 +228,12 @@ fn body_start(body: &[u8]) -> String {
 /// Whether an HTTP 200 body cannot be a reply of `protocol`: it starts with a byte no reply of
 /// that protocol starts with (`<` of an HTML page for the Hessians, anything but
 /// `<burlap:reply` for Burlap). Anything that passes is left to the decoder.
-fn not_a_reply(protocol: crate::Protocol, resp: &Response) -> bool {
+fn not_a_reply(protocol: crate::Format, resp: &Response) -> bool {
     let body = &resp.body[..];
     match protocol {
-        crate::Protocol::Hessian2 => !matches!(body.first(), Some(b'H' | b'R' | b'F' | b'r')),
-        crate::Protocol::Hessian1 => !matches!(body.first(), Some(b'r' | b'H')),
-        crate::Protocol::Burlap => {
+        crate::Format::Hessian2 => !matches!(body.first(), Some(b'H' | b'R' | b'F' | b'r')),
+        crate::Format::Hessian1 => !matches!(body.first(), Some(b'r' | b'H')),
+        crate::Format::Burlap => {
             let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
             !body[start..].starts_with(b"<burlap:reply")
         }
@@ -313,7 +313,7 @@ impl Client {
     /// Sends one encoded call to `uri` with `headers` (and the configured ones) and returns the
     /// response (any status).
     async fn post(&self, uri: &Uri, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Response> {
-        let content_type = self.config.dialect.call.content_type();
+        let content_type = protocol::content_type(self.config.dialect.call);
         let c = &self.negotiation.counters;
         ClientCounters::add(&c.request_bytes, body.len() as u64);
         let target = Target::of(uri)?;
@@ -376,12 +376,12 @@ impl Proxy {
         let cfg = &self.client.config;
         let d = cfg.dialect;
         let buf = self.request_buffer();
-        let mut w = CallWriter::with_buffer(d.call.format(), d.call_major(), method, &[], args.count(), buf)?;
+        let mut w = CallWriter::with_buffer(d.call, d.call_major(), method, &[], args.count(), buf)?;
         args.write_args(&mut w)?;
         let body = w.finish()?;
         self.note_request(body.len());
         let reply = self.post_plain(body).await?;
-        match hessian::serde::message::reply_from_slice::<R>(d.reply.format(), &reply, cfg.limits) {
+        match hessian::serde::message::reply_from_slice::<R>(d.reply, &reply, cfg.limits) {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(f)) => Err(Error::Fault(RemoteFault::of(f, d.reply))),
             Err(e) => Err(Error::Reply(e)),
@@ -525,7 +525,7 @@ impl Proxy {
         if resp.status != 200 {
             return Err(http_error(resp));
         }
-        if not_a_reply(crate::Protocol::Hessian2, resp) {
+        if not_a_reply(crate::Format::Hessian2, resp) {
             return Err(not_hessian(resp));
         }
         let limits = self.client.config.limits;
@@ -544,7 +544,7 @@ impl Proxy {
                 }
             }
         }
-        r.reply.map_err(|f| Error::Fault(RemoteFault::of(f, crate::Protocol::Hessian2)))
+        r.reply.map_err(|f| Error::Fault(RemoteFault::of(f, crate::Format::Hessian2)))
     }
 
     /// Calls with a prepared [`Call`] (which may carry headers, for Hessian 1 and Burlap).
@@ -567,7 +567,7 @@ impl Proxy {
     /// gives the service's API class.
     pub async fn get_attribute(&self, name: &str) -> Result<Value> {
         let method = match self.client.config.dialect.call {
-            crate::Protocol::Burlap => crate::service::BURLAP_GET_ATTRIBUTE,
+            crate::Format::Burlap => crate::service::BURLAP_GET_ATTRIBUTE,
             _ => crate::service::GET_ATTRIBUTE,
         };
         self.call(method, vec![Value::string(name)]).await

@@ -192,8 +192,8 @@ impl RemoteFault {
     /// A received fault of a reply in `protocol`: a Hessian 2 fault's map is the message's first
     /// referenceable value, so references in its detail count from 1; in Hessian 1 and Burlap
     /// from 0.
-    pub(crate) fn of(fault: Fault, protocol: crate::Protocol) -> RemoteFault {
-        RemoteFault(fault, u32::from(protocol == crate::Protocol::Hessian2))
+    pub(crate) fn of(fault: Fault, protocol: crate::Format) -> RemoteFault {
+        RemoteFault(fault, u32::from(protocol == crate::Format::Hessian2))
     }
 }
 

@@ -48,7 +48,7 @@ pub use error::{Error, Result};
 pub use fault::{IntoFault, RemoteFault, ServiceError};
 pub use hessian::{Call, Fault, Reply, Value};
 pub use hessian_rpc_macros::service;
-pub use protocol::{Dialect, Protocol};
+pub use protocol::{Dialect, Format};
 pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig, WorkerServer};
 pub use service::{CallContext, Handler, Service, ServiceBuilder};
 pub use typed::{ArgError, FromArgs, IntoArgs};

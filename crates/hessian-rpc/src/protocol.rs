@@ -10,44 +10,14 @@
 
 use hessian::{Call, Limits, Reply, Value};
 
-/// A wire protocol of the Hessian family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Protocol {
-    /// Hessian 2.0 (`H 2 0 C …` / `H 2 0 R …`).
-    Hessian2,
-    /// Hessian 1.0.2 (`c 1 0 … z` / `r 1 0 … z`).
-    Hessian1,
-    /// Burlap 1.0 (`<burlap:call>` / `<burlap:reply>`).
-    Burlap,
-}
+/// The wire formats are the codec's: [`hessian::Format`] (Hessian 2, Hessian 1, Burlap).
+pub use hessian::Format;
 
-impl Protocol {
-    /// The codec's format of this protocol.
-    pub fn format(self) -> hessian::Format {
-        match self {
-            Protocol::Hessian2 => hessian::Format::Hessian2,
-            Protocol::Hessian1 => hessian::Format::Hessian1,
-            Protocol::Burlap => hessian::Format::Burlap,
-        }
-    }
-
-    /// The `Content-Type` Caucho's proxies send for this protocol (`BurlapProxy` sends
-    /// `text/xml`).
-    pub fn content_type(self) -> &'static str {
-        match self {
-            Protocol::Hessian2 | Protocol::Hessian1 => "x-application/hessian",
-            Protocol::Burlap => "text/xml",
-        }
-    }
-}
-
-impl std::fmt::Display for Protocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Protocol::Hessian2 => "Hessian 2",
-            Protocol::Hessian1 => "Hessian 1",
-            Protocol::Burlap => "Burlap",
-        })
+/// The `Content-Type` Caucho's proxies send for a format (`BurlapProxy` sends `text/xml`).
+pub fn content_type(format: Format) -> &'static str {
+    match format {
+        Format::Hessian2 | Format::Hessian1 => "x-application/hessian",
+        Format::Burlap => "text/xml",
     }
 }
 
@@ -57,25 +27,25 @@ impl std::fmt::Display for Protocol {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dialect {
     /// The protocol the call is written in.
-    pub call: Protocol,
+    pub call: Format,
     /// The protocol the reply is written in.
-    pub reply: Protocol,
+    pub reply: Format,
 }
 
 impl Dialect {
     /// Hessian 2 both ways.
-    pub const HESSIAN2: Dialect = Dialect { call: Protocol::Hessian2, reply: Protocol::Hessian2 };
+    pub const HESSIAN2: Dialect = Dialect { call: Format::Hessian2, reply: Format::Hessian2 };
     /// Hessian 1 both ways.
-    pub const HESSIAN1: Dialect = Dialect { call: Protocol::Hessian1, reply: Protocol::Hessian1 };
+    pub const HESSIAN1: Dialect = Dialect { call: Format::Hessian1, reply: Format::Hessian1 };
     /// Java's default: a Hessian 1 call with version 2 (`c 2 0`), answered in Hessian 2.
-    pub const HYBRID: Dialect = Dialect { call: Protocol::Hessian1, reply: Protocol::Hessian2 };
+    pub const HYBRID: Dialect = Dialect { call: Format::Hessian1, reply: Format::Hessian2 };
     /// Burlap both ways.
-    pub const BURLAP: Dialect = Dialect { call: Protocol::Burlap, reply: Protocol::Burlap };
+    pub const BURLAP: Dialect = Dialect { call: Format::Burlap, reply: Format::Burlap };
 
     /// The major version a Hessian 1 call's header carries in this dialect: 2 for the hybrid
     /// (asking for a Hessian 2 reply), 1 otherwise.
     pub fn call_major(self) -> u8 {
-        if self.call == Protocol::Hessian1 && self.reply == Protocol::Hessian2 {
+        if self.call == Format::Hessian1 && self.reply == Format::Hessian2 {
             2
         } else {
             1
@@ -113,14 +83,14 @@ impl std::fmt::Display for Dialect {
 /// (objects instead of typed maps of field names), so that handlers and callers see one shape
 /// whatever the protocol. Each value is converted on its own: a back reference from one
 /// argument into another is not renumbered.
-pub(crate) fn h2_shape(protocol: Protocol, v: Value) -> Value {
+pub(crate) fn h2_shape(protocol: Format, v: Value) -> Value {
     match protocol {
-        Protocol::Hessian2 => v,
-        Protocol::Hessian1 | Protocol::Burlap => hessian::convert::to_h2(&v),
+        Format::Hessian2 => v,
+        Format::Hessian1 | Format::Burlap => hessian::convert::to_h2(&v),
     }
 }
 
-fn h2_shape_reply(protocol: Protocol, reply: Reply) -> Reply {
+fn h2_shape_reply(protocol: Format, reply: Reply) -> Reply {
     match reply {
         Ok(v) => Ok(h2_shape(protocol, v)),
         Err(mut f) => {
@@ -135,14 +105,14 @@ fn h2_shape_reply(protocol: Protocol, reply: Reply) -> Reply {
 pub fn decode_call(dialect: Dialect, body: &[u8], limits: Limits) -> Result<Call, hessian::Error> {
     check_size(body, &limits)?;
     let mut call = match dialect.call {
-        Protocol::Hessian2 => return hessian::h2::message::call_from_slice(body, limits),
-        Protocol::Hessian1 => {
+        Format::Hessian2 => return hessian::h2::message::call_from_slice(body, limits),
+        Format::Hessian1 => {
             let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
             let (call, _major) = d.read_call()?;
             d.end()?;
             call
         }
-        Protocol::Burlap => {
+        Format::Burlap => {
             let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
             let call = d.read_call()?;
             d.end()?;
@@ -165,35 +135,35 @@ fn check_size(body: &[u8], limits: &Limits) -> Result<(), hessian::Error> {
 /// Encodes a call in `dialect` (for the hybrid, a Hessian 1 call with version 2).
 pub fn encode_call(dialect: Dialect, call: &Call) -> Result<Vec<u8>, hessian::Error> {
     match (dialect.call, dialect.reply) {
-        (Protocol::Hessian2, _) => hessian::h2::message::call_to_vec(&call.method, &call.args),
-        (Protocol::Hessian1, Protocol::Hessian2) => hessian::h1::write_call_versioned(call, 2),
-        (Protocol::Hessian1, _) => hessian::h1::write_call(call),
-        (Protocol::Burlap, _) => hessian::burlap::write_call(call),
+        (Format::Hessian2, _) => hessian::h2::message::call_to_vec(&call.method, &call.args),
+        (Format::Hessian1, Format::Hessian2) => hessian::h1::write_call_versioned(call, 2),
+        (Format::Hessian1, _) => hessian::h1::write_call(call),
+        (Format::Burlap, _) => hessian::burlap::write_call(call),
     }
 }
 
 /// Encodes a reply (value or fault) in `protocol`.
-pub fn encode_reply(protocol: Protocol, reply: &Reply) -> Result<Vec<u8>, hessian::Error> {
+pub fn encode_reply(protocol: Format, reply: &Reply) -> Result<Vec<u8>, hessian::Error> {
     match protocol {
-        Protocol::Hessian2 => hessian::h2::message::reply_to_vec(reply),
-        Protocol::Hessian1 => hessian::h1::write_reply(reply),
-        Protocol::Burlap => hessian::burlap::write_reply(reply),
+        Format::Hessian2 => hessian::h2::message::reply_to_vec(reply),
+        Format::Hessian1 => hessian::h1::write_reply(reply),
+        Format::Burlap => hessian::burlap::write_reply(reply),
     }
 }
 
 /// Decodes a reply written in `protocol`; Hessian 1 and Burlap values (and fault details) are
 /// given the Hessian 2 shape.
-pub fn decode_reply(protocol: Protocol, body: &[u8], limits: Limits) -> Result<Reply, hessian::Error> {
+pub fn decode_reply(protocol: Format, body: &[u8], limits: Limits) -> Result<Reply, hessian::Error> {
     check_size(body, &limits)?;
     let reply = match protocol {
-        Protocol::Hessian2 => return hessian::h2::message::reply_from_slice(body, limits),
-        Protocol::Hessian1 => {
+        Format::Hessian2 => return hessian::h2::message::reply_from_slice(body, limits),
+        Format::Hessian1 => {
             let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
             let r = d.read_reply()?;
             d.end()?;
             r
         }
-        Protocol::Burlap => {
+        Format::Burlap => {
             let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
             let r = d.read_reply()?;
             d.end()?;

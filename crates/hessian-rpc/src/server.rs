@@ -3,7 +3,7 @@
 //! hyper-based [`HessianServer::serve`] with keep-alive, limits and graceful shutdown.
 
 use crate::negotiation::{self as neg, MapCache, ServerStats, TypeMapConfig};
-use crate::protocol::{self, Dialect, Protocol};
+use crate::protocol::{self, Dialect, Format};
 use crate::service::{Negotiating, Service};
 use bytes::Bytes;
 use futures_util::FutureExt;
@@ -268,13 +268,13 @@ impl HessianServer {
         };
         // the extension is spoken with a Hessian 2 call that offered it or refers to a map
         let negotiation = negotiation.filter(|(offered, _)| {
-            dialect.call == Protocol::Hessian2 && (*offered || hessian::negotiate::is_referring(&body))
+            dialect.call == Format::Hessian2 && (*offered || hessian::negotiate::is_referring(&body))
         });
         // (a referring call offers the extension by its body, `docs/negotiation.md` 3)
         let negotiating = negotiation.map(|(offered, reply_map)| Negotiating {
             cache: &inner.maps,
             learn: offered || hessian::negotiate::is_referring(&body),
-            reply_map: if dialect.reply == Protocol::Hessian2 { reply_map } else { None },
+            reply_map: if dialect.reply == Format::Hessian2 { reply_map } else { None },
         });
         let aware = negotiating.is_some();
         let respond = service.answer(&body, dialect, inner.config.limits, negotiating);
@@ -290,7 +290,7 @@ impl HessianServer {
         };
         let mut r = Response::new(Full::new(Bytes::from(answer.body)));
         let headers = r.headers_mut();
-        headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(dialect.reply.content_type()));
+        headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(protocol::content_type(dialect.reply)));
         if aware {
             headers.insert(OFFER, header::HeaderValue::from_static(neg::VERSION));
             if let Some(d) = answer.unknown {

@@ -4,11 +4,11 @@
 
 use crate::fault::{self, IntoFault, NO_SUCH_METHOD, PROTOCOL_EXCEPTION};
 use crate::negotiation::{MapCache, UNKNOWN_TYPE_MAP};
-use crate::protocol::{self, Dialect, Protocol};
+use crate::protocol::{self, Dialect, Format};
 use crate::typed::{ArgError, FromArgs};
 use hessian::negotiate::{Digest, TypeMap};
 use hessian::serde::message::CallReader;
-use hessian::{Call, ClassDef, ErrorKind, Fault, Format, Limits, Value};
+use hessian::{Call, ClassDef, ErrorKind, Fault, Limits, Value};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::marker::PhantomData;
@@ -158,7 +158,7 @@ where
     fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>, reply: ReplyMode) -> Result<ReplyFuture, ArgError> {
         let a = A::read_args(args)?;
         let fut = (self.f)(a);
-        let format = ctx.dialect.reply.format();
+        let format = ctx.dialect.reply;
         let name = self.name.clone();
         let reply_size = self.reply_size.clone();
         Ok(Box::pin(async move {
@@ -312,7 +312,7 @@ impl Service {
                 // answered by the same path a server takes
                 let protocol_fault = |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, e.to_string());
                 let body = hessian::h2::message::call_to_vec(&ctx.method, &call.args).map_err(protocol_fault)?;
-                let as_h2 = Dialect { call: Protocol::Hessian2, reply: dialect.reply };
+                let as_h2 = Dialect { call: Format::Hessian2, reply: dialect.reply };
                 let reply = self.respond(&body, as_h2, Limits::default()).await;
                 protocol::decode_reply(dialect.reply, &reply, Limits::default()).map_err(protocol_fault)?
             }
@@ -346,7 +346,7 @@ impl Service {
         neg: Option<Negotiating<'_>>,
     ) -> Answer {
         let mode = match &neg {
-            Some(n) if dialect.reply == Protocol::Hessian2 => match &n.reply_map {
+            Some(n) if dialect.reply == Format::Hessian2 => match &n.reply_map {
                 Some(m) => ReplyMode::Refer(m.clone()),
                 None if n.learn => ReplyMode::Learn,
                 None => ReplyMode::Plain,
@@ -414,7 +414,7 @@ impl Service {
     ) -> Result<Started, Fault> {
         let malformed =
             |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call));
-        let format = dialect.call.format();
+        let format = dialect.call;
         let reader = match neg {
             Some(n) if format == Format::Hessian2 => CallReader::negotiated(format, body, limits, |d| n.cache.get(d)),
             _ => CallReader::new(format, body, limits),
@@ -544,7 +544,7 @@ fn check_arity(method: &Method, argc: usize) -> Result<(), Fault> {
 /// Reads the remaining arguments as values in the Hessian 2 shape, and the end of the call;
 /// with `classes`, also the class definitions the call defined.
 fn read_value_args(
-    protocol: Protocol,
+    protocol: Format,
     mut reader: CallReader<'_>,
     classes: bool,
 ) -> hessian::Result<(Vec<Value>, Vec<Arc<ClassDef>>)> {
@@ -569,7 +569,7 @@ fn count_args(format: hessian::Format, body: &[u8], limits: Limits) -> hessian::
     Ok(reader.args_read())
 }
 
-fn encode_value_reply(protocol: Protocol, v: Value, mode: &ReplyMode) -> Result<Encoded, Fault> {
+fn encode_value_reply(protocol: Format, v: Value, mode: &ReplyMode) -> Result<Encoded, Fault> {
     let failed = |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("could not encode the reply: {e}"));
     match mode {
         ReplyMode::Plain => {
@@ -578,12 +578,12 @@ fn encode_value_reply(protocol: Protocol, v: Value, mode: &ReplyMode) -> Result<
         }
         // `Value` serializes losslessly through the codec's serializer, whose class table the
         // negotiation reads and seeds
-        _ => mode.encode(protocol.format(), &v, 0).map_err(failed),
+        _ => mode.encode(protocol, &v, 0).map_err(failed),
     }
 }
 
 /// Encodes a fault; one whose detail cannot be encoded is sent without it.
-fn encode_fault(protocol: Protocol, f: Fault) -> Vec<u8> {
+fn encode_fault(protocol: Format, f: Fault) -> Vec<u8> {
     match protocol::encode_reply(protocol, &Err(f)) {
         Ok(b) => b,
         Err(e) => {

@@ -5,7 +5,7 @@
 
 use hessian::Value;
 use hessian_demo::bench_service;
-use hessian_rpc::{protocol, BlockingClient, Client, Dialect, Error, HessianServer, Protocol};
+use hessian_rpc::{protocol, BlockingClient, Client, Dialect, Error, Format, HessianServer};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -100,7 +100,7 @@ fn scripted(script: impl Fn(usize, usize, &str) -> Action + Send + Sync + 'stati
 }
 
 fn hessian2_reply(v: Value) -> Vec<u8> {
-    protocol::encode_reply(Protocol::Hessian2, &Ok(v)).unwrap()
+    protocol::encode_reply(Format::Hessian2, &Ok(v)).unwrap()
 }
 
 fn with_length(extra_headers: &str, body: &[u8]) -> Vec<u8> {

@@ -25,6 +25,8 @@
 //! assert_eq!(h2::from_slice(&bytes).unwrap(), Value::Int(47));
 //! ```
 
+#![deny(missing_docs)]
+
 mod ascii;
 pub mod base64;
 pub mod burlap;
