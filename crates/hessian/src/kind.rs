@@ -62,16 +62,26 @@ impl Kind {
     }
 }
 
-/// A 256-entry `[Kind; 256]` built at compile time from a `const fn(u8) -> Kind`.
+/// A format's classification table: `KINDS`, built at compile time from the `const fn(u8) ->
+/// Kind` given, and `kind(code)`, the lookup in it.
 macro_rules! kind_table {
-    ($classify:path) => {{
-        let mut t = [$crate::kind::Kind::Invalid; 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = $classify(i as u8);
-            i += 1;
+    ($classify:path) => {
+        /// The kind of value each byte code starts, indexed by the code.
+        pub static KINDS: [$crate::kind::Kind; 256] = {
+            let mut t = [$crate::kind::Kind::Invalid; 256];
+            let mut i = 0;
+            while i < 256 {
+                t[i] = $classify(i as u8);
+                i += 1;
+            }
+            t
+        };
+
+        /// The kind of value `code` starts (a lookup in [`KINDS`]).
+        #[inline(always)]
+        pub fn kind(code: u8) -> $crate::kind::Kind {
+            KINDS[usize::from(code)]
         }
-        t
-    }};
+    };
 }
 pub(crate) use kind_table;

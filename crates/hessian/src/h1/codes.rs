@@ -62,15 +62,9 @@ pub const MAJOR: u8 = 1;
 /// Minor version `HessianOutput` writes in call and reply headers.
 pub const MINOR: u8 = 0;
 
-/// The kind of value each byte code starts, indexed by the code.
-pub static KINDS: [Kind; 256] = crate::kind::kind_table!(classify);
+crate::kind::kind_table!(classify);
 
-/// The kind of value `code` starts (a lookup in [`KINDS`]).
-#[inline(always)]
-pub fn kind(code: u8) -> Kind {
-    KINDS[usize::from(code)]
-}
-
+/// The classification behind [`KINDS`].
 const fn classify(code: u8) -> Kind {
     match code {
         BC_NULL => Kind::Null,

@@ -146,15 +146,9 @@ pub const BC_FAULT: u8 = b'F';
 /// Size of `Hessian2Output`'s internal buffer; binary chunk sizes depend on its fill level.
 pub const JAVA_BUFFER_SIZE: usize = 8192;
 
-/// The kind of value each byte code starts, indexed by the code.
-pub static KINDS: [Kind; 256] = crate::kind::kind_table!(classify);
+crate::kind::kind_table!(classify);
 
-/// The kind of value `code` starts (a lookup in [`KINDS`]).
-#[inline(always)]
-pub fn kind(code: u8) -> Kind {
-    KINDS[usize::from(code)]
-}
-
+/// The classification behind [`KINDS`].
 const fn classify(code: u8) -> Kind {
     match code {
         0x00..=0x1f | 0x30..=0x33 | BC_STRING | BC_STRING_CHUNK => Kind::String,
