@@ -247,8 +247,15 @@ impl HessianServer {
                 return text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
             }
         }
-        let collect = Limited::new(req.into_body(), max).collect();
-        let body = match tokio::time::timeout(inner.config.body_read_timeout, collect).await {
+        let mut collect = std::pin::pin!(Limited::new(req.into_body(), max).collect());
+        // A body that arrived with the head is complete at the first poll: only a body still on
+        // its way needs the timer (whose entry costs more than the rest of the collecting).
+        let first = std::future::poll_fn(|cx| Poll::Ready(collect.as_mut().poll(cx))).await;
+        let collected = match first {
+            Poll::Ready(r) => Ok(r),
+            Poll::Pending => tokio::time::timeout(inner.config.body_read_timeout, collect).await,
+        };
+        let body = match collected {
             Err(_elapsed) => {
                 let mut r = text(StatusCode::REQUEST_TIMEOUT, "request body timed out");
                 r.headers_mut().insert(header::CONNECTION, header::HeaderValue::from_static("close"));
