@@ -254,11 +254,6 @@ impl Paired {
         Some(Paired { rounds: n, median: d[n / 2], low: d[lo], high: d[hi], faster })
     }
 
-    /// Whether the interval lies wholly below zero: 2.1 measurably faster.
-    pub fn below_zero(&self) -> bool {
-        self.high < 0.0
-    }
-
     fn json(&self) -> Json {
         json!({"rounds": self.rounds, "median_difference_us": self.median, "ci95_low_us": self.low,
                "ci95_high_us": self.high, "share_of_rounds_21_faster": self.faster})

@@ -364,6 +364,22 @@ impl HessianServer {
         H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
         Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
     {
+        let slots = self.connection_slots();
+        self.serve_handler(listener, shutdown, handler, slots).await
+    }
+
+    /// [`serve_listener_with`](Self::serve_listener_with) counting its connections in `slots`
+    /// (which the workers of [`spawn_workers_with`](Self::spawn_workers_with) share).
+    async fn serve_handler<H, Fut>(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()>,
+        handler: H,
+        slots: Arc<tokio::sync::Semaphore>,
+    ) where
+        H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
+        Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+    {
         let server = self.clone();
         let make = move || {
             let (server, handler) = (server.clone(), handler.clone());
@@ -372,7 +388,6 @@ impl HessianServer {
                 async move { Ok::<_, Infallible>(answer.await) }
             })
         };
-        let slots = self.connection_slots();
         self.accept_loop(listener, shutdown, make, slots).await
     }
 
@@ -442,17 +457,7 @@ impl HessianServer {
                     let signal = async move {
                         let _ = rx.wait_for(|stop| *stop).await;
                     };
-                    let make = {
-                        let server = server.clone();
-                        move || {
-                            let (server, handler) = (server.clone(), handler.clone());
-                            hyper::service::service_fn(move |req| {
-                                let answer = handler(server.clone(), req);
-                                async move { Ok::<_, Infallible>(answer.await) }
-                            })
-                        }
-                    };
-                    server.accept_loop(listener, signal, make, slots).await;
+                    server.serve_handler(listener, signal, handler, slots).await;
                 });
             })?;
             threads.push(thread);
@@ -460,8 +465,8 @@ impl HessianServer {
         Ok(WorkerServer { local_addr, stop, threads })
     }
 
-    /// The accept loop: a connection slot, then a connection, its TLS handshake when the
-    /// server has TLS, and hyper serving it with a service from `make`.
+    /// The accept loop: a connection, then a connection slot from `slots`, its TLS handshake
+    /// when the server has TLS, and hyper serving it with a service from `make`.
     async fn accept_loop<M, S>(
         self,
         listener: TcpListener,
