@@ -7,7 +7,6 @@ use hessian_demo::{demo_builder, Executions};
 use hessian_rpc::negotiation::TypeMapConfig;
 use hessian_rpc::{Client, Dialect, HessianServer};
 use http_body_util::Full;
-use std::future::Future;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
@@ -216,7 +215,11 @@ pub fn serve_demo(a: ServeArgs) -> Result<(), CliError> {
     let io = |source| CliError::Io { path: a.listen.clone(), source };
     let executions = Arc::new(Executions::default());
     let config = type_maps(&a);
-    let server = demo_builder(&executions).type_maps(config).build();
+    let e = executions.clone();
+    let server = demo_builder(&executions)
+        .type_maps(config)
+        .http_route("/stats", move |server, req| stats_handler(e.clone(), server, req))
+        .build();
     let maps = if config.enabled {
         format!("type maps: at most {} maps, {} bytes", config.max_maps, config.max_bytes)
     } else {
@@ -233,14 +236,12 @@ pub fn serve_demo(a: ServeArgs) -> Result<(), CliError> {
         runtime()?.block_on(async {
             let listener = tokio::net::TcpListener::bind(&a.listen).await.map_err(io)?;
             announce(listener.local_addr().map_err(io)?, "one multi-thread runtime".to_owned());
-            serve(server.clone(), executions.clone(), listener, shutdown_signal()).await;
+            server.clone().serve_listener(listener, shutdown_signal()).await;
             Ok::<_, CliError>(())
         })?;
     } else {
         let addr = resolve(&a.listen).map_err(io)?;
-        let e = executions.clone();
-        let handler = move |server, req| stats_handler(e.clone(), server, req);
-        let running = server.clone().spawn_workers_with(addr, a.workers, handler).map_err(io)?;
+        let running = server.clone().spawn_workers(addr, a.workers).map_err(io)?;
         announce(running.local_addr(), format!("{} workers", running.workers()));
         let signals = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -269,28 +270,18 @@ fn text(status: http::StatusCode, body: String) -> http::Response<Full<Bytes>> {
     r
 }
 
-/// The demo's handler: `GET /stats` answers [`stats_line`]; every other request goes to the
-/// Hessian server.
+/// The demo's `/stats` route: `GET` answers [`stats_line`].
 async fn stats_handler(
     executions: Arc<Executions>,
     server: HessianServer,
-    req: http::Request<hyper::body::Incoming>,
+    req: http::Request<Full<Bytes>>,
 ) -> http::Response<Full<Bytes>> {
-    if req.method() == http::Method::GET && req.uri().path() == "/stats" {
-        return text(http::StatusCode::OK, stats_line(&server, &executions) + "\n");
+    if req.method() != http::Method::GET {
+        let mut r = text(http::StatusCode::METHOD_NOT_ALLOWED, "GET /stats\n".to_owned());
+        r.headers_mut().insert(http::header::ALLOW, http::HeaderValue::from_static("GET"));
+        return r;
     }
-    server.handle(req).await
-}
-
-/// The server's own accept loop ([`HessianServer::serve_listener_with`]) with [`stats_handler`].
-async fn serve(
-    server: HessianServer,
-    executions: Arc<Executions>,
-    listener: tokio::net::TcpListener,
-    shutdown: impl Future<Output = ()>,
-) {
-    let handler = move |server, req| stats_handler(executions.clone(), server, req);
-    server.serve_listener_with(listener, shutdown, handler).await;
+    text(http::StatusCode::OK, stats_line(&server, &executions) + "\n")
 }
 
 async fn shutdown_signal() {

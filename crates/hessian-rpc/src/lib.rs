@@ -4,7 +4,8 @@
 //! - [`Service`]: named methods over [`hessian::Value`]s, with Caucho's overload mangling and
 //!   `_hessian_getAttribute`;
 //! - [`HessianServer`]: a `tower::Service` over HTTP requests (mountable in axum) and a
-//!   standalone hyper server with limits, keep-alive and graceful shutdown; each request's
+//!   standalone server on its own HTTP/1.1 driver, with limits, keep-alive, TLS and graceful
+//!   shutdown, on worker threads of its own or on the caller's runtime; each request's
 //!   protocol (Hessian 2, Hessian 1, Java's `c 2 0` hybrid, Burlap) is detected and answered in
 //!   kind;
 //! - [`Client`]/[`Proxy`]: a pooled async client (`http` and `https`, [`tls`]), and
@@ -34,6 +35,7 @@ pub mod auth;
 pub mod client;
 pub mod error;
 pub mod fault;
+mod http1;
 pub mod load;
 pub mod negotiation;
 pub mod protocol;

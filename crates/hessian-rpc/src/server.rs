@@ -1,17 +1,20 @@
 //! The server: a [`tower_service::Service`] over HTTP requests that routes by path to
-//! [`Service`]s, detects each call's protocol, and answers in kind; plus a standalone
-//! hyper-based [`HessianServer::serve`] with keep-alive, limits and graceful shutdown.
+//! [`Service`]s, detects each call's protocol, and answers in kind; plus a standalone server
+//! ([`HessianServer::serve`], [`HessianServer::spawn_workers`]) on its own HTTP/1.1 connection
+//! driver, with keep-alive, limits, TLS and graceful shutdown.
+
+mod conn;
 
 use crate::negotiation::{self as neg, MapCache, ServerStats, TypeMapConfig};
 use crate::protocol::{self, Dialect, Format};
 use crate::service::{Negotiating, Service};
 use bytes::Bytes;
+use conn::{Outgoing, RequestHead, Respond};
 use futures_util::FutureExt;
 use hessian::Limits;
 use http::{header, Method, Request, Response, StatusCode};
 use http_body::Body;
 use http_body_util::{BodyExt, Full, Limited};
-use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
@@ -68,8 +71,24 @@ impl Default for ServerConfig {
     }
 }
 
+/// A plain HTTP handler at a path of the server (see [`HessianServerBuilder::http_route`]).
+type HttpHandler = Arc<
+    dyn Fn(HessianServer, Request<Full<Bytes>>) -> Pin<Box<dyn Future<Output = Response<Full<Bytes>>> + Send>>
+        + Send
+        + Sync,
+>;
+
+/// What a path of the server answers.
+#[derive(Clone)]
+enum Route {
+    Hessian(Arc<Service>),
+    Http(HttpHandler),
+}
+
 struct Inner {
-    routes: HashMap<String, Arc<Service>>,
+    /// By path (keyed multiply-rotate hashing: a path is looked up per request, and the keys
+    /// are the server's own).
+    routes: HashMap<String, Route, neg::KeyedHash>,
     fallback: Option<Arc<Service>>,
     config: ServerConfig,
     maps: MapCache,
@@ -96,7 +115,7 @@ impl std::fmt::Debug for HessianServer {
 /// Builds a [`HessianServer`].
 #[derive(Default)]
 pub struct HessianServerBuilder {
-    routes: HashMap<String, Arc<Service>>,
+    routes: HashMap<String, Route, neg::KeyedHash>,
     fallback: Option<Arc<Service>>,
     config: ServerConfig,
 }
@@ -104,7 +123,20 @@ pub struct HessianServerBuilder {
 impl HessianServerBuilder {
     /// Serves `service` at `path` (exact match, e.g. `/bench`).
     pub fn mount(mut self, path: &str, service: Service) -> Self {
-        self.routes.insert(path.to_owned(), Arc::new(service));
+        self.routes.insert(path.to_owned(), Route::Hessian(Arc::new(service)));
+        self
+    }
+
+    /// Answers every request for `path` (exact match, any method) with `handler` instead of a
+    /// Hessian service: a status page, a health check. The handler is given the server and the
+    /// request, whose body has been read (within [`ServerConfig::max_request_size`]).
+    pub fn http_route<H, Fut>(mut self, path: &str, handler: H) -> Self
+    where
+        H: Fn(HessianServer, Request<Full<Bytes>>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+    {
+        let handler: HttpHandler = Arc::new(move |server, req| Box::pin(handler(server, req)));
+        self.routes.insert(path.to_owned(), Route::Http(handler));
         self
     }
 
@@ -170,14 +202,92 @@ impl HessianServerBuilder {
 // The type negotiation's headers as parsed names (made once, not per request).
 const OFFER: header::HeaderName = header::HeaderName::from_static(neg::OFFER_HEADER);
 const REPLY_MAP: header::HeaderName = header::HeaderName::from_static(neg::REPLY_MAP_HEADER);
-const UNKNOWN: header::HeaderName = header::HeaderName::from_static(neg::UNKNOWN_HEADER);
-const TYPE_MAP: header::HeaderName = header::HeaderName::from_static(neg::TYPE_MAP_HEADER);
 
-fn text(status: StatusCode, msg: &str) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from(msg.to_owned())));
-    *r.status_mut() = status;
-    r.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static("text/plain; charset=utf-8"));
-    r
+/// What the server reads of a request before its body: from an `http::Request` (the tower
+/// path) or from the server's own HTTP/1.1 parser ([`conn`]).
+pub(crate) struct CallHead<'a> {
+    /// The method is `POST`.
+    pub post: bool,
+    /// A `Hessian-Type-Maps` header offers the version this server speaks.
+    pub offered: bool,
+    /// The first `Hessian-Reply-Map` header's value.
+    pub reply_map: Option<&'a [u8]>,
+}
+
+/// The type negotiation's reply headers, rendered.
+pub(crate) struct Negotiated {
+    /// `Hessian-Type-Map-Unknown`.
+    pub unknown: Option<String>,
+    /// `Hessian-Type-Map`: the digests learned, comma-separated (empty: none).
+    pub type_maps: String,
+}
+
+/// The server's answer to one request, before it is written as HTTP.
+pub(crate) struct Reply {
+    pub status: StatusCode,
+    pub content_type: &'static str,
+    /// `Allow: POST` (with a 405).
+    pub allow_post: bool,
+    /// `Connection: close`: the connection ends after this reply.
+    pub close: bool,
+    /// The negotiation's headers, for a call that spoke it.
+    pub negotiation: Option<Negotiated>,
+    pub body: Bytes,
+}
+
+impl Reply {
+    /// A plain-text reply.
+    pub(crate) fn text(status: StatusCode, msg: &'static str) -> Reply {
+        Reply {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            allow_post: false,
+            close: false,
+            negotiation: None,
+            body: Bytes::from_static(msg.as_bytes()),
+        }
+    }
+
+    /// 408 for a body that stalled; the connection is closed.
+    pub(crate) fn timed_out() -> Reply {
+        Reply { close: true, ..Reply::text(StatusCode::REQUEST_TIMEOUT, "request body timed out") }
+    }
+
+    /// The reply's headers besides the framing (`Content-Length`, `Date`), in order.
+    pub(crate) fn for_each_header(&self, mut f: impl FnMut(&str, &str)) {
+        f("content-type", self.content_type);
+        if self.allow_post {
+            f("allow", "POST");
+        }
+        if self.close {
+            f("connection", "close");
+        }
+        if let Some(n) = &self.negotiation {
+            f(neg::OFFER_HEADER, neg::VERSION);
+            if let Some(d) = &n.unknown {
+                f(neg::UNKNOWN_HEADER, d);
+            }
+            if !n.type_maps.is_empty() {
+                f(neg::TYPE_MAP_HEADER, &n.type_maps);
+            }
+        }
+    }
+
+    /// As an `http` response (the tower path).
+    pub(crate) fn into_response(self) -> Response<Full<Bytes>> {
+        let mut headers = header::HeaderMap::new();
+        self.for_each_header(|name, value| {
+            if let (Ok(n), Ok(v)) =
+                (header::HeaderName::from_bytes(name.as_bytes()), header::HeaderValue::from_str(value))
+            {
+                headers.insert(n, v);
+            }
+        });
+        let mut r = Response::new(Full::new(self.body));
+        *r.status_mut() = self.status;
+        *r.headers_mut() = headers;
+        r
+    }
 }
 
 impl HessianServer {
@@ -211,7 +321,7 @@ impl HessianServer {
     {
         match AssertUnwindSafe(self.handle_inner(req)).catch_unwind().await {
             Ok(r) => r,
-            Err(_) => text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
+            Err(_) => Reply::text(StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response(),
         }
     }
 
@@ -221,90 +331,124 @@ impl HessianServer {
         B::Data: Send,
         B::Error: std::error::Error + Send + Sync + 'static,
     {
-        let inner = &self.inner;
-        let Some(service) = inner.routes.get(req.uri().path()).or(inner.fallback.as_ref()).cloned() else {
-            return text(StatusCode::NOT_FOUND, "no Hessian service at this path");
+        let service = match self.route_of(req.uri().path()) {
+            Some(Route::Http(h)) => {
+                let (parts, body) = req.into_parts();
+                let max = self.inner.config.max_request_size;
+                let body =
+                    match tokio::time::timeout(self.inner.config.body_read_timeout, Limited::new(body, max).collect())
+                        .await
+                    {
+                        Ok(Ok(b)) => b.to_bytes(),
+                        Ok(Err(_)) => {
+                            return Reply::text(StatusCode::BAD_REQUEST, "could not read the request body")
+                                .into_response()
+                        }
+                        Err(_) => return Reply::timed_out().into_response(),
+                    };
+                return h(self.clone(), Request::from_parts(parts, Full::new(body))).await;
+            }
+            Some(Route::Hessian(s)) => Some(s),
+            None => None,
         };
-        if req.method() != Method::POST {
-            let mut r = text(StatusCode::METHOD_NOT_ALLOWED, "Hessian Requires POST");
-            r.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static("POST"));
-            return r;
-        }
-        // the type negotiation's request headers, read before the body takes the request
-        let negotiation = inner.config.type_maps.enabled.then(|| {
-            let headers = req.headers();
-            let offered = headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes()));
-            let reply_map = headers
-                .get(&REPLY_MAP)
-                .and_then(|v| hessian::negotiate::parse_digest(v.to_str().ok()?))
-                .and_then(|d| inner.maps.own_reply_map(&d));
-            (offered, reply_map)
-        });
-        let max = inner.config.max_request_size;
-        if let Some(len) = req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
-        {
+        let (parts, body) = req.into_parts();
+        let headers = &parts.headers;
+        let head = CallHead {
+            post: parts.method == Method::POST,
+            offered: headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes())),
+            reply_map: headers.get(&REPLY_MAP).map(|v| v.as_bytes()),
+        };
+        let service = match Self::route(service, &head) {
+            Ok(s) => s,
+            Err(reply) => return reply.into_response(),
+        };
+        let max = self.inner.config.max_request_size;
+        if let Some(len) = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok()) {
             if len > max as u64 {
-                return text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
+                return Reply::text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large").into_response();
             }
         }
-        let mut collect = std::pin::pin!(Limited::new(req.into_body(), max).collect());
+        let mut collect = std::pin::pin!(Limited::new(body, max).collect());
         // A body that arrived with the head is complete at the first poll: only a body still on
         // its way needs the timer (whose entry costs more than the rest of the collecting).
         let first = std::future::poll_fn(|cx| Poll::Ready(collect.as_mut().poll(cx))).await;
         let collected = match first {
             Poll::Ready(r) => Ok(r),
-            Poll::Pending => tokio::time::timeout(inner.config.body_read_timeout, collect).await,
+            Poll::Pending => tokio::time::timeout(self.inner.config.body_read_timeout, collect).await,
         };
         let body = match collected {
-            Err(_elapsed) => {
-                let mut r = text(StatusCode::REQUEST_TIMEOUT, "request body timed out");
-                r.headers_mut().insert(header::CONNECTION, header::HeaderValue::from_static("close"));
-                return r;
-            }
+            Err(_elapsed) => return Reply::timed_out().into_response(),
             Ok(Ok(b)) => b.to_bytes(),
             Ok(Err(e)) => {
                 return if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
-                    text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large")
+                    Reply::text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large")
                 } else {
-                    text(StatusCode::BAD_REQUEST, "could not read the request body")
-                };
+                    Reply::text(StatusCode::BAD_REQUEST, "could not read the request body")
+                }
+                .into_response();
             }
         };
-        let Some(dialect) = Dialect::detect(&body) else {
-            return text(StatusCode::BAD_REQUEST, "not a Hessian or Burlap call");
+        self.answer_call(&service, &head, &body).await.into_response()
+    }
+
+    /// What answers `path`: its route, else the fallback service.
+    fn route_of(&self, path: &str) -> Option<Route> {
+        let inner = &self.inner;
+        inner.routes.get(path).cloned().or_else(|| inner.fallback.clone().map(Route::Hessian))
+    }
+
+    /// The service for a request's path and method, or the reply that refuses it (404, 405),
+    /// decided before its body is read.
+    pub(crate) fn route(service: Option<Arc<Service>>, head: &CallHead<'_>) -> Result<Arc<Service>, Reply> {
+        let Some(service) = service else {
+            return Err(Reply::text(StatusCode::NOT_FOUND, "no Hessian service at this path"));
+        };
+        if !head.post {
+            let mut r = Reply::text(StatusCode::METHOD_NOT_ALLOWED, "Hessian Requires POST");
+            r.allow_post = true;
+            return Err(r);
+        }
+        Ok(service)
+    }
+
+    /// Answers the call in `body` with `service`: detects the dialect, speaks the type
+    /// negotiation where the call does, and runs the service (a panic becomes a fault).
+    pub(crate) async fn answer_call(&self, service: &Service, head: &CallHead<'_>, body: &[u8]) -> Reply {
+        let inner = &self.inner;
+        let Some(dialect) = Dialect::detect(body) else {
+            return Reply::text(StatusCode::BAD_REQUEST, "not a Hessian or Burlap call");
         };
         // the extension is spoken with a Hessian 2 call that offered it or refers to a map
-        let negotiation = negotiation.filter(|(offered, _)| {
-            dialect.call == Format::Hessian2 && (*offered || hessian::negotiate::is_referring(&body))
-        });
         // (a referring call offers the extension by its body, `docs/negotiation.md` 3)
-        let negotiating = negotiation.map(|(offered, reply_map)| Negotiating {
-            cache: &inner.maps,
-            learn: offered || hessian::negotiate::is_referring(&body),
-            reply_map: if dialect.reply == Format::Hessian2 { reply_map } else { None },
-        });
+        let negotiating = if inner.config.type_maps.enabled && dialect.call == Format::Hessian2 {
+            let learn = head.offered || hessian::negotiate::is_referring(body);
+            learn.then(|| Negotiating {
+                cache: &inner.maps,
+                learn,
+                reply_map: match (dialect.reply, head.reply_map) {
+                    (Format::Hessian2, Some(v)) => std::str::from_utf8(v)
+                        .ok()
+                        .and_then(hessian::negotiate::parse_digest)
+                        .and_then(|d| inner.maps.own_reply_map(&d)),
+                    _ => None,
+                },
+            })
+        } else {
+            None
+        };
         let aware = negotiating.is_some();
-        let respond = service.answer(&body, dialect, inner.config.limits, negotiating);
+        let respond = service.answer(body, dialect, inner.config.limits, negotiating);
         let answer = match AssertUnwindSafe(respond).catch_unwind().await {
             Ok(a) => a,
             Err(_) => {
                 let f = crate::fault::service_exception("java.lang.RuntimeException", "the service panicked");
                 match protocol::encode_reply(dialect.reply, &Err(f)) {
                     Ok(body) => crate::service::Answer { body, ..Default::default() },
-                    Err(_) => return text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
+                    Err(_) => return Reply::text(StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
                 }
             }
         };
-        let mut r = Response::new(Full::new(Bytes::from(answer.body)));
-        let headers = r.headers_mut();
-        headers.insert(header::CONTENT_TYPE, header::HeaderValue::from_static(protocol::content_type(dialect.reply)));
-        if aware {
-            headers.insert(OFFER, header::HeaderValue::from_static(neg::VERSION));
-            if let Some(d) = answer.unknown {
-                if let Ok(v) = header::HeaderValue::from_str(&hessian::negotiate::to_hex(&d)) {
-                    headers.insert(UNKNOWN, v);
-                }
-            }
+        let negotiation = aware.then(|| {
             let mut maps = String::new();
             for d in
                 answer.request_map.iter().chain(answer.reply_map.iter().filter(|d| answer.request_map != Some(**d)))
@@ -314,13 +458,16 @@ impl HessianServer {
                 }
                 maps.push_str(&hessian::negotiate::to_hex(d));
             }
-            if let Ok(v) = header::HeaderValue::from_str(&maps) {
-                if !maps.is_empty() {
-                    headers.insert(TYPE_MAP, v);
-                }
-            }
+            Negotiated { unknown: answer.unknown.map(|d| hessian::negotiate::to_hex(&d)), type_maps: maps }
+        });
+        Reply {
+            status: StatusCode::OK,
+            content_type: protocol::content_type(dialect.reply),
+            allow_post: false,
+            close: false,
+            negotiation,
+            body: Bytes::from(answer.body),
         }
-        r
     }
 
     /// Binds `addr` and serves until the process ends.
@@ -348,7 +495,9 @@ impl HessianServer {
     /// Serves connections from `listener` until `shutdown` completes, then stops accepting,
     /// lets open requests finish (up to the configured grace period) and returns.
     pub async fn serve_listener(self, listener: TcpListener, shutdown: impl Future<Output = ()>) {
-        self.serve_listener_with(listener, shutdown, |server, req| async move { server.handle(req).await }).await
+        let slots = self.connection_slots();
+        let respond = self.clone();
+        self.accept_loop(listener, shutdown, respond, slots).await
     }
 
     /// [`serve_listener`](Self::serve_listener) with `handler` answering every request: it may
@@ -361,34 +510,12 @@ impl HessianServer {
         shutdown: impl Future<Output = ()>,
         handler: H,
     ) where
-        H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
+        H: Fn(HessianServer, Request<Full<Bytes>>) -> Fut + Clone + Send + Sync + 'static,
         Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
     {
         let slots = self.connection_slots();
-        self.serve_handler(listener, shutdown, handler, slots).await
-    }
-
-    /// [`serve_listener_with`](Self::serve_listener_with) counting its connections in `slots`
-    /// (which the workers of [`spawn_workers_with`](Self::spawn_workers_with) share).
-    async fn serve_handler<H, Fut>(
-        self,
-        listener: TcpListener,
-        shutdown: impl Future<Output = ()>,
-        handler: H,
-        slots: Arc<tokio::sync::Semaphore>,
-    ) where
-        H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
-        Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
-    {
-        let server = self.clone();
-        let make = move || {
-            let (server, handler) = (server.clone(), handler.clone());
-            hyper::service::service_fn(move |req| {
-                let answer = handler(server.clone(), req);
-                async move { Ok::<_, Infallible>(answer.await) }
-            })
-        };
-        self.accept_loop(listener, shutdown, make, slots).await
+        let respond = WithHandler { server: self.clone(), handler };
+        self.accept_loop(listener, shutdown, respond, slots).await
     }
 
     /// Serves connections from `listener` with `service`, a tower service over the requests
@@ -397,15 +524,14 @@ impl HessianServer {
     /// limit, TLS and graceful shutdown are this server's configuration.
     pub async fn serve_service<S>(self, listener: TcpListener, service: S, shutdown: impl Future<Output = ()>)
     where
-        S: tower_service::Service<Request<hyper::body::Incoming>, Response = Response<Full<Bytes>>, Error = Infallible>
+        S: tower_service::Service<Request<Full<Bytes>>, Response = Response<Full<Bytes>>, Error = Infallible>
             + Clone
             + Send
             + 'static,
         S::Future: Send + 'static,
     {
-        let make = move || hyper_util::service::TowerToHyperService::new(service.clone());
         let slots = self.connection_slots();
-        self.accept_loop(listener, shutdown, make, slots).await
+        self.accept_loop(listener, shutdown, Tower(service), slots).await
     }
 
     /// A semaphore of [`ServerConfig::max_connections`] permits, one per connection served.
@@ -424,7 +550,8 @@ impl HessianServer {
     /// for all workers. [`serve_listener`](Self::serve_listener) on a multi-thread runtime
     /// remains the way to share a runtime with the rest of an application.
     pub fn spawn_workers(self, addr: SocketAddr, workers: usize) -> std::io::Result<WorkerServer> {
-        self.spawn_workers_with(addr, workers, |server, req| async move { server.handle(req).await })
+        let respond = self.clone();
+        self.spawn_workers_respond(addr, workers, respond)
     }
 
     /// [`spawn_workers`](Self::spawn_workers) with `handler` answering every request, as in
@@ -436,9 +563,20 @@ impl HessianServer {
         handler: H,
     ) -> std::io::Result<WorkerServer>
     where
-        H: Fn(HessianServer, Request<hyper::body::Incoming>) -> Fut + Clone + Send + Sync + 'static,
+        H: Fn(HessianServer, Request<Full<Bytes>>) -> Fut + Clone + Send + Sync + 'static,
         Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
     {
+        let respond = WithHandler { server: self.clone(), handler };
+        self.spawn_workers_respond(addr, workers, respond)
+    }
+
+    /// [`spawn_workers`](Self::spawn_workers) answering with `respond`.
+    fn spawn_workers_respond<R: Respond + Clone>(
+        self,
+        addr: SocketAddr,
+        workers: usize,
+        respond: R,
+    ) -> std::io::Result<WorkerServer> {
         let workers = match workers {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
@@ -450,14 +588,14 @@ impl HessianServer {
         let mut threads = Vec::with_capacity(listeners.len());
         for (i, std_listener) in listeners.into_iter().enumerate() {
             let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-            let (server, handler, slots, mut rx) = (self.clone(), handler.clone(), slots.clone(), rx.clone());
+            let (server, respond, slots, mut rx) = (self.clone(), respond.clone(), slots.clone(), rx.clone());
             let thread = std::thread::Builder::new().name(format!("hessian-worker-{i}")).spawn(move || {
                 rt.block_on(async move {
                     let Ok(listener) = TcpListener::from_std(std_listener) else { return };
                     let signal = async move {
                         let _ = rx.wait_for(|stop| *stop).await;
                     };
-                    server.serve_handler(listener, signal, handler, slots).await;
+                    server.accept_loop(listener, signal, respond, slots).await;
                 });
             })?;
             threads.push(thread);
@@ -466,30 +604,21 @@ impl HessianServer {
     }
 
     /// The accept loop: a connection, then a connection slot from `slots`, its TLS handshake
-    /// when the server has TLS, and hyper serving it with a service from `make`.
-    async fn accept_loop<M, S>(
+    /// when the server has TLS, and the connection driver serving it with a clone of `respond`.
+    /// At `shutdown` it stops accepting, tells the connections (each closes once it is between
+    /// requests) and waits for them up to the grace period.
+    async fn accept_loop<R: Respond + Clone>(
         self,
         listener: TcpListener,
         shutdown: impl Future<Output = ()>,
-        make: M,
+        respond: R,
         slots: Arc<tokio::sync::Semaphore>,
-    ) where
-        M: Fn() -> S,
-        S: hyper::service::Service<
-                Request<hyper::body::Incoming>,
-                Response = Response<Full<Bytes>>,
-                Error = Infallible,
-            > + Send
-            + 'static,
-        S::Future: Send + 'static,
-    {
-        let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-        let config = &self.inner.config;
-        let mut http = hyper::server::conn::http1::Builder::new();
-        http.keep_alive(true).timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);
-        let http = Arc::new(http);
-        let tls = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
-        let handshake_timeout = config.header_read_timeout;
+    ) {
+        let tls = self.inner.config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
+        let handshake_timeout = self.inner.config.header_read_timeout;
+        // `stop` tells the connections; each holds a clone of `alive` until it ends
+        let (stop, stopped) = watch::channel(false);
+        let (alive, mut ended) = tokio::sync::mpsc::channel::<()>(1);
         tokio::pin!(shutdown);
         loop {
             // Accept, then wait for a free connection slot: at the limit, this one connection
@@ -507,37 +636,124 @@ impl HessianServer {
                 },
                 _ = &mut shutdown => break,
             };
-            tokio::select! {
-                p = slots.clone().acquire_owned() => {
-                    let Ok(permit) = p else { break };
-                    let _ = stream.set_nodelay(true);
-                    let (service, http, watcher) = (make(), http.clone(), graceful.watcher());
-                    match &tls {
-                        None => {
-                            let conn = watcher.watch(http.serve_connection(TokioIo::new(stream), service));
-                            tokio::spawn(async move {
-                                let _ = conn.await;
-                                drop(permit);
-                            });
-                        }
-                        Some(acceptor) => {
-                            let accept = acceptor.accept(stream);
-                            tokio::spawn(async move {
-                                // a client that never finishes its handshake holds its slot no
-                                // longer than one that never sends its headers
-                                if let Ok(Ok(stream)) = tokio::time::timeout(handshake_timeout, accept).await {
-                                    let _ = watcher.watch(http.serve_connection(TokioIo::new(stream), service)).await;
-                                }
-                                drop(permit);
-                            });
+            let permit = tokio::select! {
+                p = slots.clone().acquire_owned() => match p {
+                    Ok(p) => p,
+                    Err(_) => break,
+                },
+                _ = &mut shutdown => break,
+            };
+            let _ = stream.set_nodelay(true);
+            let (server, mut respond, mut stopped, alive) =
+                (self.clone(), respond.clone(), stopped.clone(), alive.clone());
+            let tls = tls.clone();
+            tokio::spawn(async move {
+                let config = &server.inner.config;
+                let stopping = async move {
+                    let _ = stopped.wait_for(|s| *s).await;
+                };
+                match tls {
+                    None => conn::serve(stream, &mut respond, config, stopping).await,
+                    Some(acceptor) => {
+                        // a client that never finishes its handshake holds its slot no longer
+                        // than one that never sends its headers
+                        if let Ok(Ok(stream)) = tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await {
+                            conn::serve(stream, &mut respond, config, stopping).await;
                         }
                     }
                 }
-                _ = &mut shutdown => break,
-            }
+                drop((permit, alive));
+            });
         }
         drop(listener);
-        let _ = tokio::time::timeout(self.inner.config.shutdown_grace, graceful.shutdown()).await;
+        let _ = stop.send(true);
+        drop(alive);
+        let _ = tokio::time::timeout(self.inner.config.shutdown_grace, ended.recv()).await;
+    }
+}
+
+/// Answers straight from the connection's buffer: no `http` request is built.
+impl Respond for HessianServer {
+    async fn respond(&mut self, head: &RequestHead<'_>, body: &[u8]) -> Outgoing {
+        let path = head.path();
+        let service = match self.route_of(path) {
+            Some(Route::Http(h)) => {
+                return match http_request(head, body) {
+                    Ok(req) => Outgoing::Response(h(self.clone(), req).await),
+                    Err(refused) => Outgoing::Reply(refused),
+                };
+            }
+            Some(Route::Hessian(s)) => Some(s),
+            None => None,
+        };
+        let call = CallHead {
+            post: head.method() == "POST",
+            offered: head.all(neg::OFFER_HEADER).any(neg::offers),
+            reply_map: head.first(neg::REPLY_MAP_HEADER),
+        };
+        Outgoing::Reply(match Self::route(service, &call) {
+            Ok(service) => self.answer_call(&service, &call, body).await,
+            Err(refused) => refused,
+        })
+    }
+}
+
+/// The `http` request a handler or tower service is given: the head as sent, the body read.
+fn http_request(head: &RequestHead<'_>, body: &[u8]) -> Result<Request<Full<Bytes>>, Reply> {
+    let bad = || Reply { close: true, ..Reply::text(StatusCode::BAD_REQUEST, "malformed HTTP request head") };
+    let mut req = Request::new(Full::new(Bytes::copy_from_slice(body)));
+    *req.method_mut() = Method::from_bytes(head.method().as_bytes()).map_err(|_| bad())?;
+    *req.uri_mut() = head.target().parse().map_err(|_| bad())?;
+    *req.version_mut() = if head.http10 { http::Version::HTTP_10 } else { http::Version::HTTP_11 };
+    let headers = req.headers_mut();
+    for (name, value) in head.headers() {
+        let name = header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad())?;
+        let value = header::HeaderValue::from_bytes(value).map_err(|_| bad())?;
+        headers.append(name, value);
+    }
+    Ok(req)
+}
+
+/// A handler of [`HessianServer::serve_listener_with`] as the driver's [`Respond`].
+#[derive(Clone)]
+struct WithHandler<H> {
+    server: HessianServer,
+    handler: H,
+}
+
+impl<H, Fut> Respond for WithHandler<H>
+where
+    H: Fn(HessianServer, Request<Full<Bytes>>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Response<Full<Bytes>>> + Send + 'static,
+{
+    async fn respond(&mut self, head: &RequestHead<'_>, body: &[u8]) -> Outgoing {
+        match http_request(head, body) {
+            Ok(req) => Outgoing::Response((self.handler)(self.server.clone(), req).await),
+            Err(refused) => Outgoing::Reply(refused),
+        }
+    }
+}
+
+/// A tower service of [`HessianServer::serve_service`] as the driver's [`Respond`].
+#[derive(Clone)]
+struct Tower<S>(S);
+
+impl<S> Respond for Tower<S>
+where
+    S: tower_service::Service<Request<Full<Bytes>>, Response = Response<Full<Bytes>>, Error = Infallible>
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    async fn respond(&mut self, head: &RequestHead<'_>, body: &[u8]) -> Outgoing {
+        let req = match http_request(head, body) {
+            Ok(req) => req,
+            Err(refused) => return Outgoing::Reply(refused),
+        };
+        let service = &mut self.0;
+        let Ok(()) = std::future::poll_fn(|cx| service.poll_ready(cx)).await;
+        let Ok(response) = service.call(req).await;
+        Outgoing::Response(response)
     }
 }
 

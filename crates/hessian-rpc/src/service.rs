@@ -3,6 +3,7 @@
 //! dispatched the way `HessianSkeleton` dispatches.
 
 use crate::fault::{self, IntoFault, NO_SUCH_METHOD, PROTOCOL_EXCEPTION};
+use crate::negotiation::KeyedHash;
 use crate::negotiation::{MapCache, UNKNOWN_TYPE_MAP};
 use crate::protocol::{self, Dialect, Format};
 use crate::typed::{ArgError, FromArgs};
@@ -244,12 +245,14 @@ pub use hessian::serde::mangle::mangle_java_class;
 /// A service: a set of methods plus the class names `_hessian_getAttribute` reports.
 #[derive(Clone, Default)]
 pub struct Service {
-    methods: HashMap<String, Method>,
+    // (keyed multiply-rotate hashing: a name is looked up per call, SipHash costs more than it
+    // buys for a server's own method names)
+    methods: HashMap<String, Method, KeyedHash>,
     /// Plain names registered for more than one argument count: a Hessian 1 or Burlap call of
     /// such a name (whose argument count the wire does not say) is counted before dispatch.
     overloaded: HashSet<String>,
     /// The methods registered under `name__N`, by name and N.
-    by_arity: HashMap<String, Vec<(usize, Method)>>,
+    by_arity: HashMap<String, Vec<(usize, Method)>, KeyedHash>,
     api_class: Option<String>,
     home_class: Option<String>,
     object_class: Option<String>,

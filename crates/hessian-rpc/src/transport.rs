@@ -14,6 +14,7 @@
 //! (bounded by the connect timeout), and pooled TLS connections are kept per host like plain ones.
 
 use crate::error::{error_chain, Error, Result};
+use crate::http1::{self, head_end, ChunkError, MAX_CHUNK_LINE, MAX_TRAILERS};
 use bytes::{Buf, Bytes, BytesMut};
 use std::collections::HashMap;
 use std::io::{self, IoSlice};
@@ -30,10 +31,6 @@ use tokio::net::TcpStream;
 pub(crate) const MAX_HEAD: usize = 64 * 1024;
 /// Most header fields in a response head or a trailer section.
 const MAX_HEADERS: usize = 100;
-/// Longest chunk-size line (size and extensions).
-const MAX_CHUNK_LINE: usize = 4096;
-/// Largest trailer section of a chunked response.
-const MAX_TRAILERS: usize = 64 * 1024;
 /// Most interim (1xx) responses skipped before the final one.
 const MAX_INTERIM: usize = 16;
 /// Read buffer allocated per read when more room is needed.
@@ -578,24 +575,6 @@ fn parse_length(v: &str) -> Result<u64> {
     v.parse().map_err(|_| transport(format!("Content-Length out of range: {v}")))
 }
 
-/// Index just past the blank line ending a head, searching from `from` (bare LFs accepted, as
-/// `httparse` does).
-fn head_end(buf: &[u8], from: usize) -> Option<usize> {
-    let start = from.saturating_sub(3);
-    let mut i = start;
-    while let Some(p) = buf[i..].iter().position(|&b| b == b'\n') {
-        let at = i + p;
-        if at + 1 < buf.len() && buf[at + 1] == b'\n' {
-            return Some(at + 2);
-        }
-        if at + 2 < buf.len() && buf[at + 1] == b'\r' && buf[at + 2] == b'\n' {
-            return Some(at + 3);
-        }
-        i = at + 1;
-    }
-    None
-}
-
 fn too_large(max: usize) -> Error {
     transport(format!("the reply is larger than the limit of {max} bytes (max_reply_size)"))
 }
@@ -700,42 +679,16 @@ async fn read_body<S: AsyncRead + Unpin>(conn: &mut Conn<S>, framing: Framing, m
     }
 }
 
-/// Parses a chunk-size line at the start of `buf`: `Ok(Some((size, line length)))`, `Ok(None)`
-/// if the line is not complete yet.
+/// Parses a chunk-size line at the start of `buf` ([`http1::chunk_line`]), with the client's
+/// errors.
 fn parse_chunk_line(buf: &[u8]) -> Result<Option<(u64, usize)>> {
-    let Some(lf) = buf.iter().take(MAX_CHUNK_LINE).position(|&b| b == b'\n') else {
-        return if buf.len() >= MAX_CHUNK_LINE {
-            Err(transport(format!("a chunk-size line of the reply is longer than {MAX_CHUNK_LINE} bytes")))
-        } else {
-            Ok(None)
-        };
-    };
-    let bad = || transport("malformed chunk-size line in the reply");
-    if lf == 0 || buf[lf - 1] != b'\r' {
-        return Err(bad());
-    }
-    let line = &buf[..lf - 1];
-    let digits = line.iter().take_while(|b| b.is_ascii_hexdigit()).count();
-    if digits == 0 {
-        return Err(bad());
-    }
-    let mut size: u64 = 0;
-    for &b in &line[..digits] {
-        let d = (b as char).to_digit(16).ok_or_else(bad)? as u64;
-        size = size
-            .checked_mul(16)
-            .and_then(|s| s.checked_add(d))
-            .ok_or_else(|| transport("a chunk size of the reply overflows"))?;
-    }
-    // then optional whitespace and extensions (`;name[=value]`), which are ignored
-    let rest = &line[digits..];
-    let rest = &rest[rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count()..];
-    if !rest.is_empty()
-        && (rest[0] != b';' || rest.iter().any(|&b| b == b'\r' || (b < 0x20 && b != b'\t') || b == 0x7f))
-    {
-        return Err(bad());
-    }
-    Ok(Some((size, lf + 1)))
+    http1::chunk_line(buf).map_err(|e| match e {
+        ChunkError::LineTooLong => {
+            transport(format!("a chunk-size line of the reply is longer than {MAX_CHUNK_LINE} bytes"))
+        }
+        ChunkError::Overflow => transport("a chunk size of the reply overflows"),
+        _ => transport("malformed chunk-size line in the reply"),
+    })
 }
 
 /// Reads a chunked body (RFC 9112 §7.1), ignoring extensions and trailers.

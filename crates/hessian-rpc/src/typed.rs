@@ -84,7 +84,7 @@ tuple_args!(7; A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6);
 tuple_args!(8; A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7);
 
 /// Declares a typed client stub: a struct wrapping a [`Proxy`](crate::Proxy) with one async
-/// method per remote method. The [`service`](crate::service) attribute macro derives a client
+/// method per remote method. The [`service`](macro@crate::service) attribute macro derives a client
 /// (and the server) from a trait instead; this is for services declared elsewhere.
 ///
 /// ```no_run
