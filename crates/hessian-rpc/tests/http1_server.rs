@@ -16,6 +16,8 @@ fn server() -> WorkerServer {
     HessianServer::builder()
         .mount("/echo", echo)
         .http_route("/health", |_server, req: http::Request<http_body_util::Full<bytes::Bytes>>| async move {
+            assert_eq!(req.headers()["x-empty"], "");
+            assert_eq!(req.headers()["x-blank"], "");
             let mut r = http::Response::new(http_body_util::Full::new(bytes::Bytes::from(format!(
                 "{} {}",
                 req.method(),
@@ -204,7 +206,8 @@ fn targets_route_by_path_and_replies_carry_a_date() {
     c.write_all(&post("/nothing", &call(5), "")).unwrap();
     assert_eq!(response(&mut c, &mut buf).0, 404);
     // a plain HTTP route gets the request as sent, any method, and its own headers go out
-    c.write_all(b"GET /health?x=y HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    // (empty header values are values too)
+    c.write_all(b"GET /health?x=y HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-Blank: \r\n\r\n").unwrap();
     let (status, head, body) = response(&mut c, &mut buf);
     assert_eq!(status, 200);
     assert!(head.contains("x-route: health"), "{head}");

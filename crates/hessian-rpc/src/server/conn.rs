@@ -165,10 +165,17 @@ fn parse_head(buf: &[u8], fields: &mut Vec<Field>) -> Result<Parsed, Reply> {
         }
         Err(_) => return Err(refusal(S::BAD_REQUEST, "malformed HTTP request head")),
     };
+    // where httparse's slices are in `buf` (an empty slice need not point into it; the head is
+    // at most MAX_HEAD bytes, so offsets fit in u32)
     let base = buf.as_ptr() as usize;
-    let range = |s: &[u8]| ((s.as_ptr() as usize - base) as u32, s.len() as u32);
-    let method = range(req.method.unwrap_or("").as_bytes());
-    let target = range(req.path.unwrap_or("").as_bytes());
+    let range = |s: &[u8]| match (s.as_ptr() as usize).checked_sub(base) {
+        Some(at) if !s.is_empty() && at + s.len() <= buf.len() => (at as u32, s.len() as u32),
+        _ => (0, 0),
+    };
+    let (Some(method), Some(target)) = (req.method, req.path) else {
+        return Err(refusal(S::BAD_REQUEST, "malformed HTTP request head"));
+    };
+    let (method, target) = (range(method.as_bytes()), range(target.as_bytes()));
     let http10 = req.version == Some(0);
     let (mut close, mut keep_alive_token, mut expect_continue, mut chunked) = (false, false, false, false);
     let mut length: Option<u64> = None;
@@ -627,4 +634,64 @@ fn write_response(
     let date = !response.headers().contains_key(header::DATE);
     finish_head(out, len, date, keep_alive, http10, false);
     keep_alive
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every head a mutation of a valid one can be, parsed and read through every accessor:
+    /// a refusal or a head, never a panic.
+    #[test]
+    fn mutated_heads_parse_or_are_refused_without_panicking() {
+        let valid: &[u8] = b"POST http://h/echo?q=1 HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\
+            Transfer-Encoding: chunked\r\nConnection: keep-alive, close\r\nExpect: 100-continue\r\n\
+            X-Empty:\r\nHessian-Type-Maps: 1\r\n\r\n";
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut fields = Vec::new();
+        let (mut parsed, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let mut head = valid.to_vec();
+            for _ in 0..1 + next() % 4 {
+                if head.is_empty() {
+                    break;
+                }
+                let at = (next() % head.len() as u64) as usize;
+                match next() % 4 {
+                    0 => head[at] = next() as u8,
+                    1 => head.insert(at, b":\r\n ;,?/#"[(next() % 9) as usize]),
+                    2 => {
+                        head.remove(at);
+                    }
+                    _ => head.truncate(at.max(1)),
+                }
+            }
+            let Some(end) = http1::head_end(&head, 0) else { continue };
+            match parse_head(&head[..end], &mut fields) {
+                Ok(p) => {
+                    parsed += 1;
+                    let h = RequestHead {
+                        buf: &head[..end],
+                        method: p.method,
+                        target: p.target,
+                        http10: p.http10,
+                        fields: &fields,
+                    };
+                    let _ = (h.method(), h.target(), h.path(), h.first("host"), h.all("x-empty").count());
+                    assert_eq!(h.headers().count(), fields.len());
+                }
+                Err(r) => {
+                    refused += 1;
+                    assert!(r.close && r.status.is_client_error() || r.status.is_server_error(), "{:?}", r.status);
+                }
+            }
+        }
+        assert!(parsed > 100 && refused > 100, "parsed {parsed}, refused {refused}");
+    }
 }
