@@ -22,6 +22,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = burlap::to_vec(&v);
     }
     let _ = burlap::from_slice_with_limits(data, strict);
-    let _ = burlap::read_call(data);
-    let _ = burlap::read_reply(data);
+    let _ = burlap::call_from_slice(data, hessian::Limits::default());
+    let _ = burlap::reply_from_slice(data, hessian::Limits::default());
 });

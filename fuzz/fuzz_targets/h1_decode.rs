@@ -22,6 +22,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = h1::to_vec(&v).expect("a decoded value encodes");
     }
     let _ = h1::from_slice_with_limits(data, strict);
-    let _ = h1::read_call(data);
-    let _ = h1::read_reply(data);
+    let _ = h1::call_from_slice(data, hessian::Limits::default());
+    let _ = h1::reply_from_slice(data, hessian::Limits::default());
 });

@@ -461,10 +461,11 @@ pub mod burlap {
     pub fn decode(data: &[u8]) -> Result<Document> {
         Ok(match envelope_kind(data) {
             Some("call") => {
-                let Call { method, headers, args } = hessian::burlap::read_call(data)?;
+                let Call { method, headers, args } =
+                    hessian::burlap::call_from_slice(data, hessian::Limits::default())?;
                 Document::Call { method, args, headers, version: None }
             }
-            Some(_) => match hessian::burlap::read_reply_entries(data)? {
+            Some(_) => match hessian::burlap::reply_entries_from_slice(data, hessian::Limits::default())? {
                 Ok(v) => Document::Reply(v),
                 Err(entries) => Document::Fault(Value::map(entries)),
             },
@@ -484,9 +485,9 @@ pub mod burlap {
                     return Err(unencodable("Burlap calls have no version bytes".into()));
                 }
                 let call = Call { method: method.clone(), headers: headers.clone(), args: args.clone() };
-                hessian::burlap::write_call(&call)
+                hessian::burlap::call_to_vec(&call)
             }
-            Document::Reply(v) => hessian::burlap::write_reply(&Ok(v.clone())),
+            Document::Reply(v) => hessian::burlap::reply_to_vec(&Ok(v.clone())),
             Document::Fault(Value::Map(m)) if m.type_name.is_none() => {
                 // The Burlap encoder keeps no state between values, so entry by entry is the
                 // same as one encoder writing them all.

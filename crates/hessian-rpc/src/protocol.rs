@@ -100,77 +100,36 @@ fn h2_shape_reply(protocol: Format, reply: Reply) -> Reply {
     }
 }
 
-/// Decodes a call written in `dialect.call`. Arguments (and headers) of Hessian 1 and Burlap
-/// calls are given the Hessian 2 shape (see the module documentation of `hessian::convert`).
+/// Decodes a call written in `dialect.call` ([`hessian::message::call_from_slice`]). Arguments
+/// (and headers) of Hessian 1 and Burlap calls are given the Hessian 2 shape (see the module
+/// documentation of `hessian::convert`).
 pub fn decode_call(dialect: Dialect, body: &[u8], limits: Limits) -> Result<Call, hessian::Error> {
-    check_size(body, &limits)?;
-    let mut call = match dialect.call {
-        Format::Hessian2 => return hessian::h2::message::call_from_slice(body, limits),
-        Format::Hessian1 => {
-            let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
-            let (call, _major) = d.read_call()?;
-            d.end()?;
-            call
-        }
-        Format::Burlap => {
-            let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
-            let call = d.read_call()?;
-            d.end()?;
-            call
-        }
-    };
-    call.args = call.args.into_iter().map(|a| h2_shape(dialect.call, a)).collect();
-    call.headers = call.headers.into_iter().map(|(k, v)| (k, h2_shape(dialect.call, v))).collect();
-    Ok(call)
-}
-
-fn check_size(body: &[u8], limits: &Limits) -> Result<(), hessian::Error> {
-    if body.len() as u64 > limits.max_message_size {
-        let kind = hessian::ErrorKind::LimitExceeded { what: "message size", limit: limits.max_message_size };
-        return Err(hessian::Error::new(kind, 0));
+    let mut call = hessian::message::call_from_slice(dialect.call, body, limits)?;
+    if dialect.call != Format::Hessian2 {
+        call.args = call.args.into_iter().map(|a| h2_shape(dialect.call, a)).collect();
+        call.headers = call.headers.into_iter().map(|(k, v)| (k, h2_shape(dialect.call, v))).collect();
     }
-    Ok(())
+    Ok(call)
 }
 
 /// Encodes a call in `dialect` (for the hybrid, a Hessian 1 call with version 2).
 pub fn encode_call(dialect: Dialect, call: &Call) -> Result<Vec<u8>, hessian::Error> {
     match (dialect.call, dialect.reply) {
-        (Format::Hessian2, _) => hessian::h2::message::call_to_vec(&call.method, &call.args),
-        (Format::Hessian1, Format::Hessian2) => hessian::h1::write_call_versioned(call, 2),
-        (Format::Hessian1, _) => hessian::h1::write_call(call),
-        (Format::Burlap, _) => hessian::burlap::write_call(call),
+        (Format::Hessian1, Format::Hessian2) => hessian::h1::call_to_vec_versioned(call, 2),
+        (format, _) => hessian::message::call_to_vec(format, call),
     }
 }
 
-/// Encodes a reply (value or fault) in `protocol`.
+/// Encodes a reply (value or fault) in `protocol` ([`hessian::message::reply_to_vec`]).
 pub fn encode_reply(protocol: Format, reply: &Reply) -> Result<Vec<u8>, hessian::Error> {
-    match protocol {
-        Format::Hessian2 => hessian::h2::message::reply_to_vec(reply),
-        Format::Hessian1 => hessian::h1::write_reply(reply),
-        Format::Burlap => hessian::burlap::write_reply(reply),
-    }
+    hessian::message::reply_to_vec(protocol, reply)
 }
 
-/// Decodes a reply written in `protocol`; Hessian 1 and Burlap values (and fault details) are
-/// given the Hessian 2 shape.
+/// Decodes a reply written in `protocol` ([`hessian::message::reply_from_slice`]); Hessian 1 and
+/// Burlap values (and fault details) are given the Hessian 2 shape.
 pub fn decode_reply(protocol: Format, body: &[u8], limits: Limits) -> Result<Reply, hessian::Error> {
-    check_size(body, &limits)?;
-    let reply = match protocol {
-        Format::Hessian2 => return hessian::h2::message::reply_from_slice(body, limits),
-        Format::Hessian1 => {
-            let mut d = hessian::h1::Decoder::from_slice(body).with_limits(limits);
-            let r = d.read_reply()?;
-            d.end()?;
-            r
-        }
-        Format::Burlap => {
-            let mut d = hessian::burlap::Decoder::from_slice(body).with_limits(limits);
-            let r = d.read_reply()?;
-            d.end()?;
-            r
-        }
-    };
-    Ok(h2_shape_reply(protocol, reply))
+    let reply = hessian::message::reply_from_slice(protocol, body, limits)?;
+    Ok(if protocol == Format::Hessian2 { reply } else { h2_shape_reply(protocol, reply) })
 }
 
 #[cfg(test)]

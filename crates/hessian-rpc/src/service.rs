@@ -314,7 +314,9 @@ impl Service {
                 // a typed method reads bytes: the values as the Hessian 2 call they stand for,
                 // answered by the same path a server takes
                 let protocol_fault = |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, e.to_string());
-                let body = hessian::h2::message::call_to_vec(&ctx.method, &call.args).map_err(protocol_fault)?;
+                let mut enc = hessian::h2::Encoder::new(Vec::new());
+                hessian::h2::message::write_call(&mut enc, &ctx.method, &call.args).map_err(protocol_fault)?;
+                let body = enc.finish().map_err(protocol_fault)?;
                 let as_h2 = Dialect { call: Format::Hessian2, reply: dialect.reply };
                 let reply = self.respond(&body, as_h2, Limits::default()).await;
                 protocol::decode_reply(dialect.reply, &reply, Limits::default()).map_err(protocol_fault)?

@@ -92,7 +92,8 @@ async fn half_open_connections_time_out() {
     assert!(closed.is_some_and(|d| d < Duration::from_secs(2)), "stalled body closed after {closed:?}");
     // an idle keep-alive connection is closed too, after a completed call
     let mut idle = TcpStream::connect(server.local_addr()).await.expect("connect");
-    let call = hessian::h2::message::call_to_vec("echo", &[Value::Int(1), Value::string("a")]).expect("encode");
+    let call = hessian::h2::message::call_to_vec(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("a")]))
+        .expect("encode");
     let head = format!("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n", call.len());
     idle.write_all(head.as_bytes()).await.expect("send");
     idle.write_all(&call).await.expect("send");
@@ -132,7 +133,8 @@ async fn connection_limit_holds_new_connections_back() {
 
 /// Malformed, truncated and hostile request bodies.
 fn bad_bodies() -> Vec<Vec<u8>> {
-    let call = hessian::h2::message::call_to_vec("echo", &[Value::Int(1), Value::string("x")]).expect("encode");
+    let call = hessian::h2::message::call_to_vec(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("x")]))
+        .expect("encode");
     let mut deep = b"H\x02\x00C\x04echo\x92".to_vec();
     deep.extend(std::iter::repeat(0x79u8).take(100_000));
     let mut class_flood = b"H\x02\x00C\x04echo\x91".to_vec();

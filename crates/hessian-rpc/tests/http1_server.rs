@@ -39,7 +39,7 @@ fn connect(s: &WorkerServer) -> TcpStream {
 }
 
 fn call(n: i32) -> Vec<u8> {
-    call_to_vec("echo", &[Value::Int(n)]).unwrap()
+    call_to_vec(&hessian::Call::new("echo", vec![Value::Int(n)])).unwrap()
 }
 
 /// One response read from `c`: (status, lower-cased head, body). Framed by Content-Length.

@@ -60,7 +60,9 @@ async fn still_serves(server: &RunningServer) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_and_truncated_calls_get_faults() {
     let server = start(1 << 20).await;
-    let good = hessian::h2::message::call_to_vec("echo", &[Value::Int(1), Value::string("hello")]).unwrap();
+    let good =
+        hessian::h2::message::call_to_vec(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("hello")]))
+            .unwrap();
     // every strict prefix of a valid call that is still recognisably Hessian 2 gets a fault
     for n in 1..good.len() {
         let (status, body) = raw_post(&server, "/echo", &good[..n]).await;
@@ -83,9 +85,10 @@ async fn malformed_and_truncated_calls_get_faults() {
     }
     // Hessian 1 and Burlap: every strict prefix of a valid call gets a fault in the call's reply
     // protocol, or HTTP 400 when too little is left to tell the protocol
-    let h1 = hessian::h1::write_call(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("hello")])).unwrap();
+    let h1 =
+        hessian::h1::call_to_vec(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("hello")])).unwrap();
     let burlap =
-        hessian::burlap::write_call(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("hello")])).unwrap();
+        hessian::burlap::call_to_vec(&hessian::Call::new("echo", vec![Value::Int(1), Value::string("hello")])).unwrap();
     for good in [&h1, &burlap] {
         for n in 0..good.len() {
             let (status, body) = raw_post(&server, "/echo", &good[..n]).await;
@@ -122,7 +125,11 @@ async fn malformed_and_truncated_calls_get_faults() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_bodies_get_413_with_or_without_length() {
     let server = start(64 * 1024).await;
-    let big = hessian::h2::message::call_to_vec("echo", &[Value::Int(1), Value::String("x".repeat(100_000))]).unwrap();
+    let big = hessian::h2::message::call_to_vec(&hessian::Call::new(
+        "echo",
+        vec![Value::Int(1), Value::String("x".repeat(100_000))],
+    ))
+    .unwrap();
     assert_eq!(raw_post(&server, "/echo", &big).await.0, 413);
     // chunked, no Content-Length: the limit applies while reading
     let mut s = TcpStream::connect(server.local_addr()).await.unwrap();
@@ -244,7 +251,9 @@ async fn keep_alive_serves_many_calls_on_one_connection() {
     let mut times = Vec::new();
     for i in 0..20 {
         let started = std::time::Instant::now();
-        let body = hessian::h2::message::call_to_vec("echo", &[Value::Int(i), Value::string("k")]).unwrap();
+        let body =
+            hessian::h2::message::call_to_vec(&hessian::Call::new("echo", vec![Value::Int(i), Value::string("k")]))
+                .unwrap();
         let head = format!("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n", body.len());
         s.write_all(head.as_bytes()).await.unwrap();
         s.write_all(&body).await.unwrap();

@@ -50,18 +50,18 @@ fn main() {
     for (i, c) in cases.iter().step_by(16).enumerate() {
         let call = Call::new(format!("m{i}"), vec![c.value.clone(), Value::Int(i as i32)]);
         let name = format!("call_{}", c.name);
-        if let Ok(b) = h2::message::call_to_vec(&call.method, &call.args) {
+        if let Ok(b) = h2::message::call_to_vec(&call) {
             write("rpc_request", &format!("h2_{name}"), &b);
             write("h2_decode", &name, &b);
         }
-        if let Ok(b) = h1::write_call(&call) {
+        if let Ok(b) = h1::call_to_vec(&call) {
             write("rpc_request", &format!("h1_{name}"), &b);
             write("h1_decode", &name, &b);
         }
-        if let Ok(b) = h1::write_call_versioned(&call, 2) {
+        if let Ok(b) = h1::call_to_vec_versioned(&call, 2) {
             write("rpc_request", &format!("hybrid_{name}"), &b);
         }
-        if let Ok(b) = burlap::write_call(&call) {
+        if let Ok(b) = burlap::call_to_vec(&call) {
             write("rpc_request", &format!("burlap_{name}"), &b);
             write("burlap_decode", &name, &b);
         }
@@ -69,7 +69,7 @@ fn main() {
         if let Ok(b) = h2::message::reply_to_vec(&reply) {
             write("h2_decode", &format!("reply_{}", c.name), &b);
         }
-        if let Ok(b) = burlap::write_reply(&reply) {
+        if let Ok(b) = burlap::reply_to_vec(&reply) {
             write("burlap_decode", &format!("reply_{}", c.name), &b);
         }
     }

@@ -88,15 +88,15 @@ fn h1_limits_and_depth() {
 
 #[test]
 fn h1_envelopes_reject_garbage() {
-    assert!(h1::read_call(b"").is_err());
-    assert!(h1::read_call(b"c\x01\x00").is_err());
-    assert!(h1::read_call(b"c\x01\x00I\x00\x00\x00\x01z").is_err());
-    assert!(h1::read_call(b"c\x01\x00m\x00\x02abI\x00\x00\x00\x01").is_err());
-    assert!(h1::read_call(b"c\x01\x00m\x00\x02abzz").is_err());
-    assert!(h1::read_reply(b"r\x01\x00").is_err());
-    assert!(h1::read_reply(b"r\x01\x00I\x00\x00\x00\x01").is_err());
-    assert!(h1::read_reply(b"r\x01\x00fS\x00\x04codeS\x00\x01xz").is_err());
-    assert!(h1::read_reply(b"x").is_err());
+    assert!(h1::call_from_slice(b"", hessian::Limits::default()).is_err());
+    assert!(h1::call_from_slice(b"c\x01\x00", hessian::Limits::default()).is_err());
+    assert!(h1::call_from_slice(b"c\x01\x00I\x00\x00\x00\x01z", hessian::Limits::default()).is_err());
+    assert!(h1::call_from_slice(b"c\x01\x00m\x00\x02abI\x00\x00\x00\x01", hessian::Limits::default()).is_err());
+    assert!(h1::call_from_slice(b"c\x01\x00m\x00\x02abzz", hessian::Limits::default()).is_err());
+    assert!(h1::reply_from_slice(b"r\x01\x00", hessian::Limits::default()).is_err());
+    assert!(h1::reply_from_slice(b"r\x01\x00I\x00\x00\x00\x01", hessian::Limits::default()).is_err());
+    assert!(h1::reply_from_slice(b"r\x01\x00fS\x00\x04codeS\x00\x01xz", hessian::Limits::default()).is_err());
+    assert!(h1::reply_from_slice(b"x", hessian::Limits::default()).is_err());
 }
 
 #[test]
@@ -233,7 +233,11 @@ fn burlap_envelopes_reject_garbage() {
         "<burlap:reply><fault><string>code</string></fault></burlap:reply>",
         "<int>1</int>",
     ] {
-        assert!(burlap::read_call(xml.as_bytes()).is_err() && burlap::read_reply(xml.as_bytes()).is_err(), "{xml}");
+        assert!(
+            burlap::call_from_slice(xml.as_bytes(), hessian::Limits::default()).is_err()
+                && burlap::reply_from_slice(xml.as_bytes(), hessian::Limits::default()).is_err(),
+            "{xml}"
+        );
     }
 }
 

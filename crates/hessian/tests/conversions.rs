@@ -60,19 +60,19 @@ fn every_catalogue_value_crosses_between_all_three_formats() {
         }
         let (b1, bb) = (&j1[name], &jb[name]);
         if name.starts_with("call:") {
-            let (c1, major) = h1::read_call(b1).unwrap();
-            let cb = burlap::read_call(bb).unwrap();
+            let (c1, major) = h1::call_from_slice(b1, hessian::Limits::default()).unwrap();
+            let cb = burlap::call_from_slice(bb, hessian::Limits::default()).unwrap();
             // Java's header-capable startCall() writes `c 0 1`; compare what follows the version.
-            let ours = h1::write_call_versioned(&cb, major).map(|b| b[3..].to_vec());
+            let ours = h1::call_to_vec_versioned(&cb, major).map(|b| b[3..].to_vec());
             check(format!("{name}: burlap -> h1"), ours, &b1[3..]);
             if major == 1 {
-                check(format!("{name}: h1 -> burlap"), burlap::write_call(&c1), bb);
+                check(format!("{name}: h1 -> burlap"), burlap::call_to_vec(&c1), bb);
             }
         } else {
-            let r1 = h1::read_reply(b1).unwrap();
-            let rb = burlap::read_reply(bb).unwrap();
-            check(format!("{name}: burlap -> h1"), h1::write_reply(&rb), b1);
-            check(format!("{name}: h1 -> burlap"), burlap::write_reply(&r1), bb);
+            let r1 = h1::reply_from_slice(b1, hessian::Limits::default()).unwrap();
+            let rb = burlap::reply_from_slice(bb, hessian::Limits::default()).unwrap();
+            check(format!("{name}: burlap -> h1"), h1::reply_to_vec(&rb), b1);
+            check(format!("{name}: h1 -> burlap"), burlap::reply_to_vec(&r1), bb);
         }
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));

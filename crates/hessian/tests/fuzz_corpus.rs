@@ -38,16 +38,16 @@ fn h1_and_burlap_corpus() {
             assert!(same_value(&v, &h1::from_reader(data.as_slice()).expect("reader")));
             h1::to_vec(&v).expect("a decoded Hessian 1 value encodes");
         }
-        let _ = h1::read_call(&data);
-        let _ = h1::read_reply(&data);
+        let _ = h1::call_from_slice(&data, hessian::Limits::default());
+        let _ = h1::reply_from_slice(&data, hessian::Limits::default());
     }
     for data in corpus("burlap_decode") {
         if let Ok(v) = burlap::from_slice(&data) {
             assert!(same_value(&v, &burlap::from_reader(data.as_slice()).expect("reader")));
             let _ = burlap::to_vec(&v);
         }
-        let _ = burlap::read_call(&data);
-        let _ = burlap::read_reply(&data);
+        let _ = burlap::call_from_slice(&data, hessian::Limits::default());
+        let _ = burlap::reply_from_slice(&data, hessian::Limits::default());
     }
 }
 

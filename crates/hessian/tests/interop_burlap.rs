@@ -17,8 +17,8 @@ use std::collections::HashMap;
 
 fn rust_envelope(env: &Envelope) -> Vec<u8> {
     match env {
-        Envelope::Call(call, _) => burlap::write_call(call).unwrap(),
-        Envelope::Reply(r) => burlap::write_reply(r).unwrap(),
+        Envelope::Call(call, _) => burlap::call_to_vec(call).unwrap(),
+        Envelope::Reply(r) => burlap::reply_to_vec(r).unwrap(),
     }
 }
 
@@ -71,7 +71,7 @@ fn java_writes_rust_reads_and_rewrites_identically() {
         );
         match env {
             Envelope::Call(call, _) => {
-                let got = burlap::read_call(bytes).unwrap();
+                let got = burlap::call_from_slice(bytes, hessian::Limits::default()).unwrap();
                 let expected = hessian::Call {
                     method: call.method.clone(),
                     headers: call.headers.iter().map(|(n, v)| (n.clone(), convert::objects_to_maps(v))).collect(),
@@ -80,7 +80,7 @@ fn java_writes_rust_reads_and_rewrites_identically() {
                 assert_eq!(got, expected, "{name}");
             }
             Envelope::Reply(r) => {
-                let got = burlap::read_reply(bytes).unwrap();
+                let got = burlap::reply_from_slice(bytes, hessian::Limits::default()).unwrap();
                 let expected = match r {
                     Ok(v) => Ok(convert::objects_to_maps(&v)),
                     Err(mut f) => {
@@ -117,9 +117,9 @@ fn rust_writes_java_reads_and_rewrites_identically() {
             "iterator" => burlap::to_vec(&hessian::Value::list((0..3).map(hessian::Value::Int).collect())).unwrap(),
             // The driver re-writes calls with BurlapOutput.call: no headers.
             "call:headers" => {
-                let mut call = burlap::read_call(ours).unwrap();
+                let mut call = burlap::call_from_slice(ours, hessian::Limits::default()).unwrap();
                 call.headers.clear();
-                burlap::write_call(&call).unwrap()
+                burlap::call_to_vec(&call).unwrap()
             }
             _ => ours.clone(),
         };

@@ -349,13 +349,13 @@ fn decode_h1_burlap_every_way(bytes: &[u8]) {
     let _ = h1::from_slice(bytes);
     let _ = h1::from_reader(bytes);
     let _ = h1::from_slice_with_limits(bytes, strict_limits());
-    let _ = h1::read_call(bytes);
-    let _ = h1::read_reply(bytes);
+    let _ = h1::call_from_slice(bytes, hessian::Limits::default());
+    let _ = h1::reply_from_slice(bytes, hessian::Limits::default());
     let _ = burlap::from_slice(bytes);
     let _ = burlap::from_reader(bytes);
     let _ = burlap::from_slice_with_limits(bytes, strict_limits());
-    let _ = burlap::read_call(bytes);
-    let _ = burlap::read_reply(bytes);
+    let _ = burlap::call_from_slice(bytes, hessian::Limits::default());
+    let _ = burlap::reply_from_slice(bytes, hessian::Limits::default());
 }
 
 proptest! {

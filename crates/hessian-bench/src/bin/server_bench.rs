@@ -295,8 +295,12 @@ fn workloads(dir: &Path) -> Res<Vec<Workload>> {
     let w2 = W2Classes::default();
     let enc = |e: hessian::Error| e.to_string();
     let list = [
-        ("W1 getItems(100)", call_to_vec("getItems", &[Value::Int(100)]).map_err(enc)?, items(100)),
-        ("W2 exchange", call_to_vec("exchange", &[w2.request()]).map_err(enc)?, w2.reply()),
+        (
+            "W1 getItems(100)",
+            call_to_vec(&hessian::Call::new("getItems", vec![Value::Int(100)])).map_err(enc)?,
+            items(100),
+        ),
+        ("W2 exchange", call_to_vec(&hessian::Call::new("exchange", vec![w2.request()])).map_err(enc)?, w2.reply()),
     ];
     let mut out = Vec::new();
     for (i, (name, body, reply)) in list.into_iter().enumerate() {

@@ -316,10 +316,10 @@ mod tests {
         );
         let mut call = Call::new("add2", vec![Value::Int(1), Value::Null]);
         call.headers.push(("trace".into(), Value::string("t-1")));
-        let (t, r) = trace(&burlap::write_call(&call).unwrap());
+        let (t, r) = trace(&burlap::call_to_vec(&call).unwrap());
         r.unwrap();
         has(&t, &["Burlap call", "header \"trace\"", "value string", "method \"add2\"", "arg[0] int 1", "arg[1] null"]);
-        let (t, r) = trace(&burlap::write_reply(&Err(hessian::Fault::new("E", "boom"))).unwrap());
+        let (t, r) = trace(&burlap::reply_to_vec(&Err(hessian::Fault::new("E", "boom"))).unwrap());
         r.unwrap();
         has(&t, &["Burlap reply", "  fault", "key string (4 chars) \"code\"", "end of fault", "end of Burlap reply"]);
     }

@@ -370,7 +370,7 @@ mod tests {
     fn envelopes() {
         let mut call = Call::new("add2", vec![Value::Int(1), Value::string("é".repeat(40000))]);
         call.headers.push(("trace".into(), Value::string("t-1")));
-        let (t, r) = trace(&h1::write_call_versioned(&call, 2).unwrap());
+        let (t, r) = trace(&h1::call_to_vec_versioned(&call, 2).unwrap());
         r.unwrap();
         has(
             &t,
@@ -386,10 +386,10 @@ mod tests {
             ],
         );
         let fault = hessian::Fault::new("E", "boom");
-        let (t, r) = trace(&h1::write_reply(&Err(fault)).unwrap());
+        let (t, r) = trace(&h1::reply_to_vec(&Err(fault)).unwrap());
         r.unwrap();
         has(&t, &["Hessian 1 reply, version 1.0", "  fault", "key string (4 units) \"code\"", "end of reply"]);
-        let (t, r) = trace(&h1::write_reply(&Ok(Value::Int(3))).unwrap());
+        let (t, r) = trace(&h1::reply_to_vec(&Ok(Value::Int(3))).unwrap());
         r.unwrap();
         has(&t, &["  int 3", "end of reply"]);
     }

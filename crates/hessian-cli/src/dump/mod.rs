@@ -192,10 +192,10 @@ mod tests {
         let inputs: Vec<(Walk, Vec<u8>)> = vec![
             (super::h2::dump, h2::to_vec(&v).unwrap()),
             (super::h1::dump, h1::to_vec(&h1v).unwrap()),
-            (super::h1::dump, h1::write_call_versioned(&Call::new("m", vec![h1v.clone()]), 2).unwrap()),
-            (super::h1::dump, h1::write_reply(&Err(Fault::new("E", "m"))).unwrap()),
+            (super::h1::dump, h1::call_to_vec_versioned(&Call::new("m", vec![h1v.clone()]), 2).unwrap()),
+            (super::h1::dump, h1::reply_to_vec(&Err(Fault::new("E", "m"))).unwrap()),
             (super::burlap::dump, hessian::burlap::to_vec(&h1v).unwrap()),
-            (super::burlap::dump, hessian::burlap::write_call(&call_h1(&call)).unwrap()),
+            (super::burlap::dump, hessian::burlap::call_to_vec(&call_h1(&call)).unwrap()),
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut rand = move || {

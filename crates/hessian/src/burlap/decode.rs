@@ -779,29 +779,30 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
     d.read_value()
 }
 
-/// Decodes a complete call message.
-pub fn read_call(data: &[u8]) -> Result<Call> {
-    Limits::default().check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data);
+/// Decodes a complete call message within `limits`; anything but whitespace or comments after
+/// it is an error.
+pub fn call_from_slice(data: &[u8], limits: Limits) -> Result<Call> {
+    limits.check_message_size(data.len())?;
+    let mut d = Decoder::from_slice(data).with_limits(limits);
     let c = d.read_call()?;
     d.end()?;
     Ok(c)
 }
 
-/// Decodes a complete reply message, a fault as the entries of its map (see
+/// Decodes a complete reply message within `limits`, a fault as the entries of its map (see
 /// [`Decoder::read_reply_entries`]).
-pub fn read_reply_entries(data: &[u8]) -> Result<RawReply> {
-    Limits::default().check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data);
+pub fn reply_entries_from_slice(data: &[u8], limits: Limits) -> Result<RawReply> {
+    limits.check_message_size(data.len())?;
+    let mut d = Decoder::from_slice(data).with_limits(limits);
     let r = d.read_reply_entries()?;
     d.end()?;
     Ok(r)
 }
 
-/// Decodes a complete reply message (a value or a fault).
-pub fn read_reply(data: &[u8]) -> Result<Reply> {
-    Limits::default().check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data);
+/// Decodes a complete reply message (a value or a fault) within `limits`.
+pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
+    limits.check_message_size(data.len())?;
+    let mut d = Decoder::from_slice(data).with_limits(limits);
     let r = d.read_reply()?;
     d.end()?;
     Ok(r)

@@ -346,15 +346,25 @@ pub fn to_writer<W: Write>(w: W, v: &Value) -> Result<()> {
 }
 
 /// Encodes a call as `BurlapOutput.call` does.
-pub fn write_call(call: &Call) -> Result<Vec<u8>> {
+pub fn call_to_vec(call: &Call) -> Result<Vec<u8>> {
     let mut e = Encoder::new(Vec::new());
     e.write_call(call)?;
     e.finish()
 }
 
 /// Encodes a reply (value or fault) in its `<burlap:reply>` envelope.
-pub fn write_reply(reply: &Reply) -> Result<Vec<u8>> {
+pub fn reply_to_vec(reply: &Reply) -> Result<Vec<u8>> {
     let mut e = Encoder::new(Vec::new());
     e.write_reply(reply)?;
+    e.finish()
+}
+
+/// Encodes a fault reply: the `<fault>` element `BurlapOutput.writeFault` writes, in its
+/// `<burlap:reply>` envelope.
+pub fn fault_to_vec(fault: &Fault) -> Result<Vec<u8>> {
+    let mut e = Encoder::new(Vec::new());
+    e.write_reply_begin()?;
+    e.write_fault(fault)?;
+    e.write_reply_end()?;
     e.finish()
 }

@@ -14,5 +14,8 @@ pub mod dtoa;
 pub mod encode;
 pub mod text;
 
-pub use decode::{from_reader, from_slice, from_slice_with_limits, read_call, read_reply, read_reply_entries, Decoder};
-pub use encode::{to_vec, to_writer, write_call, write_reply, Encoder};
+pub use decode::{
+    call_from_slice, from_reader, from_slice, from_slice_with_limits, reply_entries_from_slice, reply_from_slice,
+    Decoder,
+};
+pub use encode::{call_to_vec, fault_to_vec, reply_to_vec, to_vec, to_writer, Encoder};

@@ -589,19 +589,21 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
     d.read_value()
 }
 
-/// Decodes a complete call message; returns the call and its header's major version.
-pub fn read_call(data: &[u8]) -> Result<(Call, u8)> {
-    Limits::default().check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data);
+/// Decodes a complete call message within `limits`; returns the call and its header's major
+/// version (2 for the hybrid `c 2 0`). Trailing bytes are an error.
+pub fn call_from_slice(data: &[u8], limits: Limits) -> Result<(Call, u8)> {
+    limits.check_message_size(data.len())?;
+    let mut d = Decoder::from_slice(data).with_limits(limits);
     let c = d.read_call()?;
     d.end()?;
     Ok(c)
 }
 
-/// Decodes a complete reply message (a value or a fault).
-pub fn read_reply(data: &[u8]) -> Result<Reply> {
-    Limits::default().check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data);
+/// Decodes a complete reply message (a value or a fault) within `limits`; trailing bytes are an
+/// error.
+pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
+    limits.check_message_size(data.len())?;
+    let mut d = Decoder::from_slice(data).with_limits(limits);
     let r = d.read_reply()?;
     d.end()?;
     Ok(r)

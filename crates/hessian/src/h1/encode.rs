@@ -364,27 +364,27 @@ pub fn to_writer<W: Write>(w: W, v: &Value) -> Result<()> {
 }
 
 /// Encodes a call as `HessianOutput` 4.0.38 does (`c 1 0 …`).
-pub fn write_call(call: &Call) -> Result<Vec<u8>> {
-    write_call_versioned(call, MAJOR)
+pub fn call_to_vec(call: &Call) -> Result<Vec<u8>> {
+    call_to_vec_versioned(call, MAJOR)
 }
 
 /// Encodes a call with the given major version in its header; `2` gives the hybrid call
 /// (`c 2 0`, Hessian 1 body) that `HessianProxyFactory` sends by default.
-pub fn write_call_versioned(call: &Call, major: u8) -> Result<Vec<u8>> {
+pub fn call_to_vec_versioned(call: &Call, major: u8) -> Result<Vec<u8>> {
     let mut e = Encoder::new(Vec::new());
     e.write_call(call, major)?;
     e.finish()
 }
 
 /// Encodes a reply (value or fault) as `HessianOutput` 4.0.38 does.
-pub fn write_reply(reply: &Reply) -> Result<Vec<u8>> {
+pub fn reply_to_vec(reply: &Reply) -> Result<Vec<u8>> {
     let mut e = Encoder::new(Vec::new());
     e.write_reply(reply)?;
     e.finish()
 }
 
 /// Encodes a fault reply as `HessianOutput.writeFault` does.
-pub fn write_fault(fault: &Fault) -> Result<Vec<u8>> {
+pub fn fault_to_vec(fault: &Fault) -> Result<Vec<u8>> {
     let mut e = Encoder::new(Vec::new());
     e.write_fault(fault)?;
     e.finish()

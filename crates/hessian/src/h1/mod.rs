@@ -12,5 +12,5 @@ pub mod codes;
 pub mod decode;
 pub mod encode;
 
-pub use decode::{from_reader, from_slice, from_slice_with_limits, read_call, read_reply, Decoder};
-pub use encode::{to_vec, to_writer, write_call, write_call_versioned, write_fault, write_reply, Encoder};
+pub use decode::{call_from_slice, from_reader, from_slice, from_slice_with_limits, reply_from_slice, Decoder};
+pub use encode::{call_to_vec, call_to_vec_versioned, fault_to_vec, reply_to_vec, to_vec, to_writer, Encoder};

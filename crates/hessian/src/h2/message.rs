@@ -64,10 +64,18 @@ pub fn write_fault<W: Write>(enc: &mut Encoder<W>, fault: &Fault) -> Result<()> 
     enc.write_raw(&[BC_END])
 }
 
-/// Encodes a call to a new buffer.
-pub fn call_to_vec(method: &str, args: &[Value]) -> Result<Vec<u8>> {
+/// Encodes a call (`H 2 0 C …`) to a new buffer. Hessian 2 calls carry no headers: those of
+/// `call` are not written.
+pub fn call_to_vec(call: &Call) -> Result<Vec<u8>> {
     let mut enc = Encoder::new(Vec::new());
-    write_call(&mut enc, method, args)?;
+    write_call(&mut enc, &call.method, &call.args)?;
+    enc.finish()
+}
+
+/// Encodes a fault reply to a new buffer.
+pub fn fault_to_vec(fault: &Fault) -> Result<Vec<u8>> {
+    let mut enc = Encoder::new(Vec::new());
+    write_fault(&mut enc, fault)?;
     enc.finish()
 }
 
@@ -220,7 +228,7 @@ mod tests {
 
     #[test]
     fn call_bytes() {
-        let b = call_to_vec("add2", &[Value::Int(2), Value::Int(3)]).unwrap();
+        let b = call_to_vec(&Call::new("add2", vec![Value::Int(2), Value::Int(3)])).unwrap();
         assert_eq!(b, b"H\x02\x00C\x04add2\x92\x92\x93");
         let call = call_from_slice(&b, Limits::default()).unwrap();
         assert_eq!(call, Call::new("add2", vec![Value::Int(2), Value::Int(3)]));

@@ -658,9 +658,9 @@ mod tests {
 
     fn value_call_bytes(format: Format, major: u8, call: &Call) -> Vec<u8> {
         match format {
-            Format::Hessian2 => crate::h2::message::call_to_vec(&call.method, &call.args).unwrap(),
-            Format::Hessian1 => crate::h1::write_call_versioned(call, major).unwrap(),
-            Format::Burlap => crate::burlap::write_call(call).unwrap(),
+            Format::Hessian2 => crate::h2::message::call_to_vec(call).unwrap(),
+            Format::Hessian1 => crate::h1::call_to_vec_versioned(call, major).unwrap(),
+            Format::Burlap => crate::burlap::call_to_vec(call).unwrap(),
         }
     }
 
@@ -743,10 +743,10 @@ mod tests {
             let value_bytes = match format {
                 Format::Hessian2 => crate::h2::message::reply_to_vec(&Ok(crate::serde::to_value(&m).unwrap())),
                 Format::Hessian1 => {
-                    crate::h1::write_reply(&Ok(crate::convert::to_h1(&crate::serde::to_value(&m).unwrap())))
+                    crate::h1::reply_to_vec(&Ok(crate::convert::to_h1(&crate::serde::to_value(&m).unwrap())))
                 }
                 Format::Burlap => {
-                    crate::burlap::write_reply(&Ok(crate::convert::to_h1(&crate::serde::to_value(&m).unwrap())))
+                    crate::burlap::reply_to_vec(&Ok(crate::convert::to_h1(&crate::serde::to_value(&m).unwrap())))
                 }
             }
             .unwrap();
@@ -759,8 +759,8 @@ mod tests {
             }
             let fb = match format {
                 Format::Hessian2 => crate::h2::message::reply_to_vec(&Err(fault.clone())),
-                Format::Hessian1 => crate::h1::write_reply(&Err(fault.clone())),
-                Format::Burlap => crate::burlap::write_reply(&Err(fault.clone())),
+                Format::Hessian1 => crate::h1::reply_to_vec(&Err(fault.clone())),
+                Format::Burlap => crate::burlap::reply_to_vec(&Err(fault.clone())),
             }
             .unwrap();
             assert_eq!(reply_from_slice::<Money>(format, &fb, Limits::default()).unwrap(), Err(fault.clone()));
