@@ -176,7 +176,8 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
 
 /// The type-map settings of `serve-demo`'s options.
 fn type_maps(a: &ServeArgs) -> TypeMapConfig {
-    let mut c = TypeMapConfig { enabled: !a.no_type_maps, ..TypeMapConfig::default() };
+    let mut c = TypeMapConfig::default();
+    c.enabled = !a.no_type_maps;
     if let Some(n) = a.type_map_cache {
         c.max_maps = n;
     }

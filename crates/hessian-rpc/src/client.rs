@@ -17,8 +17,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Client settings.
+/// Client settings. More may come: start from `ClientConfig::default()` and set fields.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ClientConfig {
     /// The protocol of calls and replies.
     pub dialect: Dialect,

@@ -53,8 +53,10 @@ pub(crate) fn digests(value: &str) -> impl Iterator<Item = Digest> + '_ {
     value.split(',').filter_map(hessian::negotiate::parse_digest)
 }
 
-/// The server's type-map settings (`docs/negotiation.md` section 7; `SECURITY.md`).
+/// The server's type-map settings (`docs/negotiation.md` section 7; `SECURITY.md`). More may
+/// come: start from `TypeMapConfig::default()` and set fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TypeMapConfig {
     /// Whether the server speaks the extension at all (when off, it answers every call as a
     /// plain Hessian 2 server does, and a referring call gets a protocol fault).

@@ -27,8 +27,10 @@ use std::time::Duration;
 use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::sync::watch;
 
-/// Limits and timeouts of a server.
+/// Limits and timeouts of a server. More may come: start from `ServerConfig::default()` (or
+/// the builder's setters) and set fields.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ServerConfig {
     /// Largest request body accepted, in bytes; larger bodies get HTTP 413.
     pub max_request_size: usize,

@@ -15,8 +15,9 @@ use hessian::serde::message::{CallReader, CallWriter};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-/// Call arguments: a tuple of `Serialize` types (`()`, `(a,)`, `(a, b)`, … up to 8).
-pub trait IntoArgs {
+/// Call arguments: a tuple of `Serialize` types (`()`, `(a,)`, `(a, b)`, … up to 8). Sealed:
+/// implemented for those tuples only.
+pub trait IntoArgs: private::Sealed {
     /// Number of arguments.
     fn count(&self) -> usize;
     /// Writes the arguments, in order, into the call.
@@ -34,7 +35,8 @@ pub struct ArgError {
 }
 
 /// Handler arguments: a tuple of `DeserializeOwned` types, decoded from the request body.
-pub trait FromArgs: Sized {
+/// Sealed: implemented for the tuples of up to 8 types only.
+pub trait FromArgs: Sized + private::Sealed {
     /// Number of arguments.
     const LEN: usize;
     /// Decodes the arguments, in order, from the call.
@@ -44,8 +46,15 @@ pub trait FromArgs: Sized {
     fn mangled_params() -> Vec<String>;
 }
 
+mod private {
+    /// Keeps [`super::IntoArgs`] and [`super::FromArgs`] implemented by this crate only.
+    pub trait Sealed {}
+}
+
 macro_rules! tuple_args {
     ($len:expr; $($t:ident $v:ident $i:tt),*) => {
+        impl<$($t),*> private::Sealed for ($($t,)*) {}
+
         impl<$($t: Serialize),*> IntoArgs for ($($t,)*) {
             fn count(&self) -> usize {
                 $len

@@ -372,7 +372,11 @@ fn java_client_resends_once_to_a_restarted_rust_server() {
 #[test]
 fn java_client_with_a_one_map_rust_server_runs_every_call_once() {
     let Some(java) = java() else { return };
-    let server = RustServer::start(TypeMapConfig { max_maps: 1, ..TypeMapConfig::default() });
+    let server = RustServer::start({
+        let mut c = TypeMapConfig::default();
+        c.max_maps = 1;
+        c
+    });
     let rounds = 100;
     let (s, out) = check(&java, "alternate", &server.base(), rounds);
     assert_eq!(get(&s, "ok"), (2 * rounds).to_string(), "{out}");

@@ -119,7 +119,11 @@ async fn a_restarted_server_costs_one_resend_and_runs_each_call_once() {
 #[tokio::test]
 async fn a_one_map_cache_evicts_and_every_call_runs_once() {
     let runs = Arc::new(AtomicUsize::new(0));
-    let tiny = TypeMapConfig { max_maps: 1, ..TypeMapConfig::default() };
+    let tiny = {
+        let mut c = TypeMapConfig::default();
+        c.max_maps = 1;
+        c
+    };
     let (server, running) = start(local(), &runs, tiny).await;
     let client = Client::new();
     let proxy = client.proxy(&running.url("/bench")).unwrap();
@@ -180,7 +184,11 @@ async fn a_referring_call_that_reaches_a_plain_server_falls_back_once() {
     }
     running.shutdown().await;
     // the same address now serves plain Hessian 2 only (mixed versions behind one address)
-    let plain = TypeMapConfig { enabled: false, ..TypeMapConfig::default() };
+    let plain = {
+        let mut c = TypeMapConfig::default();
+        c.enabled = false;
+        c
+    };
     let (server, running) = start(addr, &runs, plain).await;
     for _ in 0..5 {
         assert_eq!(exchange(&proxy).await, w2::reply());
@@ -258,7 +266,12 @@ fn fault_code(body: &[u8]) -> String {
 async fn bad_negotiation_input_ends_in_faults_and_runs_nothing() {
     let runs = Arc::new(AtomicUsize::new(0));
     let limits = MapLimits { max_classes: 2, ..MapLimits::default() };
-    let (server, running) = start(local(), &runs, TypeMapConfig { map_limits: limits, ..Default::default() }).await;
+    let (server, running) = start(local(), &runs, {
+        let mut c = TypeMapConfig::default();
+        c.map_limits = limits;
+        c
+    })
+    .await;
     let addr = running.local_addr();
     let offer = [("Hessian-Type-Maps", "1")];
     // a forged reference: UnknownTypeMap with its header, nothing decoded or run
@@ -419,7 +432,11 @@ fn the_blocking_client_negotiates_too() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_clients_share_one_server_and_a_small_cache() {
     let runs = Arc::new(AtomicUsize::new(0));
-    let small = TypeMapConfig { max_maps: 2, ..TypeMapConfig::default() };
+    let small = {
+        let mut c = TypeMapConfig::default();
+        c.max_maps = 2;
+        c
+    };
     let (server, running) = start(local(), &runs, small).await;
     let url = running.url("/bench");
     let address = w2::request().customer.address;

@@ -271,7 +271,11 @@ async fn keep_alive_serves_many_calls_on_one_connection() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_body_gets_408_and_the_server_keeps_serving() {
-    let config = hessian_rpc::ServerConfig { body_read_timeout: Duration::from_millis(200), ..Default::default() };
+    let config = {
+        let mut c = hessian_rpc::ServerConfig::default();
+        c.body_read_timeout = Duration::from_millis(200);
+        c
+    };
     let server = HessianServer::builder().mount("/echo", echo_service()).config(config).build();
     let server = server.bind("127.0.0.1:0").await.unwrap();
     let mut s = TcpStream::connect(server.local_addr()).await.unwrap();

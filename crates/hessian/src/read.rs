@@ -28,8 +28,10 @@ impl<T: ?Sized> Deref for Reference<'_, '_, T> {
     }
 }
 
-/// A source of bytes for the binary decoders.
-pub trait Read<'de> {
+/// A source of bytes for the binary decoders: [`SliceRead`] (borrowing from a slice) or
+/// [`IoRead`] (buffering an `std::io::Read`). Sealed, as `serde_json`'s `Read` is: the decoders
+/// rely on its exact contract, so only this crate implements it.
+pub trait Read<'de>: private::Sealed {
     /// Offset of the next byte to be read, counted from the start of the input.
     fn offset(&self) -> u64;
 
@@ -241,6 +243,13 @@ impl<'de> SliceRead<'de> {
             self.pos as u64,
         )
     }
+}
+
+mod private {
+    /// Keeps [`super::Read`] implemented by this crate only.
+    pub trait Sealed {}
+    impl Sealed for super::SliceRead<'_> {}
+    impl<R: std::io::Read> Sealed for super::IoRead<R> {}
 }
 
 impl<'de> Read<'de> for SliceRead<'de> {

@@ -56,22 +56,32 @@ pub trait Externalizable: Sized {
     fn read_external<'de, R: FieldReader<'de>>(input: &mut R) -> Result<Self, R::Error>;
 }
 
-/// Where [`Externalizable::write_external`] writes its values.
-pub trait FieldWriter {
+/// Where [`Externalizable::write_external`] writes its values (sealed: this crate's serializers
+/// provide it).
+pub trait FieldWriter: private::Sealed {
     /// The serializer's error type.
     type Error: ser::Error;
     /// Writes the next field's value.
     fn write<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<(), Self::Error>;
 }
 
-/// Where [`Externalizable::read_external`] reads its values from.
-pub trait FieldReader<'de> {
+/// Where [`Externalizable::read_external`] reads its values from (sealed: this crate's
+/// deserializers provide it).
+pub trait FieldReader<'de>: private::Sealed {
     /// The deserializer's error type.
     type Error: de::Error;
     /// Reads the next field's value; a missing value is an error.
     fn read<T: Deserialize<'de>>(&mut self) -> Result<T, Self::Error>;
     /// Reads the next field's value, or `None` if the object has no more fields.
     fn read_opt<T: Deserialize<'de>>(&mut self) -> Result<Option<T>, Self::Error>;
+}
+
+mod private {
+    /// Keeps [`super::FieldWriter`] and [`super::FieldReader`] implemented by this crate only.
+    pub trait Sealed {}
+    impl<S> Sealed for super::StructWriter<S> {}
+    impl<A> Sealed for super::MapReader<A> {}
+    impl<A> Sealed for super::SeqReader<A> {}
 }
 
 struct StructWriter<S> {
