@@ -336,6 +336,18 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<'_, S> {
         self.io.flush().await
     }
 
+    /// Before reading a body that has not arrived yet: the interim `100 Continue` when the
+    /// client waits for it, and the body timer.
+    async fn await_body(&mut self, expect_continue: bool, timeout: Duration) -> io::Result<()> {
+        if expect_continue {
+            self.out.clear();
+            self.out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+            self.send(&[]).await?;
+        }
+        self.deadline.set(timeout);
+        Ok(())
+    }
+
     /// Writes an error reply the driver made, then closes: the write side first, then reading
     /// (and dropping) what the client still sends for a while, so it reads the reply.
     async fn refuse(&mut self, reply: Reply) {
@@ -419,14 +431,9 @@ pub(crate) async fn serve<S, R>(
             Framing::Length(n) => {
                 let end = head_len + n as usize;
                 if conn.buf.len() < end {
-                    if parsed.expect_continue {
-                        conn.out.clear();
-                        conn.out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
-                        if conn.send(&[]).await.is_err() {
-                            return;
-                        }
+                    if conn.await_body(parsed.expect_continue, config.body_read_timeout).await.is_err() {
+                        return;
                     }
-                    conn.deadline.set(config.body_read_timeout);
                     while conn.buf.len() < end {
                         let want = (end - conn.buf.len()).min(MAX_RESERVE);
                         if conn.buf.capacity() - conn.buf.len() < want {
@@ -442,14 +449,9 @@ pub(crate) async fn serve<S, R>(
                 (head_len..end, end)
             }
             Framing::Chunked => {
-                if parsed.expect_continue {
-                    conn.out.clear();
-                    conn.out.extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
-                    if conn.send(&[]).await.is_err() {
-                        return;
-                    }
+                if conn.await_body(parsed.expect_continue, config.body_read_timeout).await.is_err() {
+                    return;
                 }
-                conn.deadline.set(config.body_read_timeout);
                 chunked.start(head_len);
                 loop {
                     match chunked.feed(&conn.buf, max) {
