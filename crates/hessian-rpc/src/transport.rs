@@ -486,9 +486,9 @@ struct Head {
 
 /// Parses a complete response head at the start of `buf`: `Ok(None)` if it is not complete yet.
 fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
-    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-    let mut resp = httparse::Response::new(&mut headers);
-    let len = match resp.parse(buf) {
+    let mut headers = [const { std::mem::MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
+    let mut resp = httparse::Response::new(&mut []);
+    let len = match httparse::ParserConfig::default().parse_response_with_uninit_headers(&mut resp, buf, &mut headers) {
         Ok(httparse::Status::Complete(n)) => n,
         Ok(httparse::Status::Partial) => return Ok(None),
         Err(e) => return Err(transport(format!("malformed HTTP response head: {e}"))),
@@ -515,13 +515,13 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
             hessian_headers.extend_from_slice(value.as_bytes());
             hessian_headers.push(b'\n');
         } else if h.name.eq_ignore_ascii_case("connection") {
-            for token in list(h.value)? {
-                close |= token.eq_ignore_ascii_case("close");
-                keep_alive_token |= token.eq_ignore_ascii_case("keep-alive");
+            for token in http1::list(h.value) {
+                close |= token.eq_ignore_ascii_case(b"close");
+                keep_alive_token |= token.eq_ignore_ascii_case(b"keep-alive");
             }
         } else if h.name.eq_ignore_ascii_case("content-length") {
-            for v in list(h.value)? {
-                let n = parse_length(v)?;
+            for v in http1::list(h.value) {
+                let n = reply_length(v)?;
                 if length.is_some_and(|l| l != n) {
                     return Err(transport("conflicting Content-Length headers in the reply"));
                 }
@@ -532,7 +532,10 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
                 content_type = Some(String::from_utf8_lossy(h.value).trim().to_owned());
             }
         } else if h.name.eq_ignore_ascii_case("transfer-encoding") {
-            codings.extend(list(h.value)?.into_iter().map(|c| c.to_ascii_lowercase()));
+            for c in http1::list(h.value) {
+                let c = std::str::from_utf8(c).map_err(|_| transport("a reply header is not valid text"))?;
+                codings.push(c.to_ascii_lowercase());
+            }
         }
     }
     let mut keep_alive = if http10 { keep_alive_token && !close } else { !close };
@@ -562,17 +565,13 @@ fn parse_head(buf: &[u8]) -> Result<Option<Head>> {
     Ok(Some(Head { status, hessian_headers, content_type, framing, keep_alive, len }))
 }
 
-/// The elements of a comma-separated header value, trimmed, empty ones left out.
-fn list(value: &[u8]) -> Result<Vec<&str>> {
-    let s = std::str::from_utf8(value).map_err(|_| transport("a reply header is not valid text"))?;
-    Ok(s.split(',').map(str::trim).filter(|t| !t.is_empty()).collect())
-}
-
-fn parse_length(v: &str) -> Result<u64> {
-    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(transport(format!("invalid Content-Length in the reply: {v:?}")));
+/// A `Content-Length` element of a reply, with the client's errors.
+fn reply_length(v: &[u8]) -> Result<u64> {
+    let s = std::str::from_utf8(v).map_err(|_| transport("a reply header is not valid text"))?;
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(transport(format!("invalid Content-Length in the reply: {s:?}")));
     }
-    v.parse().map_err(|_| transport(format!("Content-Length out of range: {v}")))
+    s.parse().map_err(|_| transport(format!("Content-Length out of range: {s}")))
 }
 
 fn too_large(max: usize) -> Error {
@@ -588,9 +587,10 @@ async fn read_response<S: AsyncRead + Unpin>(
     let mut interim = 0;
     let head = loop {
         // parse only once a blank line has arrived: a trickled head costs linear time
+        // (the first bytes are parsed at once: a head usually arrives whole in one read)
         let mut scanned = 0;
         let head = loop {
-            if head_end(&conn.buf, scanned).is_some() {
+            if (scanned == 0 && !conn.buf.is_empty()) || head_end(&conn.buf, scanned).is_some() {
                 if let Some(h) = parse_head(&conn.buf)? {
                     break h;
                 }

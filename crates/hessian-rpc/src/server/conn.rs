@@ -152,14 +152,15 @@ fn refusal(status: http::StatusCode, msg: &'static str) -> Reply {
     Reply { close: true, ..Reply::text(status, msg) }
 }
 
-/// Parses the complete head in `buf[..len]`, recording its fields' ranges in `fields`.
-fn parse_head(buf: &[u8], fields: &mut Vec<Field>) -> Result<Parsed, Reply> {
+/// Parses the head at the start of `buf`, recording its fields' ranges in `fields`: `Ok(None)`
+/// while it is incomplete.
+fn parse_head(buf: &[u8], fields: &mut Vec<Field>) -> Result<Option<Parsed>, Reply> {
     use http::StatusCode as S;
     let mut headers = [const { std::mem::MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
     let mut req = httparse::Request::new(&mut []);
     let len = match req.parse_with_uninit_headers(buf, &mut headers) {
         Ok(httparse::Status::Complete(n)) => n,
-        Ok(httparse::Status::Partial) => return Err(refusal(S::BAD_REQUEST, "malformed HTTP request head")),
+        Ok(httparse::Status::Partial) => return Ok(None),
         Err(httparse::Error::TooManyHeaders) => {
             return Err(refusal(S::REQUEST_HEADER_FIELDS_TOO_LARGE, "too many header fields"))
         }
@@ -223,7 +224,7 @@ fn parse_head(buf: &[u8], fields: &mut Vec<Field>) -> Result<Parsed, Reply> {
     };
     let keep_alive = if http10 { keep_alive_token && !close } else { !close };
     let head_method = req.method == Some("HEAD");
-    Ok(Parsed { len, method, target, framing, keep_alive, http10, expect_continue, head_method })
+    Ok(Some(Parsed { len, method, target, framing, keep_alive, http10, expect_continue, head_method }))
 }
 
 /// A deadline for the connection's reads, with one timer entry that is moved only when it
@@ -393,11 +394,22 @@ pub(crate) async fn serve<S, R>(
     conn.deadline.set(config.header_read_timeout);
     let mut chunked = ChunkedBody::default();
     loop {
-        // the head: parsed once a blank line has arrived (a trickled head costs linear time)
+        // the head: parsed at once when the first bytes arrive (a head usually comes whole in one
+        // read), then only once a blank line has arrived (a trickled head costs linear time)
         let mut scanned = 0;
-        let head_len = loop {
-            if let Some(end) = http1::head_end(&conn.buf, scanned) {
-                break end;
+        let parsed = loop {
+            let first = scanned == 0 && !conn.buf.is_empty();
+            let ended = !first && http1::head_end(&conn.buf, scanned).is_some();
+            if first || ended {
+                match parse_head(&conn.buf, &mut conn.fields) {
+                    Ok(Some(parsed)) => break parsed,
+                    Ok(None) if ended => {
+                        let r = refusal(http::StatusCode::BAD_REQUEST, "malformed HTTP request head");
+                        return conn.refuse(r).await;
+                    }
+                    Ok(None) => {}
+                    Err(r) => return conn.refuse(r).await,
+                }
             }
             if conn.buf.len() > MAX_HEAD {
                 let r = refusal(http::StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, "request head too large");
@@ -416,11 +428,7 @@ pub(crate) async fn serve<S, R>(
                 }
             }
         };
-        let parsed = match parse_head(&conn.buf[..head_len], &mut conn.fields) {
-            Ok(p) => p,
-            Err(r) => return conn.refuse(r).await,
-        };
-        debug_assert_eq!(parsed.len, head_len);
+        let head_len = parsed.len;
         let max = config.max_request_size;
         // the body, complete in the buffer at `body` (or decoded into `chunked`), and where the
         // next request starts
@@ -676,7 +684,8 @@ mod tests {
             }
             let Some(end) = http1::head_end(&head, 0) else { continue };
             match parse_head(&head[..end], &mut fields) {
-                Ok(p) => {
+                Ok(None) => panic!("a head with its blank line is complete: {:?}", String::from_utf8_lossy(&head)),
+                Ok(Some(p)) => {
                     parsed += 1;
                     let h = RequestHead {
                         buf: &head[..end],
