@@ -2,7 +2,8 @@
 //! replaced, `burlap::to_vec(&to_value(v))` / `from_value(burlap::from_slice(b))`, which is
 //! byte-identical to Java's `BurlapOutput` (`serde_java.rs` checks the W1-W3 structs against the
 //! jar):
-//! - the same bytes for every row of `docs/serde-mapping.md`, the W1-W3 structs and more;
+//! - the same bytes for every row of `docs/serde-mapping.md` and more (the W1-W3 structs and
+//!   sequences without a length: `serde_shared.rs`, one test for this format and Hessian 1);
 //! - the same decoded results for those bytes, for inputs shaped as Java writes them, and for
 //!   thousands of mutated inputs (both succeed with equal values, or both fail);
 //! - errors with the offset of the offending element (the dynamic path says 0), the `Limits`,
@@ -380,50 +381,6 @@ fn compound_types_write_the_dynamic_paths_bytes() {
         let native = sb::from_slice::<Value>(&expected).unwrap();
         assert_eq!(format!("{native:?}"), format!("{:?}", burlap::from_slice(&expected).unwrap()), "{name}");
     }
-}
-
-#[test]
-fn sequences_without_a_length_are_counted() {
-    struct Evens(u32);
-    impl Serialize for Evens {
-        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq((0..self.0).filter(|i| i % 2 == 0))
-        }
-    }
-    impl Debug for Evens {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "Evens({})", self.0)
-        }
-    }
-    for n in [0, 1, 2, 9, 100_000] {
-        let bytes = same_bytes(&Evens(n));
-        let back: Vec<u32> = sb::from_slice(&bytes).unwrap();
-        assert_eq!(back.len(), n.div_ceil(2) as usize);
-        // nested, and through a writer that receives the output in pieces
-        let nested = [Evens(n), Evens(3)];
-        let bytes = same_bytes(&nested[..]);
-        let mut w = Vec::new();
-        sb::to_writer(&mut w, &nested[..]).unwrap();
-        assert_eq!(w, bytes);
-    }
-}
-
-#[test]
-fn workload_structs_write_the_value_encoders_bytes() {
-    for n in [0, 1, 10, 5000] {
-        let ours = check(&structs::items(n));
-        assert_eq!(ours, burlap::to_vec(&workloads::items(n)).unwrap(), "W1 items({n})");
-    }
-    let w2 = workloads::W2Classes::default();
-    assert_eq!(check(&structs::w2::request()), burlap::to_vec(&w2.request()).unwrap());
-    assert_eq!(check(&structs::w2::reply()), burlap::to_vec(&w2.reply()).unwrap());
-    assert_eq!(check(&structs::money()), burlap::to_vec(&workloads::money(&workloads::money_class(), 1000)).unwrap());
-    assert_eq!(check(&structs::moneys(10000)), burlap::to_vec(&workloads::moneys(10000)).unwrap());
-    let hand: Vec<structs::MoneyCents> = (0..100).map(|i| structs::MoneyCents::of(i * 100)).collect();
-    check(&hand);
-    // Java's W3 (cents and text) decodes into the hand-written type, which skips the text
-    let full = burlap::to_vec(&workloads::moneys(100)).unwrap();
-    assert_eq!(same_decode::<Vec<structs::MoneyCents>>(&full).unwrap(), hand);
 }
 
 // ---- Shared: references numbered as the decoder numbers them ----
