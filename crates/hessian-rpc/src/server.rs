@@ -336,19 +336,10 @@ impl HessianServer {
         let service = match self.route_of(req.uri().path()) {
             Some(Route::Http(h)) => {
                 let (parts, body) = req.into_parts();
-                let max = self.inner.config.max_request_size;
-                let body =
-                    match tokio::time::timeout(self.inner.config.body_read_timeout, Limited::new(body, max).collect())
-                        .await
-                    {
-                        Ok(Ok(b)) => b.to_bytes(),
-                        Ok(Err(_)) => {
-                            return Reply::text(StatusCode::BAD_REQUEST, "could not read the request body")
-                                .into_response()
-                        }
-                        Err(_) => return Reply::timed_out().into_response(),
-                    };
-                return h(self.clone(), Request::from_parts(parts, Full::new(body))).await;
+                return match self.read_body(&parts.headers, body).await {
+                    Ok(body) => h(self.clone(), Request::from_parts(parts, Full::new(body))).await,
+                    Err(refused) => refused.into_response(),
+                };
             }
             Some(Route::Hessian(s)) => Some(s),
             None => None,
@@ -364,10 +355,25 @@ impl HessianServer {
             Ok(s) => s,
             Err(reply) => return reply.into_response(),
         };
+        let body = match self.read_body(headers, body).await {
+            Ok(b) => b,
+            Err(refused) => return refused.into_response(),
+        };
+        self.answer_call(&service, &head, &body).await.into_response()
+    }
+
+    /// Reads a request body of the tower path within the size limit (a larger `Content-Length`
+    /// is refused before reading) and the body timeout.
+    async fn read_body<B>(&self, headers: &header::HeaderMap, body: B) -> Result<Bytes, Reply>
+    where
+        B: Body,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
         let max = self.inner.config.max_request_size;
+        let too_large = || Reply::text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large");
         if let Some(len) = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok()) {
             if len > max as u64 {
-                return Reply::text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large").into_response();
+                return Err(too_large());
             }
         }
         let mut collect = std::pin::pin!(Limited::new(body, max).collect());
@@ -378,19 +384,12 @@ impl HessianServer {
             Poll::Ready(r) => Ok(r),
             Poll::Pending => tokio::time::timeout(self.inner.config.body_read_timeout, collect).await,
         };
-        let body = match collected {
-            Err(_elapsed) => return Reply::timed_out().into_response(),
-            Ok(Ok(b)) => b.to_bytes(),
-            Ok(Err(e)) => {
-                return if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
-                    Reply::text(StatusCode::PAYLOAD_TOO_LARGE, "request body too large")
-                } else {
-                    Reply::text(StatusCode::BAD_REQUEST, "could not read the request body")
-                }
-                .into_response();
-            }
-        };
-        self.answer_call(&service, &head, &body).await.into_response()
+        match collected {
+            Err(_elapsed) => Err(Reply::timed_out()),
+            Ok(Ok(b)) => Ok(b.to_bytes()),
+            Ok(Err(e)) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => Err(too_large()),
+            Ok(Err(_)) => Err(Reply::text(StatusCode::BAD_REQUEST, "could not read the request body")),
+        }
     }
 
     /// What answers `path`: its route, else the fallback service.
