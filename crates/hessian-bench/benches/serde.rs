@@ -476,7 +476,32 @@ fn ratios(started: std::time::SystemTime) {
     }
 }
 
-criterion_group!(benches, w1, w3, messages, negotiated);
+/// The three serde formats side by side on W1 (1,000 items), the W2 request and reply and one W3
+/// `Money`, encode and decode: `serde_formats_{workload}_{encode,decode}/{h2,h1,burlap}`. The
+/// before/after figure of a change to the serde layer (e.g. `-- formats`).
+fn formats(c: &mut Criterion) {
+    use hessian::serde::{burlap, h1, h2};
+    use hessian_testkit::structs::w2::Order;
+    fn cases<T: serde::Serialize + serde::de::DeserializeOwned>(c: &mut Criterion, name: &str, v: &T) {
+        let mut g = c.benchmark_group(format!("serde_formats_{name}_encode"));
+        g.bench_function("h2", |b| b.iter(|| h2::to_vec(black_box(v)).unwrap()));
+        g.bench_function("h1", |b| b.iter(|| h1::to_vec(black_box(v)).unwrap()));
+        g.bench_function("burlap", |b| b.iter(|| burlap::to_vec(black_box(v)).unwrap()));
+        g.finish();
+        let (a, b1, bu) = (h2::to_vec(v).unwrap(), h1::to_vec(v).unwrap(), burlap::to_vec(v).unwrap());
+        let mut g = c.benchmark_group(format!("serde_formats_{name}_decode"));
+        g.bench_function("h2", |b| b.iter(|| h2::from_slice::<T>(black_box(&a)).unwrap()));
+        g.bench_function("h1", |b| b.iter(|| h1::from_slice::<T>(black_box(&b1)).unwrap()));
+        g.bench_function("burlap", |b| b.iter(|| burlap::from_slice::<T>(black_box(&bu)).unwrap()));
+        g.finish();
+    }
+    cases::<Vec<Item>>(c, "w1_1000", &structs::items(1000));
+    cases::<Order>(c, "w2_request", &structs::w2::request());
+    cases::<Order>(c, "w2_reply", &structs::w2::reply());
+    cases::<Money>(c, "w3_money_1", &structs::money());
+}
+
+criterion_group!(benches, w1, w3, messages, negotiated, formats);
 
 // criterion_main!, plus the Java reference after the groups.
 fn main() {
