@@ -5,6 +5,8 @@
 //! - [`read`]: the byte sources every decoder reads from (borrowing slices, buffered streams);
 //! - [`h2`]: the Hessian 2.0 byte codes, [`h2::Encoder`] and [`h2::Decoder`];
 //! - [`h1`]: Hessian 1.0.2 (same shape) and [`burlap`]: Burlap 1.0, the XML member of the family;
+//! - [`token`]: the token reader interface of Hessian 1 and Burlap, over which their serde
+//!   deserializer is one generic type;
 //! - [`message`]: format-neutral call/reply/fault envelopes, read and written by each format;
 //! - [`negotiate`]: type maps of the type negotiation extension ("Hessian 2.1",
 //!   `docs/negotiation.md`): canonical encoding, digest, referring messages' header;
@@ -44,6 +46,7 @@ pub mod negotiate;
 pub mod read;
 pub mod serde;
 pub mod tables;
+pub mod token;
 pub mod value;
 mod write;
 

@@ -10,8 +10,10 @@
 use super::text;
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::java_utf8;
+use crate::kind::Kind;
 use crate::message::{Call, CallHeader, Fault, RawReply, Reply};
-use crate::read::{finish_str, Read, SliceRead};
+use crate::read::{finish_str, Read, Reference, SliceRead};
+use crate::token::{ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
 use quick_xml::events::Event;
 use std::io::BufRead;
@@ -91,11 +93,44 @@ pub struct Decoder<R: BufRead> {
     base: u64,
     /// Offset of the `<` of the last token [`next_tok`](Self::next_tok) returned.
     tok_start: u64,
+    /// A string read from text that is not standard UTF-8 (Java's surrogate pairs), re-encoded.
+    str_scratch: String,
+    /// The bytes of the last `<base64>` read.
+    bytes: Vec<u8>,
+    /// The complete input, when it can be read again from an earlier offset (a slice).
+    origin: Option<R>,
 }
 
-/// Where a [`Decoder`] was reading, put aside while it reads from elsewhere (see
-/// [`Decoder::reposition`]).
-pub(crate) struct Position<R> {
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for &[u8] {}
+    impl<R: std::io::Read> Sealed for std::io::BufReader<R> {}
+}
+
+/// The inputs a Burlap [`Decoder`] reads through [`TokenRead`]: a byte slice, which can be read
+/// again from an earlier offset (to copy a referenced value into a plain Rust type), or a
+/// buffered reader. Sealed.
+pub trait Input: BufRead + sealed::Sealed + Sized {
+    /// The input from offset `at` of `origin` on (slices only).
+    #[doc(hidden)]
+    fn tail(origin: &Self, at: u64) -> Option<Self>;
+}
+
+impl Input for &[u8] {
+    fn tail(origin: &Self, at: u64) -> Option<Self> {
+        origin.get(usize::try_from(at).ok()?..)
+    }
+}
+
+impl<R: std::io::Read> Input for std::io::BufReader<R> {
+    fn tail(_origin: &Self, _at: u64) -> Option<Self> {
+        None
+    }
+}
+
+/// Where a [`Decoder`] was reading, put aside while it reads earlier input again (see
+/// [`TokenRead::rewind`]); opaque.
+pub struct Position<R> {
     xml: quick_xml::Reader<R>,
     base: u64,
     peeked: Option<Tok>,
@@ -115,7 +150,9 @@ fn xml_reader<R: BufRead>(read: R) -> quick_xml::Reader<R> {
 impl<'a> Decoder<&'a [u8]> {
     /// A decoder over a byte slice.
     pub fn from_slice(data: &'a [u8]) -> Self {
-        Decoder::new(data)
+        let mut d = Decoder::new(data);
+        d.origin = Some(data);
+        d
     }
 }
 
@@ -139,6 +176,9 @@ impl<R: BufRead> Decoder<R> {
             depth: 0,
             base: 0,
             tok_start: 0,
+            str_scratch: String::new(),
+            bytes: Vec::new(),
+            origin: None,
         }
     }
 
@@ -157,16 +197,6 @@ impl<R: BufRead> Decoder<R> {
         self.base = p.base;
         self.peeked = p.peeked;
         self.tok_start = p.tok_start;
-    }
-
-    /// Offset of the `<` of the token last returned by `next_tok` or `peek_tok`.
-    pub(crate) fn tok_start(&self) -> u64 {
-        self.tok_start
-    }
-
-    /// Lists and maps read so far in this message (the next one gets this reference index).
-    pub(crate) fn ref_count(&self) -> usize {
-        self.refs
     }
 
     /// Forgets the references registered after the first `n`.
@@ -337,29 +367,44 @@ impl<R: BufRead> Decoder<R> {
     }
 
     /// Decodes `self.text` (Java's UTF-8, surrogates possibly as 3-byte sequences) to a string.
-    fn text_string(&self) -> Result<String> {
+    fn text_string(&mut self) -> Result<String> {
+        self.text_str().map(str::to_owned)
+    }
+
+    /// `self.text` as a string: the text itself when it is standard UTF-8, else re-encoded into
+    /// a scratch string.
+    fn text_str(&mut self) -> Result<&str> {
         let units_max = self.limits.max_string_len;
         if let Ok(s) = std::str::from_utf8(&self.text) {
             if s.len() > units_max && java_utf8::utf16_len(s) > units_max {
                 return Err(self.limit("string length", units_max));
             }
-            return Ok(s.to_owned());
+            // (checked just above; borrowed again to end the first borrow on the error path)
+            return std::str::from_utf8(&self.text).map_err(|_| self.malformed("bad string"));
         }
         let mut r = SliceRead::new(&self.text);
-        let mut out = String::with_capacity(self.text.len());
+        let mut out = std::mem::take(&mut self.str_scratch);
+        out.clear();
         let mut pending = None;
         let mut units = 0usize;
-        let at = |e: Error| Error::new(e.into_kind(), self.offset());
-        while let Some(b) = r.peek().map_err(at)? {
-            let u = if b >= 0xf0 { 2 } else { 1 };
-            r.append_str(u, &mut out, &mut pending).map_err(at)?;
-            units += u;
-        }
+        let offset = self.offset();
+        let at = |e: Error| Error::new(e.into_kind(), offset);
+        let mut step = || -> Result<()> {
+            while let Some(b) = r.peek().map_err(at)? {
+                let u = if b >= 0xf0 { 2 } else { 1 };
+                r.append_str(u, &mut out, &mut pending).map_err(at)?;
+                units += u;
+            }
+            Ok(())
+        };
+        let read = step();
+        self.str_scratch = out;
+        read?;
         if units > units_max {
             return Err(self.limit("string length", units_max));
         }
         finish_str(pending, 0).map_err(at)?;
-        Ok(out)
+        Ok(&self.str_scratch)
     }
 
     fn max_text(&self) -> usize {
@@ -449,49 +494,57 @@ impl<R: BufRead> Decoder<R> {
 
     #[inline(never)]
     pub(crate) fn parse_leaf(&mut self, t: Tag, tok: Tok) -> Result<Value> {
+        self.parse_scalar(t, tok).map(Scalar::into_value)
+    }
+
+    /// Parses the leaf element a start (or empty-element) token `tok` of tag `t` opens.
+    pub(crate) fn parse_scalar(&mut self, t: Tag, tok: Tok) -> Result<Scalar<'static, '_>> {
         Ok(match t {
             Tag::Null => {
                 self.leaf(tok, 64)?;
                 if !self.text.iter().all(u8::is_ascii_whitespace) {
                     return Err(self.malformed("text inside <null>"));
                 }
-                Value::Null
+                Scalar::Null
             }
             Tag::Boolean => match self.leaf_str(tok, "boolean")?.as_str() {
-                "1" | "true" => Value::Bool(true),
-                "0" | "false" => Value::Bool(false),
+                "1" | "true" => Scalar::Bool(true),
+                "0" | "false" => Scalar::Bool(false),
                 s => return Err(self.malformed(format!("bad boolean {s:?}"))),
             },
-            Tag::Int => Value::Int(self.leaf_number(tok, "int")?),
-            Tag::Long => Value::Long(self.leaf_number(tok, "long")?),
+            Tag::Int => Scalar::Int(self.leaf_number(tok, "int")?),
+            Tag::Long => Scalar::Long(self.leaf_number(tok, "long")?),
             Tag::Double => {
                 let s = self.leaf_str(tok, "double")?;
-                Value::Double(text::parse_java_double(&s).ok_or_else(|| self.malformed(format!("bad double {s:?}")))?)
+                Scalar::Double(text::parse_java_double(&s).ok_or_else(|| self.malformed(format!("bad double {s:?}")))?)
             }
             Tag::Date => {
                 let s = self.leaf_str(tok, "date")?;
-                Value::Date(text::parse_date(&s).ok_or_else(|| self.malformed(format!("bad date {s:?}")))?)
+                Scalar::Date(text::parse_date(&s).ok_or_else(|| self.malformed(format!("bad date {s:?}")))?)
             }
             Tag::String | Tag::Xml => {
                 self.leaf(tok, self.max_text())?;
-                Value::String(self.text_string()?)
+                Scalar::Str(Reference::Copied(self.text_str()?))
             }
             Tag::Base64 => {
                 let max = self.limits.max_binary_len;
                 self.leaf(tok, max.saturating_mul(2).saturating_add(64))?;
-                let mut out = Vec::with_capacity(self.text.len() / 4 * 3);
-                if text::decode_base64(&self.text, &mut out).is_none() {
+                let mut out = std::mem::take(&mut self.bytes);
+                out.clear();
+                let decoded = text::decode_base64(&self.text, &mut out).is_some();
+                self.bytes = out;
+                if !decoded {
                     return Err(self.malformed("bad base64"));
                 }
-                if out.len() > max {
+                if self.bytes.len() > max {
                     return Err(self.limit("binary length", max));
                 }
-                Value::Binary(out)
+                Scalar::Bytes(Reference::Copied(&self.bytes))
             }
             Tag::Ref => {
                 let s = self.leaf_str(tok, "ref")?;
                 match s.parse::<u32>() {
-                    Ok(r) if (r as usize) < self.refs => Value::Ref(r),
+                    Ok(r) if (r as usize) < self.refs => Scalar::Ref(r),
                     _ => {
                         let index = s.parse::<i64>().unwrap_or(-1) as u64;
                         return Err(self.err(ErrorKind::RefOutOfRange { index, len: self.refs }));
@@ -511,7 +564,7 @@ impl<R: BufRead> Decoder<R> {
                     _ => return Err(self.malformed("remote URL must be a <string>")),
                 };
                 self.expect_end(Tag::Remote)?;
-                Value::Remote(Box::new(Remote { type_name, url }))
+                Scalar::Remote(Remote { type_name, url })
             }
             t => return Err(self.malformed(format!("unexpected <{}> where a value belongs", tag_name(t)))),
         })
@@ -806,4 +859,163 @@ pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
     let r = d.read_reply()?;
     d.end()?;
     Ok(r)
+}
+
+impl<R: Input> crate::token::sealed::Sealed for Decoder<R> {}
+
+/// The kind of value an element starts.
+fn tag_kind(t: Tag) -> Kind {
+    match t {
+        Tag::Null => Kind::Null,
+        Tag::Boolean => Kind::Bool,
+        Tag::Int => Kind::Int,
+        Tag::Long => Kind::Long,
+        Tag::Double => Kind::Double,
+        Tag::Date => Kind::Date,
+        Tag::String | Tag::Xml => Kind::String,
+        Tag::Base64 => Kind::Binary,
+        Tag::List => Kind::List,
+        Tag::Map => Kind::Map,
+        Tag::Ref => Kind::Ref,
+        Tag::Remote => Kind::Remote,
+        _ => Kind::Invalid,
+    }
+}
+
+/// The opening of a Burlap value: its start or empty-element tag (opaque).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opening(Tok);
+
+/// Burlap's tokens: an opening is a start or empty-element tag, the end mark of lists and maps
+/// their end tag.
+impl<'de, R: Input> TokenRead<'de> for Decoder<R> {
+    type Open = Opening;
+    type Mark = Position<R>;
+
+    fn kind(Opening(tok): Opening) -> Kind {
+        match tok {
+            Tok::Start(t) | Tok::Empty(t) => tag_kind(t),
+            Tok::End(_) | Tok::Eof => Kind::Invalid,
+        }
+    }
+
+    fn open(&mut self) -> Result<(Opening, u64)> {
+        let tok = self.next_tok()?;
+        Ok((Opening(tok), self.tok_start))
+    }
+
+    fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
+        let tok = self.peek_tok()?;
+        match tok {
+            Tok::End(_) => Ok((None, self.tok_start)),
+            Tok::Eof => Err(self.err(ErrorKind::UnexpectedEof)),
+            tok => Ok((Some(<Self as TokenRead<'de>>::kind(Opening(tok))), self.tok_start)),
+        }
+    }
+
+    fn close(&mut self) -> Result<()> {
+        self.next_tok().map(drop)
+    }
+
+    fn scalar(&mut self, Opening(tok): Opening) -> Result<Scalar<'de, '_>> {
+        match tok {
+            Tok::Start(t) | Tok::Empty(t) => self.parse_scalar(t, tok),
+            tok => Err(<Self as TokenRead<'de>>::invalid(self, Opening(tok))),
+        }
+    }
+
+    fn list_head(&mut self, Opening(tok): Opening) -> Result<ListHead> {
+        if let Tok::Empty(_) = tok {
+            self.add_ref()?;
+            return Ok(ListHead { len: None, closed: true });
+        }
+        let (_, len) = self.list_header()?;
+        Ok(ListHead { len, closed: false })
+    }
+
+    fn map_head(&mut self, Opening(tok): Opening) -> Result<MapHead> {
+        if let Tok::Empty(_) = tok {
+            self.add_ref()?;
+            return Ok(MapHead { type_name: None, closed: true });
+        }
+        let type_name = self.read_opt_type()?;
+        self.add_ref()?;
+        Ok(MapHead { type_name, closed: false })
+    }
+
+    fn map_entries(&mut self) -> Result<Vec<(Value, Value)>> {
+        self.read_entries()
+    }
+
+    fn read_value(&mut self) -> Result<Value> {
+        Decoder::read_value(self)
+    }
+
+    #[cold]
+    fn invalid(&self, Opening(tok): Opening) -> Error {
+        match tok {
+            Tok::Start(t) | Tok::Empty(t) => {
+                self.malformed(format!("unexpected <{}> where a value belongs", tag_name(t)))
+            }
+            Tok::End(t) => self.malformed(format!("unexpected </{}>", tag_name(t))),
+            Tok::Eof => self.err(ErrorKind::UnexpectedEof),
+        }
+    }
+
+    fn offset(&self) -> u64 {
+        Decoder::offset(self)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        Decoder::enter(self)
+    }
+
+    fn leave(&mut self) {
+        Decoder::leave(self)
+    }
+
+    fn check_count(&self, count: usize) -> Result<()> {
+        Decoder::check_count(self, count)
+    }
+
+    fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
+        Decoder::check_list_len(self, declared, count)
+    }
+
+    fn ref_count(&self) -> usize {
+        self.refs
+    }
+
+    fn truncate_refs(&mut self, n: usize) {
+        Decoder::truncate_refs(self, n)
+    }
+
+    fn rewindable(&self) -> bool {
+        self.origin.is_some()
+    }
+
+    fn rewind(&mut self, at: u64) -> Option<Position<R>> {
+        let input = R::tail(self.origin.as_ref()?, at)?;
+        Some(self.reposition(input, at))
+    }
+
+    fn restore(&mut self, mark: Position<R>) {
+        Decoder::restore(self, mark)
+    }
+
+    fn end(&mut self) -> Result<()> {
+        Decoder::end(self)
+    }
+
+    fn reset(&mut self) {
+        Decoder::reset(self)
+    }
 }

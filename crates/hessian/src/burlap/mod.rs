@@ -16,6 +16,6 @@ pub mod text;
 
 pub use decode::{
     call_from_slice, from_reader, from_slice, from_slice_with_limits, reply_entries_from_slice, reply_from_slice,
-    Decoder,
+    Decoder, Input,
 };
 pub use encode::{call_to_vec, fault_to_vec, reply_to_vec, to_vec, to_writer, Encoder};

@@ -10,6 +10,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
+use crate::token::{ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
 use std::marker::PhantomData;
 
@@ -249,18 +250,6 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
         let out = self.parse_bytes(code)?;
         self.scratch = out;
         Ok(Reference::Copied(self.scratch.as_slice()))
-    }
-
-    /// Reads the next byte (a value code); end of input is an error.
-    #[inline]
-    pub(crate) fn read_code(&mut self) -> Result<u8> {
-        self.read.next()
-    }
-
-    /// Looks at the next byte without consuming it; `None` at end of input.
-    #[inline]
-    pub(crate) fn peek_code(&mut self) -> Result<Option<u8>> {
-        self.read.peek()
     }
 
     /// Reads a string value (`S`/`s` chunks; `N` is an error here).
@@ -607,4 +596,136 @@ pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
     let r = d.read_reply()?;
     d.end()?;
     Ok(r)
+}
+
+impl<'de, R: Read<'de>> crate::token::sealed::Sealed for Decoder<'de, R> {}
+
+/// Hessian 1's tokens: an opening is a byte code, the end mark of lists and maps is `z`.
+impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
+    type Open = u8;
+    /// The offset to read on from.
+    type Mark = u64;
+
+    #[inline]
+    fn kind(code: u8) -> Kind {
+        kind(code)
+    }
+
+    #[inline]
+    fn open(&mut self) -> Result<(u8, u64)> {
+        let at = self.read.offset();
+        Ok((self.read.next()?, at))
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
+        let at = self.read.offset();
+        match self.read.peek()? {
+            Some(BC_END) => Ok((None, at)),
+            Some(c) => Ok((Some(kind(c)), at)),
+            None => Err(self.err(ErrorKind::UnexpectedEof)),
+        }
+    }
+
+    #[inline]
+    fn close(&mut self) -> Result<()> {
+        self.read.next().map(drop)
+    }
+
+    #[inline]
+    fn scalar(&mut self, code: u8) -> Result<Scalar<'de, '_>> {
+        Ok(match kind(code) {
+            Kind::Null => Scalar::Null,
+            Kind::Bool => Scalar::Bool(code == BC_TRUE),
+            Kind::Int => Scalar::Int(self.i32()?),
+            Kind::Long => Scalar::Long(self.i64()?),
+            Kind::Double => Scalar::Double(f64::from_bits(self.i64()? as u64)),
+            Kind::Date => Scalar::Date(self.i64()?),
+            Kind::String => Scalar::Str(self.parse_str(code)?),
+            Kind::Binary => Scalar::Bytes(self.parse_bytes_ref(code)?),
+            Kind::Ref => Scalar::Ref(self.parse_ref()?),
+            Kind::Remote => Scalar::Remote(self.parse_remote()?),
+            _ => return Err(self.unexpected(code, "value")),
+        })
+    }
+
+    fn list_head(&mut self, _code: u8) -> Result<ListHead> {
+        let (_, len) = self.parse_list_header()?;
+        Ok(ListHead { len, closed: false })
+    }
+
+    fn map_head(&mut self, _code: u8) -> Result<MapHead> {
+        Ok(MapHead { type_name: self.parse_map_header()?, closed: false })
+    }
+
+    fn map_entries(&mut self) -> Result<Vec<(Value, Value)>> {
+        self.read_entries(8)
+    }
+
+    fn read_value(&mut self) -> Result<Value> {
+        Decoder::read_value(self)
+    }
+
+    #[cold]
+    fn invalid(&self, code: u8) -> Error {
+        self.unexpected(code, "value")
+    }
+
+    fn offset(&self) -> u64 {
+        self.read.offset()
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        Decoder::enter(self)
+    }
+
+    fn leave(&mut self) {
+        Decoder::leave(self)
+    }
+
+    #[inline]
+    fn check_count(&self, count: usize) -> Result<()> {
+        Decoder::check_count(self, count)
+    }
+
+    fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
+        Decoder::check_list_len(self, declared, count)
+    }
+
+    fn ref_count(&self) -> usize {
+        self.refs
+    }
+
+    fn truncate_refs(&mut self, n: usize) {
+        Decoder::truncate_refs(self, n)
+    }
+
+    fn rewindable(&self) -> bool {
+        R::REWINDABLE
+    }
+
+    fn rewind(&mut self, at: u64) -> Option<u64> {
+        let back = self.read.offset();
+        self.read.rewind_to(at).then_some(back)
+    }
+
+    fn restore(&mut self, back: u64) {
+        self.read.rewind_to(back);
+    }
+
+    fn end(&mut self) -> Result<()> {
+        Decoder::end(self)
+    }
+
+    fn reset(&mut self) {
+        Decoder::reset(self)
+    }
 }

@@ -43,6 +43,7 @@ pub mod external;
 pub mod h1;
 pub mod java;
 pub mod mangle;
+pub mod map_de;
 mod map_ser;
 pub mod message;
 pub mod ser;

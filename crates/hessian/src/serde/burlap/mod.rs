@@ -40,7 +40,8 @@
 mod de;
 mod ser;
 
-pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer, Input};
+pub use crate::burlap::Input;
+pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
 pub use ser::{to_vec, to_writer, Compound, Serializer};
 
 #[cfg(test)]
