@@ -13,7 +13,7 @@
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::read::Reference;
-use crate::value::{Remote, Value};
+use crate::value::{Object, Remote, Value};
 
 /// A leaf value read whole, strings and bytes borrowed from the input or from the reader's
 /// scratch buffer.
@@ -38,7 +38,7 @@ pub enum Scalar<'de, 'a> {
     /// A back reference to the list or map with this index (already checked to exist).
     Ref(u32),
     /// A remote object reference.
-    Remote(Remote),
+    Remote(Box<Remote>),
 }
 
 impl Scalar<'_, '_> {
@@ -54,7 +54,7 @@ impl Scalar<'_, '_> {
             Scalar::Str(s) => Value::String((*s).to_owned()),
             Scalar::Bytes(b) => Value::Binary(b.to_vec()),
             Scalar::Ref(r) => Value::Ref(r),
-            Scalar::Remote(r) => Value::Remote(Box::new(r)),
+            Scalar::Remote(r) => Value::Remote(r),
         }
     }
 }
@@ -103,6 +103,39 @@ pub trait TokenRead<'de>: sealed::Sealed {
     fn close(&mut self) -> Result<()>;
     /// Reads the rest of a leaf value whose opening was read.
     fn scalar(&mut self, open: Self::Open) -> Result<Scalar<'de, '_>>;
+    /// Reads the rest of a string whose opening ([`Kind::String`]) was read; a fast path of
+    /// [`scalar`](Self::scalar).
+    #[inline]
+    fn string(&mut self, open: Self::Open) -> Result<Reference<'de, '_, str>> {
+        let at = self.offset();
+        match self.scalar(open)? {
+            Scalar::Str(s) => Ok(s),
+            _ => Err(Error::new(ErrorKind::InvalidType { expected: "a string".into(), found: "value".into() }, at)),
+        }
+    }
+    /// Reads the rest of an int, a long or a date whose opening ([`Kind::Int`], [`Kind::Long`],
+    /// [`Kind::Date`]) was read, as `i64`; a fast path of [`scalar`](Self::scalar).
+    #[inline]
+    fn integer(&mut self, open: Self::Open) -> Result<i64> {
+        let at = self.offset();
+        match self.scalar(open)? {
+            Scalar::Int(i) => Ok(i.into()),
+            Scalar::Long(l) | Scalar::Date(l) => Ok(l),
+            _ => Err(Error::new(ErrorKind::InvalidType { expected: "an integer".into(), found: "value".into() }, at)),
+        }
+    }
+    /// Reads the rest of a double, int or long whose opening was read, as `f64`; a fast path of
+    /// [`scalar`](Self::scalar).
+    #[inline]
+    fn double(&mut self, open: Self::Open) -> Result<f64> {
+        let at = self.offset();
+        match self.scalar(open)? {
+            Scalar::Double(d) => Ok(d),
+            Scalar::Int(i) => Ok(i.into()),
+            Scalar::Long(l) => Ok(l as f64),
+            _ => Err(Error::new(ErrorKind::InvalidType { expected: "a number".into(), found: "value".into() }, at)),
+        }
+    }
     /// Reads the header of a list whose opening was read and registers its reference.
     fn list_head(&mut self, open: Self::Open) -> Result<ListHead>;
     /// Reads the header of a map whose opening was read and registers its reference.
@@ -147,3 +180,179 @@ pub trait TokenRead<'de>: sealed::Sealed {
     /// Starts a new message: forgets references.
     fn reset(&mut self);
 }
+
+/// Writes the value tokens of one format: implemented by [`h2::Encoder`](crate::h2::Encoder),
+/// [`h1::Encoder`](crate::h1::Encoder) and [`burlap::Encoder`](crate::burlap::Encoder) (sealed),
+/// each method being the encoder's inherent method of the same name. Code generic over the
+/// formats (the [`Value`] walk [`write_value`], the Hessian 1 and Burlap serde serializer) writes
+/// through it.
+pub trait TokenWrite: sealed::Sealed {
+    /// The writer the encoder writes to.
+    type Writer;
+    /// Whether a list of declared length is closed by an end mark too (Hessian 1's `z`,
+    /// Burlap's `</list>`) rather than by its count alone (Hessian 2).
+    const FIXED_LISTS_END: bool;
+
+    /// Bytes written so far, counted from the start of the output.
+    fn position(&self) -> u64;
+    /// Hands the buffered bytes to the writer and flushes it.
+    fn flush(&mut self) -> Result<()>;
+    /// Flushes and returns the writer.
+    fn finish(self) -> Result<Self::Writer>
+    where
+        Self: Sized;
+    /// Writes `null`.
+    fn write_null(&mut self) -> Result<()>;
+    /// Writes a boolean.
+    fn write_bool(&mut self, v: bool) -> Result<()>;
+    /// Writes a 32-bit int.
+    fn write_int(&mut self, v: i32) -> Result<()>;
+    /// Writes a 64-bit long.
+    fn write_long(&mut self, v: i64) -> Result<()>;
+    /// Writes a double.
+    fn write_double(&mut self, v: f64) -> Result<()>;
+    /// Writes a date, in milliseconds since the epoch.
+    fn write_date(&mut self, millis: i64) -> Result<()>;
+    /// Writes a string.
+    fn write_str(&mut self, v: &str) -> Result<()>;
+    /// Writes binary data.
+    fn write_bytes(&mut self, v: &[u8]) -> Result<()>;
+    /// Writes a back reference to the `index`-th list, map (or object) of the message.
+    fn write_ref(&mut self, index: u32) -> Result<()>;
+    /// Writes a remote object reference (in Hessian 2, the object Java writes for one).
+    fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()>;
+    /// Starts a list of `len` elements (`None`: until [`write_list_end`](Self::write_list_end)).
+    fn write_list_begin(&mut self, len: Option<usize>, type_name: Option<&str>) -> Result<()>;
+    /// Ends a list (every list unless [`FIXED_LISTS_END`](Self::FIXED_LISTS_END) is false, then
+    /// only one begun without a length).
+    fn write_list_end(&mut self) -> Result<()>;
+    /// Starts a map, typed or untyped.
+    fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()>;
+    /// Ends a map.
+    fn write_map_end(&mut self) -> Result<()>;
+    /// Writes an object: in Hessian 2 by its class definition, in Hessian 1 and Burlap as Java
+    /// writes one there, a map typed with its class name and keyed by field name.
+    fn write_object(&mut self, o: &Object) -> Result<()>;
+    /// Writes any [`Value`] (the walk of [`write_value`]).
+    fn write_value(&mut self, v: &Value) -> Result<()>;
+}
+
+/// Writes any [`Value`] through an encoder's tokens: the one `Value` walk of the three formats.
+pub fn write_value<E: TokenWrite + ?Sized>(enc: &mut E, v: &Value) -> Result<()> {
+    match v {
+        Value::Null => enc.write_null(),
+        Value::Bool(b) => enc.write_bool(*b),
+        Value::Int(i) => enc.write_int(*i),
+        Value::Long(l) => enc.write_long(*l),
+        Value::Double(d) => enc.write_double(*d),
+        Value::Date(d) => enc.write_date(*d),
+        Value::String(s) => enc.write_str(s),
+        Value::Binary(b) => enc.write_bytes(b),
+        Value::List(l) => {
+            enc.write_list_begin(l.fixed_length.then_some(l.items.len()), l.type_name.as_deref())?;
+            for item in &l.items {
+                write_value(enc, item)?;
+            }
+            if E::FIXED_LISTS_END || !l.fixed_length {
+                enc.write_list_end()?;
+            }
+            Ok(())
+        }
+        Value::Map(m) => {
+            enc.write_map_begin(m.type_name.as_deref())?;
+            for (k, v) in &m.entries {
+                write_value(enc, k)?;
+                write_value(enc, v)?;
+            }
+            enc.write_map_end()
+        }
+        Value::Object(o) => enc.write_object(o),
+        Value::Ref(r) => enc.write_ref(*r),
+        Value::Remote(r) => enc.write_remote(&r.type_name, &r.url),
+    }
+}
+
+/// An object as a map typed with its class name and keyed by field name, as Java writes one in
+/// Hessian 1 and Burlap.
+pub(crate) fn write_object_as_map<E: TokenWrite + ?Sized>(enc: &mut E, o: &Object) -> Result<()> {
+    if let Err(what) = o.check_arity() {
+        return Err(Error::new(ErrorKind::Unencodable(what), enc.position()));
+    }
+    enc.write_map_begin(Some(&o.class.name))?;
+    for (name, v) in o.class.fields.iter().zip(&o.fields) {
+        enc.write_str(name)?;
+        write_value(enc, v)?;
+    }
+    enc.write_map_end()
+}
+
+/// The [`TokenWrite`] methods that an encoder's inherent methods of the same names implement.
+macro_rules! forward_token_write {
+    () => {
+        fn position(&self) -> u64 {
+            Self::position(self)
+        }
+        fn flush(&mut self) -> Result<()> {
+            Self::flush(self)
+        }
+        fn finish(self) -> Result<Self::Writer> {
+            Self::finish(self)
+        }
+        #[inline]
+        fn write_null(&mut self) -> Result<()> {
+            Self::write_null(self)
+        }
+        #[inline]
+        fn write_bool(&mut self, v: bool) -> Result<()> {
+            Self::write_bool(self, v)
+        }
+        #[inline]
+        fn write_int(&mut self, v: i32) -> Result<()> {
+            Self::write_int(self, v)
+        }
+        #[inline]
+        fn write_long(&mut self, v: i64) -> Result<()> {
+            Self::write_long(self, v)
+        }
+        #[inline]
+        fn write_double(&mut self, v: f64) -> Result<()> {
+            Self::write_double(self, v)
+        }
+        #[inline]
+        fn write_date(&mut self, millis: i64) -> Result<()> {
+            Self::write_date(self, millis)
+        }
+        #[inline]
+        fn write_str(&mut self, v: &str) -> Result<()> {
+            Self::write_str(self, v)
+        }
+        #[inline]
+        fn write_bytes(&mut self, v: &[u8]) -> Result<()> {
+            Self::write_bytes(self, v)
+        }
+        #[inline]
+        fn write_ref(&mut self, index: u32) -> Result<()> {
+            Self::write_ref(self, index)
+        }
+        #[inline]
+        fn write_list_begin(&mut self, len: Option<usize>, type_name: Option<&str>) -> Result<()> {
+            Self::write_list_begin(self, len, type_name)
+        }
+        #[inline]
+        fn write_list_end(&mut self) -> Result<()> {
+            Self::write_list_end(self)
+        }
+        #[inline]
+        fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
+            Self::write_map_begin(self, type_name)
+        }
+        #[inline]
+        fn write_map_end(&mut self) -> Result<()> {
+            Self::write_map_end(self)
+        }
+        fn write_value(&mut self, v: &Value) -> Result<()> {
+            Self::write_value(self, v)
+        }
+    };
+}
+pub(crate) use forward_token_write;

@@ -564,7 +564,7 @@ impl<R: BufRead> Decoder<R> {
                     _ => return Err(self.malformed("remote URL must be a <string>")),
                 };
                 self.expect_end(Tag::Remote)?;
-                Scalar::Remote(Remote { type_name, url })
+                Scalar::Remote(Box::new(Remote { type_name, url }))
             }
             t => return Err(self.malformed(format!("unexpected <{}> where a value belongs", tag_name(t)))),
         })

@@ -598,42 +598,10 @@ pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
     Ok(r)
 }
 
-impl<'de, R: Read<'de>> crate::token::sealed::Sealed for Decoder<'de, R> {}
-
-/// Hessian 1's tokens: an opening is a byte code, the end mark of lists and maps is `z`.
-impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
-    type Open = u8;
-    /// The offset to read on from.
-    type Mark = u64;
-
-    #[inline]
-    fn kind(code: u8) -> Kind {
-        kind(code)
-    }
-
-    #[inline]
-    fn open(&mut self) -> Result<(u8, u64)> {
-        let at = self.read.offset();
-        Ok((self.read.next()?, at))
-    }
-
-    #[inline]
-    fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
-        let at = self.read.offset();
-        match self.read.peek()? {
-            Some(BC_END) => Ok((None, at)),
-            Some(c) => Ok((Some(kind(c)), at)),
-            None => Err(self.err(ErrorKind::UnexpectedEof)),
-        }
-    }
-
-    #[inline]
-    fn close(&mut self) -> Result<()> {
-        self.read.next().map(drop)
-    }
-
-    #[inline]
-    fn scalar(&mut self, code: u8) -> Result<Scalar<'de, '_>> {
+impl<'de, R: Read<'de>> Decoder<'de, R> {
+    /// The leaves [`TokenRead::scalar`] does not read in line.
+    #[inline(never)]
+    fn scalar_rest(&mut self, code: u8) -> Result<Scalar<'de, '_>> {
         Ok(match kind(code) {
             Kind::Null => Scalar::Null,
             Kind::Bool => Scalar::Bool(code == BC_TRUE),
@@ -644,9 +612,82 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
             Kind::String => Scalar::Str(self.parse_str(code)?),
             Kind::Binary => Scalar::Bytes(self.parse_bytes_ref(code)?),
             Kind::Ref => Scalar::Ref(self.parse_ref()?),
-            Kind::Remote => Scalar::Remote(self.parse_remote()?),
+            Kind::Remote => Scalar::Remote(Box::new(self.parse_remote()?)),
             _ => return Err(self.unexpected(code, "value")),
         })
+    }
+}
+
+impl<'de, R: Read<'de>> crate::token::sealed::Sealed for Decoder<'de, R> {}
+
+/// Hessian 1's tokens: an opening is a byte code, the end mark of lists and maps is `z`.
+impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
+    type Open = u8;
+    /// The offset to read on from.
+    type Mark = u64;
+
+    #[inline(always)]
+    fn kind(code: u8) -> Kind {
+        kind(code)
+    }
+
+    #[inline(always)]
+    fn open(&mut self) -> Result<(u8, u64)> {
+        let at = self.read.offset();
+        Ok((self.read.next()?, at))
+    }
+
+    #[inline(always)]
+    fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
+        let at = self.read.offset();
+        match self.read.peek()? {
+            Some(BC_END) => Ok((None, at)),
+            Some(c) => Ok((Some(kind(c)), at)),
+            None => Err(self.err(ErrorKind::UnexpectedEof)),
+        }
+    }
+
+    #[inline(always)]
+    fn close(&mut self) -> Result<()> {
+        self.read.next().map(drop)
+    }
+
+    /// The common leaves in line, the others out of line.
+    #[inline(always)]
+    fn scalar(&mut self, code: u8) -> Result<Scalar<'de, '_>> {
+        match code {
+            BC_STRING => Ok(Scalar::Str(self.parse_str(code)?)),
+            BC_INT => Ok(Scalar::Int(self.i32()?)),
+            BC_LONG => Ok(Scalar::Long(self.i64()?)),
+            BC_DOUBLE => Ok(Scalar::Double(f64::from_bits(self.i64()? as u64))),
+            BC_DATE => Ok(Scalar::Date(self.i64()?)),
+            BC_NULL => Ok(Scalar::Null),
+            _ => self.scalar_rest(code),
+        }
+    }
+
+    #[inline(always)]
+    fn string(&mut self, code: u8) -> Result<Reference<'de, '_, str>> {
+        self.parse_str(code)
+    }
+
+    /// (`I`: 4 bytes; `L` and `d`: 8)
+    #[inline(always)]
+    fn integer(&mut self, code: u8) -> Result<i64> {
+        if code == BC_INT {
+            Ok(self.i32()?.into())
+        } else {
+            self.i64()
+        }
+    }
+
+    #[inline(always)]
+    fn double(&mut self, code: u8) -> Result<f64> {
+        match code {
+            BC_DOUBLE => Ok(f64::from_bits(self.i64()? as u64)),
+            BC_INT => Ok(self.i32()?.into()),
+            _ => Ok(self.i64()? as f64),
+        }
     }
 
     fn list_head(&mut self, _code: u8) -> Result<ListHead> {

@@ -10,7 +10,8 @@ use super::codes::*;
 use crate::error::{Error, ErrorKind, Result};
 use crate::java_utf8;
 use crate::message::{Call, Fault, Reply};
-use crate::value::{List, Map, Object, Value};
+use crate::token::{self, forward_token_write, TokenWrite};
+use crate::value::{Object, Value};
 use crate::write::Output;
 use std::io::Write;
 
@@ -222,51 +223,10 @@ impl<W: Write> Encoder<W> {
         self.write_len_str(url)
     }
 
-    /// Writes any [`Value`].
+    /// Writes any [`Value`] (objects as Java writes them in Hessian 1, a map typed with the class
+    /// name and keyed by field name).
     pub fn write_value(&mut self, v: &Value) -> Result<()> {
-        match v {
-            Value::Null => self.write_null(),
-            Value::Bool(b) => self.write_bool(*b),
-            Value::Int(i) => self.write_int(*i),
-            Value::Long(l) => self.write_long(*l),
-            Value::Double(d) => self.write_double(*d),
-            Value::Date(d) => self.write_date(*d),
-            Value::String(s) => self.write_str(s),
-            Value::Binary(b) => self.write_bytes(b),
-            Value::List(l) => self.write_list(l),
-            Value::Map(m) => self.write_map(m),
-            Value::Object(o) => self.write_object(o),
-            Value::Ref(r) => self.write_ref(*r),
-            Value::Remote(r) => self.write_remote(&r.type_name, &r.url),
-        }
-    }
-
-    fn write_list(&mut self, l: &List) -> Result<()> {
-        self.write_list_begin(l.fixed_length.then_some(l.items.len()), l.type_name.as_deref())?;
-        for item in &l.items {
-            self.write_value(item)?;
-        }
-        self.write_list_end()
-    }
-
-    fn write_map(&mut self, m: &Map) -> Result<()> {
-        self.write_map_begin(m.type_name.as_deref())?;
-        for (k, v) in &m.entries {
-            self.write_value(k)?;
-            self.write_value(v)?;
-        }
-        self.write_map_end()
-    }
-
-    /// Writes an object as Java's serializers do in Hessian 1: a typed map of field names.
-    fn write_object(&mut self, o: &Object) -> Result<()> {
-        o.check_arity().map_err(|what| self.unencodable(what))?;
-        self.write_map_begin(Some(&o.class.name))?;
-        for (name, v) in o.class.fields.iter().zip(&o.fields) {
-            self.write_str(name)?;
-            self.write_value(v)?;
-        }
-        self.write_map_end()
+        token::write_value(self, v)
     }
 
     /// Starts a call: `c major minor`. Java's `HessianOutput.call` writes `c 1 0`; with
@@ -388,4 +348,18 @@ pub fn fault_to_vec(fault: &Fault) -> Result<Vec<u8>> {
     let mut e = Encoder::new(Vec::new());
     e.write_fault(fault)?;
     e.finish()
+}
+
+impl<W: Write> token::sealed::Sealed for Encoder<W> {}
+
+impl<W: Write> TokenWrite for Encoder<W> {
+    type Writer = W;
+    const FIXED_LISTS_END: bool = true;
+    forward_token_write!();
+    fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()> {
+        Self::write_remote(self, type_name, url)
+    }
+    fn write_object(&mut self, o: &Object) -> Result<()> {
+        token::write_object_as_map(self, o)
+    }
 }

@@ -7,7 +7,8 @@
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Result};
 use crate::tables::Tables;
-use crate::value::{ClassDef, List, Map, Object, Value};
+use crate::token::{self, forward_token_write, TokenWrite};
+use crate::value::{ClassDef, Object, Value};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -689,48 +690,7 @@ impl<W: Write> Encoder<W> {
 
     /// Writes any [`Value`].
     pub fn write_value(&mut self, v: &Value) -> Result<()> {
-        match v {
-            Value::Null => self.write_null(),
-            Value::Bool(b) => self.write_bool(*b),
-            Value::Int(i) => self.write_int(*i),
-            Value::Long(l) => self.write_long(*l),
-            Value::Double(d) => self.write_double(*d),
-            Value::Date(d) => self.write_date(*d),
-            Value::String(s) => self.write_str(s),
-            Value::Binary(b) => self.write_bytes(b),
-            Value::List(l) => self.write_list(l),
-            Value::Map(m) => self.write_map(m),
-            Value::Object(o) => self.write_object(o),
-            Value::Ref(r) => self.write_ref(*r),
-            Value::Remote(r) => {
-                // Hessian 2 has no remote code: Java serializes HessianRemote as an object.
-                let class = ClassDef::new("com.caucho.hessian.io.HessianRemote", ["type", "url"]);
-                self.write_object_begin(&class)?;
-                self.write_str(&r.type_name)?;
-                self.write_str(&r.url)
-            }
-        }
-    }
-
-    fn write_list(&mut self, l: &List) -> Result<()> {
-        let len = l.fixed_length.then_some(l.items.len());
-        self.write_list_begin(len, l.type_name.as_deref())?;
-        for item in &l.items {
-            self.write_value(item)?;
-        }
-        if !l.fixed_length {
-            self.write_list_end()?;
-        }
-        Ok(())
-    }
-
-    fn write_map(&mut self, m: &Map) -> Result<()> {
-        self.write_map_begin(m.type_name.as_deref())?;
-        for (k, v) in &m.entries {
-            self.write_value(k)?;
-            self.write_value(v)?;
-        }
-        self.write_map_end()
+        token::write_value(self, v)
     }
 
     fn write_object(&mut self, o: &Object) -> Result<()> {
@@ -742,6 +702,24 @@ impl<W: Write> Encoder<W> {
             self.write_value(f)?;
         }
         Ok(())
+    }
+}
+
+impl<W: Write> token::sealed::Sealed for Encoder<W> {}
+
+impl<W: Write> TokenWrite for Encoder<W> {
+    type Writer = W;
+    const FIXED_LISTS_END: bool = false;
+    forward_token_write!();
+    /// Hessian 2 has no remote code: Java serializes `HessianRemote` as an object.
+    fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()> {
+        let class = ClassDef::new("com.caucho.hessian.io.HessianRemote", ["type", "url"]);
+        self.write_object_begin(&class)?;
+        self.write_str(type_name)?;
+        self.write_str(url)
+    }
+    fn write_object(&mut self, o: &Object) -> Result<()> {
+        Self::write_object(self, o)
     }
 }
 

@@ -158,28 +158,21 @@ impl<'de, T: TokenRead<'de>> MapDeserializer<'de, T> {
     }
 
     /// Reads an int or a long, with the offset where it starts.
+    #[inline]
     fn integer(&mut self, expected: &str) -> Result<(i64, u64)> {
         let (open, at) = self.dec.open()?;
         match T::kind(open) {
-            Kind::Int | Kind::Long => match self.dec.scalar(open)? {
-                Scalar::Int(i) => Ok((i.into(), at)),
-                Scalar::Long(l) => Ok((l, at)),
-                _ => Err(self.wrong(open, at, expected)),
-            },
+            Kind::Int | Kind::Long => Ok((self.dec.integer(open)?, at)),
             _ => Err(self.wrong(open, at, expected)),
         }
     }
 
     /// Reads a double, int or long as `f64`.
+    #[inline]
     fn float(&mut self) -> Result<f64> {
         let (open, at) = self.dec.open()?;
         match T::kind(open) {
-            Kind::Double | Kind::Int | Kind::Long => match self.dec.scalar(open)? {
-                Scalar::Double(d) => Ok(d),
-                Scalar::Int(i) => Ok(i.into()),
-                Scalar::Long(l) => Ok(l as f64),
-                _ => Err(self.wrong(open, at, "a number")),
-            },
+            Kind::Double | Kind::Int | Kind::Long => self.dec.double(open),
             _ => Err(self.wrong(open, at, "a number")),
         }
     }
@@ -240,7 +233,7 @@ impl<'de, T: TokenRead<'de>> MapDeserializer<'de, T> {
     /// Where the next entry of a list or map whose `count` entries were read so far starts;
     /// `None` after its end mark, which it consumes, or once `done`. Counts the entry against
     /// the limits.
-    #[inline]
+    #[inline(always)]
     fn next_entry(&mut self, done: &mut bool, count: &mut usize) -> Result<Option<(Kind, u64)>> {
         if *done {
             return Ok(None);
@@ -360,6 +353,7 @@ impl<'de, T: TokenRead<'de>> MapDeserializer<'de, T> {
             Scalar::Bytes(Reference::Copied(b)) => visitor.visit_bytes(b),
             Scalar::Remote(r) => {
                 // As the dynamic path maps it: `{type, url}`.
+                let r = *r;
                 let entries = [("type", r.type_name), ("url", r.url)];
                 visitor.visit_map(de::value::MapDeserializer::<_, Error>::new(entries.into_iter()))
             }
@@ -391,6 +385,11 @@ impl<'de, T: TokenRead<'de>> de::Deserializer<'de> for &mut MapDeserializer<'de,
             Kind::List => self.visit_list(open, at, visitor),
             Kind::Map => self.visit_map(open, at, visitor, None),
             Kind::Invalid | Kind::ClassDef | Kind::Object => Err(self.dec.invalid(open)),
+            // strings, the common leaf (field values, map keys), in line
+            Kind::String => match self.dec.string(open)? {
+                Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
+                Reference::Copied(s) => visitor.visit_str(s),
+            },
             _ => self.leaf_any(open, at, visitor),
         }
     }
@@ -460,11 +459,7 @@ impl<'de, T: TokenRead<'de>> de::Deserializer<'de> for &mut MapDeserializer<'de,
         if std::ptr::eq(name, DATE_TOKEN) || name == DATE_TOKEN {
             let (open, at) = self.dec.open()?;
             let millis = match T::kind(open) {
-                Kind::Date | Kind::Long | Kind::Int => match self.dec.scalar(open)? {
-                    Scalar::Date(ms) | Scalar::Long(ms) => ms,
-                    Scalar::Int(i) => i.into(),
-                    _ => return Err(self.wrong(open, at, "a date")),
-                },
+                Kind::Date | Kind::Long | Kind::Int => self.dec.integer(open)?,
                 _ => return Err(self.wrong(open, at, "a date")),
             };
             return visitor.visit_i64(millis);
@@ -659,10 +654,7 @@ impl<'de, T: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, T> {
             self.pending_value = true;
             if let (Some((names, given)), Kind::String) = (self.seen.as_mut(), kind) {
                 let (open, _) = self.de.dec.open()?;
-                let key = self.de.dec.scalar(open).map_err(|e| e.at_offset(start))?;
-                let Scalar::Str(key) = key else {
-                    return Err(invalid("a field name", "value", start));
-                };
+                let key = self.de.dec.string(open).map_err(|e| e.at_offset(start))?;
                 let name: &str = &key;
                 let index = names.iter().position(|n| *n == name).filter(|&i| i < 64);
                 let repeat = index.is_some_and(|i| *given & (1 << i) != 0);

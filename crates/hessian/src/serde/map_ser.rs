@@ -12,53 +12,20 @@
 
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Result};
+use crate::token::TokenWrite;
 use crate::value::Value;
 use serde::ser::{self, Serialize};
 use std::collections::HashMap;
 
-/// The encoder operations [`MapSerializer`] needs: implemented by `h1::Encoder` and
-/// `burlap::Encoder` only.
-pub trait MapEncoder: sealed::Sealed {
-    /// The writer the encoder writes to.
-    type Writer;
+/// What [`MapSerializer`] needs beyond an encoder's tokens ([`TokenWrite`]): lists whose length
+/// is filled in at their end. Implemented by `h1::Encoder` and `burlap::Encoder` only.
+pub trait MapEncoder: TokenWrite + sealed::Sealed {
     /// Where a list's length sits in the output, to fill it in later.
     type ListMark;
-    #[doc(hidden)]
-    fn position(&self) -> u64;
-    #[doc(hidden)]
-    fn flush(&mut self) -> Result<()>;
-    #[doc(hidden)]
-    fn finish(self) -> Result<Self::Writer>;
-    #[doc(hidden)]
-    fn write_null(&mut self) -> Result<()>;
-    #[doc(hidden)]
-    fn write_bool(&mut self, v: bool) -> Result<()>;
-    #[doc(hidden)]
-    fn write_int(&mut self, v: i32) -> Result<()>;
-    #[doc(hidden)]
-    fn write_long(&mut self, v: i64) -> Result<()>;
-    #[doc(hidden)]
-    fn write_double(&mut self, v: f64) -> Result<()>;
-    #[doc(hidden)]
-    fn write_date(&mut self, millis: i64) -> Result<()>;
-    #[doc(hidden)]
-    fn write_str(&mut self, v: &str) -> Result<()>;
-    #[doc(hidden)]
-    fn write_bytes(&mut self, v: &[u8]) -> Result<()>;
-    #[doc(hidden)]
-    fn write_ref(&mut self, index: u32) -> Result<()>;
-    #[doc(hidden)]
-    fn write_value(&mut self, v: &Value) -> Result<()>;
-    #[doc(hidden)]
-    fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()>;
-    #[doc(hidden)]
-    fn write_map_end(&mut self) -> Result<()>;
     /// Starts an untyped list of `len` elements, or of a length filled in by
     /// [`end_counted_list`](Self::end_counted_list).
     #[doc(hidden)]
     fn begin_list(&mut self, len: Option<usize>) -> Result<Self::ListMark>;
-    #[doc(hidden)]
-    fn write_list_end(&mut self) -> Result<()>;
     /// Fills in the length of a list begun without one, and ends it.
     #[doc(hidden)]
     fn end_counted_list(&mut self, mark: Self::ListMark, len: usize) -> Result<()>;
@@ -66,61 +33,6 @@ pub trait MapEncoder: sealed::Sealed {
     #[doc(hidden)]
     fn patch_list_len(&mut self, mark: &Self::ListMark, len: usize) -> Result<()>;
 }
-
-/// The [`MapEncoder`] methods that an encoder's inherent methods of the same names implement.
-macro_rules! forward_map_encoder {
-    () => {
-        fn position(&self) -> u64 {
-            Self::position(self)
-        }
-        fn flush(&mut self) -> Result<()> {
-            Self::flush(self)
-        }
-        fn finish(self) -> Result<Self::Writer> {
-            Self::finish(self)
-        }
-        fn write_null(&mut self) -> Result<()> {
-            Self::write_null(self)
-        }
-        fn write_bool(&mut self, v: bool) -> Result<()> {
-            Self::write_bool(self, v)
-        }
-        fn write_int(&mut self, v: i32) -> Result<()> {
-            Self::write_int(self, v)
-        }
-        fn write_long(&mut self, v: i64) -> Result<()> {
-            Self::write_long(self, v)
-        }
-        fn write_double(&mut self, v: f64) -> Result<()> {
-            Self::write_double(self, v)
-        }
-        fn write_date(&mut self, millis: i64) -> Result<()> {
-            Self::write_date(self, millis)
-        }
-        fn write_str(&mut self, v: &str) -> Result<()> {
-            Self::write_str(self, v)
-        }
-        fn write_bytes(&mut self, v: &[u8]) -> Result<()> {
-            Self::write_bytes(self, v)
-        }
-        fn write_ref(&mut self, index: u32) -> Result<()> {
-            Self::write_ref(self, index)
-        }
-        fn write_value(&mut self, v: &Value) -> Result<()> {
-            Self::write_value(self, v)
-        }
-        fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
-            Self::write_map_begin(self, type_name)
-        }
-        fn write_map_end(&mut self) -> Result<()> {
-            Self::write_map_end(self)
-        }
-        fn write_list_end(&mut self) -> Result<()> {
-            Self::write_list_end(self)
-        }
-    };
-}
-pub(crate) use forward_map_encoder;
 
 pub(crate) mod sealed {
     /// Keeps [`MapEncoder`](super::MapEncoder) to this crate's encoders.

@@ -11,10 +11,9 @@
 //!
 //! [`burlap::Encoder`]: crate::burlap::Encoder
 
-use super::super::map_ser::{self, forward_map_encoder, sealed, MapEncoder, MapSerializer};
+use super::super::map_ser::{self, sealed, MapEncoder, MapSerializer};
 use crate::burlap::Encoder;
 use crate::error::Result;
-use crate::value::Value;
 use serde::ser::Serialize;
 use std::io::Write;
 
@@ -37,10 +36,8 @@ impl<W: Write> Serializer<W> {
 impl<W: Write> sealed::Sealed for Encoder<W> {}
 
 impl<W: Write> MapEncoder for Encoder<W> {
-    type Writer = W;
     /// The output position of the list's length digits, and how many there are.
     type ListMark = (u64, usize);
-    forward_map_encoder!();
     fn begin_list(&mut self, len: Option<usize>) -> Result<(u64, usize)> {
         self.begin_counted_list(len)
     }

@@ -9,10 +9,9 @@
 //! placeholder length that is filled in at its end (the output is held in the buffer meanwhile).
 //! Lists and maps are numbered in the order they start, which is what `R n` references count.
 
-use super::super::map_ser::{self, forward_map_encoder, sealed, MapEncoder, MapSerializer};
+use super::super::map_ser::{self, sealed, MapEncoder, MapSerializer};
 use crate::error::Result;
 use crate::h1::Encoder;
-use crate::value::Value;
 use serde::ser::Serialize;
 use std::io::Write;
 
@@ -35,10 +34,8 @@ impl<W: Write> Serializer<W> {
 impl<W: Write> sealed::Sealed for Encoder<W> {}
 
 impl<W: Write> MapEncoder for Encoder<W> {
-    type Writer = W;
     /// The output position of the list's 4-byte length.
     type ListMark = u64;
-    forward_map_encoder!();
     fn begin_list(&mut self, len: Option<usize>) -> Result<u64> {
         match len {
             Some(n) => {
