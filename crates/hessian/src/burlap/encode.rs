@@ -73,28 +73,33 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes `<null></null>`.
+    #[inline]
     pub fn write_null(&mut self) -> Result<()> {
         self.put("<null></null>")
     }
 
     /// Writes `<boolean>1</boolean>` or `<boolean>0</boolean>`.
+    #[inline]
     pub fn write_bool(&mut self, v: bool) -> Result<()> {
         self.put(if v { "<boolean>1</boolean>" } else { "<boolean>0</boolean>" })
     }
 
     /// Writes `<int>v</int>`.
+    #[inline]
     pub fn write_int(&mut self, v: i32) -> Result<()> {
         let _ = write!(self.w.buf, "<int>{v}</int>");
         self.put("")
     }
 
     /// Writes `<long>v</long>`.
+    #[inline]
     pub fn write_long(&mut self, v: i64) -> Result<()> {
         let _ = write!(self.w.buf, "<long>{v}</long>");
         self.put("")
     }
 
     /// Writes `<double>v</double>` with the value formatted as Java's `Double.toString`.
+    #[inline]
     pub fn write_double(&mut self, v: f64) -> Result<()> {
         self.w.buf.extend_from_slice(b"<double>");
         self.w.buf.extend_from_slice(text::java_double(v).as_bytes());
@@ -102,6 +107,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes `<date>yyyyMMddTHHmmss.SSSZ</date>`.
+    #[inline]
     pub fn write_date(&mut self, millis: i64) -> Result<()> {
         self.w.buf.extend_from_slice(b"<date>");
         text::format_date(millis, &mut self.w.buf);
@@ -109,6 +115,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes `<string>text</string>`.
+    #[inline]
     pub fn write_str(&mut self, s: &str) -> Result<()> {
         self.w.buf.extend_from_slice(b"<string>");
         self.put_text(s);
@@ -183,6 +190,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Starts a map: `<map><type>T</type>` (empty type when untyped).
+    #[inline]
     pub fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
         self.w.buf.extend_from_slice(b"<map><type>");
         self.put_name(type_name.unwrap_or(""));
@@ -190,6 +198,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Ends a map.
+    #[inline]
     pub fn write_map_end(&mut self) -> Result<()> {
         self.put("</map>")
     }

@@ -58,18 +58,21 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes `null` (`N`).
+    #[inline]
     pub fn write_null(&mut self) -> Result<()> {
         self.w.buf.push(BC_NULL);
         self.maybe_flush()
     }
 
     /// Writes a boolean (`T` / `F`).
+    #[inline]
     pub fn write_bool(&mut self, v: bool) -> Result<()> {
         self.w.buf.push(if v { BC_TRUE } else { BC_FALSE });
         self.maybe_flush()
     }
 
     /// Writes an int (`I` and 4 bytes; Hessian 1 has no compact forms).
+    #[inline]
     pub fn write_int(&mut self, v: i32) -> Result<()> {
         self.w.buf.push(BC_INT);
         self.w.buf.extend_from_slice(&v.to_be_bytes());
@@ -77,6 +80,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes a long (`L` and 8 bytes).
+    #[inline]
     pub fn write_long(&mut self, v: i64) -> Result<()> {
         self.w.buf.push(BC_LONG);
         self.w.buf.extend_from_slice(&v.to_be_bytes());
@@ -84,6 +88,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes a double (`D` and the 8 IEEE bytes; NaN as Java's canonical NaN).
+    #[inline]
     pub fn write_double(&mut self, v: f64) -> Result<()> {
         self.w.buf.push(BC_DOUBLE);
         // Double.doubleToLongBits collapses every NaN to 0x7ff8000000000000.
@@ -93,6 +98,7 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Writes a date (`d` and 8 bytes of milliseconds since the epoch).
+    #[inline]
     pub fn write_date(&mut self, millis: i64) -> Result<()> {
         self.w.buf.push(BC_DATE);
         self.w.buf.extend_from_slice(&millis.to_be_bytes());
@@ -101,6 +107,7 @@ impl<W: Write> Encoder<W> {
 
     /// Writes a string: `s` chunks of 0x8000 UTF-16 units (never splitting a surrogate pair)
     /// while more remains, then the final `S` chunk.
+    #[inline]
     pub fn write_str(&mut self, s: &str) -> Result<()> {
         if s.len() <= CHUNK_MAX && s.is_ascii() {
             let n = s.len();
@@ -196,12 +203,14 @@ impl<W: Write> Encoder<W> {
     }
 
     /// Starts a map: `M t type` (an untyped map has the empty type, as Java writes it).
+    #[inline]
     pub fn write_map_begin(&mut self, type_name: Option<&str>) -> Result<()> {
         self.w.buf.extend_from_slice(&[BC_MAP, BC_TYPE]);
         self.write_len_str(type_name.unwrap_or(""))
     }
 
     /// Ends a map (`z`).
+    #[inline]
     pub fn write_map_end(&mut self) -> Result<()> {
         self.w.buf.push(BC_END);
         self.maybe_flush()
