@@ -11,10 +11,11 @@
 
 mod common;
 
+use common::serde_formats::{self as formats, find, Burlap};
 use common::serde_types::*;
 
 use hessian::serde::burlap as sb;
-use hessian::serde::{from_value, to_value, Date, Shared};
+use hessian::serde::{Date, Shared};
 use hessian::{burlap, ErrorKind, Limits, Value};
 use hessian_testkit::{structs, workloads};
 use proptest::prelude::*;
@@ -24,67 +25,26 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::Arc;
 
-// ---- the oracle ----
-
-fn oracle_bytes<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
-    burlap::to_vec(&to_value(v)?)
-}
+// ---- the oracle: the dynamic path (`common::serde_formats`, shared with the other format) ----
 
 fn oracle_decode<T: DeserializeOwned>(bytes: &[u8]) -> hessian::Result<T> {
-    from_value(burlap::from_slice(bytes)?)
-}
-
-/// The offset of the first occurrence of `needle` in `bytes`.
-fn find(bytes: &[u8], needle: &str) -> u64 {
-    let n = needle.as_bytes();
-    bytes.windows(n.len()).position(|w| w == n).unwrap_or_else(|| panic!("{needle} not in the input")) as u64
+    formats::oracle_decode::<Burlap, T>(bytes)
 }
 
 /// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
 /// a slice and from a reader, give the value back.
 fn check<T: Serialize + DeserializeOwned + PartialEq + Debug>(v: &T) -> Vec<u8> {
-    let ours = sb::to_vec(v).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-    assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&oracle_bytes(v).unwrap()), "bytes of {v:?}");
-    assert_eq!(ours, oracle_bytes(v).unwrap(), "bytes of {v:?}");
-    let mut w = Vec::new();
-    sb::to_writer(&mut w, v).unwrap();
-    assert_eq!(w, ours, "to_writer of {v:?}");
-    assert_eq!(&sb::from_slice::<T>(&ours).unwrap_or_else(|e| panic!("{v:?}: {e}")), v);
-    assert_eq!(&sb::from_reader::<_, T>(&ours[..]).unwrap(), v);
-    assert_eq!(&oracle_decode::<T>(&ours).unwrap(), v);
-    ours
+    formats::check::<Burlap, T>(v)
 }
 
-/// The native bytes are the dynamic path's (for values that do not come back equal, e.g. NaN
-/// or `Some(None)`); returns them.
+/// The native bytes are the dynamic path's; returns them.
 fn same_bytes<T: ?Sized + Serialize + Debug>(v: &T) -> Vec<u8> {
-    let ours = sb::to_vec(v).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-    assert_eq!(ours, oracle_bytes(v).unwrap(), "bytes of {v:?}");
-    ours
+    formats::same_bytes::<Burlap, T>(v)
 }
 
-/// Both decoders agree on `bytes`: equal values (compared by `Debug`, so that NaN equals NaN),
-/// or both an error; except that only the native path copies a reference into a plain type.
-/// Returns the native result.
+/// Both decoders agree on `bytes` (equal values or both an error); the native result.
 fn same_decode<T: DeserializeOwned + Debug>(bytes: &[u8]) -> hessian::Result<T> {
-    let native = sb::from_slice::<T>(bytes);
-    let dynamic = oracle_decode::<T>(bytes);
-    let shown = String::from_utf8_lossy(bytes);
-    match (&native, &dynamic) {
-        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "decoding {shown}"),
-        (Err(e), _) => {
-            assert!(e.offset() <= bytes.len() as u64, "offset {} past the input: {e}", e.offset());
-            assert!(dynamic.is_err(), "only the native path failed on {shown}: {e}");
-        }
-        (Ok(_), Err(e)) if matches!(e.kind(), ErrorKind::InvalidType { found, .. } if found == "ref") => {}
-        (Ok(a), Err(e)) => panic!("only the dynamic path failed on {shown}: {e} (native: {a:?})"),
-    }
-    let streamed = sb::from_reader::<_, T>(bytes);
-    if let (Ok(v), Ok(_)) = (&native, &dynamic) {
-        // a reader stops after the value: it decodes whatever a slice decodes
-        assert_eq!(format!("{:?}", streamed.as_ref().ok()), format!("{:?}", Some(v)), "reading {shown}");
-    }
-    native
+    formats::agree::<Burlap, T>(bytes)
 }
 
 #[test]
@@ -114,77 +74,6 @@ fn strings_needing_escapes_and_long_binaries_write_the_dynamic_paths_bytes() {
 }
 
 // ---- Shared: references numbered as the decoder numbers them ----
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-#[serde(rename = "com.example.Address")]
-struct Address {
-    city: String,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-#[serde(rename = "com.example.Person")]
-struct Person {
-    extra: Value,
-    home: Shared<Address>,
-    work: Shared<Address>,
-    tags: Shared<Vec<String>>,
-    again: Shared<Vec<String>>,
-}
-
-#[test]
-fn shared_values_are_written_once_then_referenced() {
-    let home = Shared::new(Address { city: "London".into() });
-    let tags = Shared::new(vec!["a".to_string()]);
-    // `extra` opens two references (a list holding a map): the person is 0, the list 1, the map
-    // 2, the address 3, the tags 4
-    let extra = Value::list(vec![Value::map(vec![(Value::Int(1), Value::Null)])]);
-    let p = Person { extra, home: home.clone(), work: home.clone(), tags: tags.clone(), again: tags.clone() };
-    let ours = sb::to_vec(&p).unwrap();
-    // the dynamic path copies shared values; with the copies replaced by the references the
-    // decoder resolves, its bytes are ours
-    let Value::Object(mut o) = to_value(&p).unwrap() else { panic!("an object") };
-    o.fields[2] = Value::Ref(3);
-    o.fields[4] = Value::Ref(4);
-    assert_eq!(ours, burlap::to_vec(&Value::Object(o)).unwrap());
-    let back: Person = sb::from_slice(&ours).unwrap();
-    assert_eq!(back, p);
-    assert!(Arc::ptr_eq(&back.home.0, &back.work.0));
-    assert!(Arc::ptr_eq(&back.tags.0, &back.again.0));
-    let streamed: Person = sb::from_reader(&ours[..]).unwrap();
-    assert!(Arc::ptr_eq(&streamed.home.0, &streamed.work.0));
-    // the dynamic path cannot decode references into structs
-    assert!(oracle_decode::<Person>(&ours).is_err());
-
-    // shared values in a list, a distinct but equal value, and a scalar (never a reference)
-    let n = Shared::new(5i32);
-    let list = vec![(home.clone(), n.clone()), (Shared::new(Address { city: "London".into() }), n.clone()), (home, n)];
-    let ours = sb::to_vec(&list).unwrap();
-    let Value::List(mut l) = to_value(&list).unwrap() else { panic!("a list") };
-    // list 0, tuple 1, address 2, tuple 3, address 4, tuple 5: the third address is `<ref>2</ref>`
-    let Value::List(t) = &mut l.items[2] else { panic!("a tuple") };
-    t.items[0] = Value::Ref(2);
-    assert_eq!(ours, burlap::to_vec(&Value::List(l)).unwrap());
-    let back: Vec<(Shared<Address>, Shared<i32>)> = sb::from_slice(&ours).unwrap();
-    assert_eq!(back, list);
-    assert!(Arc::ptr_eq(&back[0].0 .0, &back[2].0 .0));
-    assert!(!Arc::ptr_eq(&back[0].0 .0, &back[1].0 .0));
-
-    // a value that appears once is written as the dynamic path writes it
-    check(&vec![Shared::new(Address { city: "x".into() }), Shared::new(Address { city: "y".into() })]);
-
-    // a reference to something that was not decoded as Shared: from a slice, a copy read
-    // again from where the list starts; from a stream, an error at the reference
-    let bytes = b"<list><type></type><length>2</length><list><type></type><length>1</length><int>7</int></list><ref>1</ref></list>";
-    let (plain, shared) = sb::from_slice::<(Vec<i32>, Shared<Vec<i32>>)>(bytes).unwrap();
-    assert_eq!((plain, shared.0.as_ref().clone()), (vec![7], vec![7]));
-    let e = sb::from_reader::<_, (Vec<i32>, Shared<Vec<i32>>)>(&bytes[..]).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
-    assert_eq!(e.offset(), find(bytes, "<ref>"));
-    // and one out of range
-    let bytes = b"<list><type></type><length>1</length><ref>1</ref></list>";
-    let e = sb::from_slice::<Vec<Shared<Vec<i32>>>>(bytes).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::RefOutOfRange { index: 1, len: 1 }), "{e}");
-}
 
 #[test]
 fn references_are_copied_into_plain_types_from_a_slice() {
@@ -543,25 +432,6 @@ fn dates_decode_into_chrono_and_time_as_the_dynamic_path_decodes_them() {
     assert_eq!(c.at.timestamp_millis(), 1_200_000_000_000);
     let t = same_decode::<WithTime>(&bytes).unwrap();
     assert_eq!(t.at.unix_timestamp(), 1_200_000_000);
-}
-
-#[test]
-fn truncated_input_is_an_error_inside_the_input() {
-    let bytes = sb::to_vec(&compound()).unwrap();
-    for cut in 0..bytes.len() {
-        let input = &bytes[..cut];
-        let e = sb::from_slice::<Compound>(input).unwrap_err();
-        assert!(e.offset() <= cut as u64, "cut at {cut}: {e}");
-        assert!(oracle_decode::<Compound>(input).is_err());
-        assert!(sb::from_reader::<_, Compound>(input).is_err(), "cut at {cut}");
-        assert!(sb::from_slice::<IgnoredAny>(input).is_err(), "cut at {cut}");
-    }
-    let e = sb::from_slice::<i32>(b"<int>12").unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
-    assert_eq!(e.offset(), 7);
-    let e = sb::from_slice::<Vec<i32>>(b"<list><length>1</length><int>1</int>").unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
-    assert_eq!(e.offset(), 36);
 }
 
 fn assert_limit<T: Debug>(r: hessian::Result<T>, what: &str) -> hessian::Error {

@@ -10,10 +10,11 @@
 
 mod common;
 
+use common::serde_formats::{self as formats, H1};
 use common::serde_types::*;
 
 use hessian::serde::h1 as sh1;
-use hessian::serde::{from_value, to_value, Date, Shared};
+use hessian::serde::{Date, Shared};
 use hessian::{h1, ErrorKind, Limits, Value};
 use hessian_testkit::{structs, workloads};
 use proptest::prelude::*;
@@ -23,57 +24,26 @@ use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::sync::Arc;
 
-// ---- the oracle ----
-
-fn oracle_bytes<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
-    h1::to_vec(&to_value(v)?)
-}
+// ---- the oracle: the dynamic path (`common::serde_formats`, shared with the other format) ----
 
 fn oracle_decode<T: DeserializeOwned>(bytes: &[u8]) -> hessian::Result<T> {
-    from_value(h1::from_slice(bytes)?)
+    formats::oracle_decode::<H1, T>(bytes)
 }
 
 /// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
 /// a slice and from a reader, give the value back.
 fn check<T: Serialize + DeserializeOwned + PartialEq + Debug>(v: &T) -> Vec<u8> {
-    let ours = sh1::to_vec(v).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-    assert_eq!(ours, oracle_bytes(v).unwrap(), "bytes of {v:?}");
-    let mut w = Vec::new();
-    sh1::to_writer(&mut w, v).unwrap();
-    assert_eq!(w, ours, "to_writer of {v:?}");
-    assert_eq!(&sh1::from_slice::<T>(&ours).unwrap_or_else(|e| panic!("{v:?}: {e}")), v);
-    assert_eq!(&sh1::from_reader::<_, T>(&ours[..]).unwrap(), v);
-    assert_eq!(&oracle_decode::<T>(&ours).unwrap(), v);
-    ours
+    formats::check::<H1, T>(v)
 }
 
-/// The native bytes are the dynamic path's (for values that do not come back equal, e.g. NaN
-/// or `Some(None)`); returns them.
+/// The native bytes are the dynamic path's; returns them.
 fn same_bytes<T: ?Sized + Serialize + Debug>(v: &T) -> Vec<u8> {
-    let ours = sh1::to_vec(v).unwrap_or_else(|e| panic!("{v:?}: {e}"));
-    assert_eq!(ours, oracle_bytes(v).unwrap(), "bytes of {v:?}");
-    ours
+    formats::same_bytes::<H1, T>(v)
 }
 
-/// Both decoders agree on `bytes`: equal values (compared by `Debug`, so that NaN equals NaN),
-/// or both an error. Returns the native result.
+/// Both decoders agree on `bytes` (equal values or both an error); the native result.
 fn same_decode<T: DeserializeOwned + Debug>(bytes: &[u8]) -> hessian::Result<T> {
-    let native = sh1::from_slice::<T>(bytes);
-    let dynamic = oracle_decode::<T>(bytes);
-    match (&native, &dynamic) {
-        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "decoding {bytes:02x?}"),
-        (Err(e), _) => {
-            assert!(e.offset() <= bytes.len() as u64, "offset {} past the input: {e}", e.offset());
-            assert!(dynamic.is_err(), "only the native path failed on {bytes:02x?}: {e}");
-        }
-        (Ok(a), Err(e)) => panic!("only the dynamic path failed on {bytes:02x?}: {e} (native: {a:?})"),
-    }
-    let streamed = sh1::from_reader::<_, T>(bytes);
-    if let Ok(v) = &native {
-        // a reader stops after the value: it decodes whatever a slice decodes
-        assert_eq!(format!("{:?}", streamed.as_ref().ok()), format!("{:?}", Some(v)));
-    }
-    native
+    formats::agree::<H1, T>(bytes)
 }
 
 #[test]
@@ -94,78 +64,6 @@ fn long_strings_and_binaries_are_chunked_like_the_dynamic_path() {
 }
 
 // ---- Shared: references numbered as the decoder numbers them ----
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-#[serde(rename = "com.example.Address")]
-struct Address {
-    city: String,
-}
-
-#[derive(Serialize, Deserialize, Debug, PartialEq)]
-#[serde(rename = "com.example.Person")]
-struct Person {
-    extra: Value,
-    home: Shared<Address>,
-    work: Shared<Address>,
-    tags: Shared<Vec<String>>,
-    again: Shared<Vec<String>>,
-}
-
-#[test]
-fn shared_values_are_written_once_then_referenced() {
-    let home = Shared::new(Address { city: "London".into() });
-    let tags = Shared::new(vec!["a".to_string()]);
-    // `extra` opens two references (a list holding a map): the person is 0, the list 1, the map
-    // 2, the address 3, the tags 4
-    let extra = Value::list(vec![Value::map(vec![(Value::Int(1), Value::Null)])]);
-    let p = Person { extra, home: home.clone(), work: home.clone(), tags: tags.clone(), again: tags.clone() };
-    let ours = sh1::to_vec(&p).unwrap();
-    // the dynamic path copies shared values; with the copies replaced by the references the
-    // decoder resolves, its bytes are ours
-    let Value::Object(mut o) = to_value(&p).unwrap() else { panic!("an object") };
-    o.fields[2] = Value::Ref(3);
-    o.fields[4] = Value::Ref(4);
-    assert_eq!(ours, h1::to_vec(&Value::Object(o)).unwrap());
-    let back: Person = sh1::from_slice(&ours).unwrap();
-    assert_eq!(back, p);
-    assert!(Arc::ptr_eq(&back.home.0, &back.work.0));
-    assert!(Arc::ptr_eq(&back.tags.0, &back.again.0));
-    let streamed: Person = sh1::from_reader(&ours[..]).unwrap();
-    assert!(Arc::ptr_eq(&streamed.home.0, &streamed.work.0));
-    // the dynamic path cannot decode references into structs
-    assert!(oracle_decode::<Person>(&ours).is_err());
-
-    // shared values in a list, a distinct but equal value, and a scalar (never a reference)
-    let n = Shared::new(5i32);
-    let list = vec![(home.clone(), n.clone()), (Shared::new(Address { city: "London".into() }), n.clone()), (home, n)];
-    let ours = sh1::to_vec(&list).unwrap();
-    let Value::List(mut l) = to_value(&list).unwrap() else { panic!("a list") };
-    // list 0, tuple 1, address 2, tuple 3, address 4, tuple 5: the third address is `R 2`
-    let Value::List(t) = &mut l.items[2] else { panic!("a tuple") };
-    t.items[0] = Value::Ref(2);
-    assert_eq!(ours, h1::to_vec(&Value::List(l)).unwrap());
-    let back: Vec<(Shared<Address>, Shared<i32>)> = sh1::from_slice(&ours).unwrap();
-    assert_eq!(back, list);
-    assert!(Arc::ptr_eq(&back[0].0 .0, &back[2].0 .0));
-    assert!(!Arc::ptr_eq(&back[0].0 .0, &back[1].0 .0));
-
-    // a value that appears once is written as the dynamic path writes it
-    check(&vec![Shared::new(Address { city: "x".into() }), Shared::new(Address { city: "y".into() })]);
-
-    // a reference to something that was not decoded as Shared: from a slice, a copy read
-    // again from where the list starts; from a stream, an error at the reference
-    let bytes = b"Vl\x00\x00\x00\x02Vl\x00\x00\x00\x00zR\x00\x00\x00\x01z";
-    let (plain, shared) = sh1::from_slice::<(Vec<i32>, Shared<Vec<i32>>)>(bytes).unwrap();
-    assert!(plain.is_empty() && shared.0.is_empty());
-    let e = sh1::from_reader::<_, (Vec<i32>, Shared<Vec<i32>>)>(&bytes[..]).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
-    assert_eq!(e.offset(), 13);
-    // and one out of range
-    let bytes = b"Vl\x00\x00\x00\x01R\x00\x00\x00\x01z";
-    let e = sh1::from_slice::<Vec<Shared<Vec<i32>>>>(bytes).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::RefOutOfRange { index: 1, len: 1 }), "{e}");
-    assert_eq!(e.offset(), 6);
-}
 
 // ---- decoding what Java (and others) write ----
 
@@ -476,25 +374,6 @@ fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset() {
     assert_eq!(c.at.timestamp_millis(), 1_200_000_000_000);
     let t = same_decode::<WithTime>(&bytes).unwrap();
     assert_eq!(t.at.unix_timestamp(), 1_200_000_000);
-}
-
-#[test]
-fn truncated_input_is_an_error_inside_the_input() {
-    let bytes = sh1::to_vec(&compound()).unwrap();
-    for cut in 0..bytes.len() {
-        let input = &bytes[..cut];
-        let e = sh1::from_slice::<Compound>(input).unwrap_err();
-        assert!(e.offset() <= cut as u64, "cut at {cut}: {e}");
-        assert!(oracle_decode::<Compound>(input).is_err());
-        assert!(sh1::from_reader::<_, Compound>(input).is_err(), "cut at {cut}");
-        assert!(sh1::from_slice::<IgnoredAny>(input).is_err(), "cut at {cut}");
-    }
-    let e = sh1::from_slice::<i32>(b"I\x00\x00").unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
-    assert_eq!(e.offset(), 3);
-    let e = sh1::from_slice::<Vec<i32>>(b"Vl\x00\x00\x00\x01I\x00\x00\x00\x01").unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{e}");
-    assert_eq!(e.offset(), 11);
 }
 
 fn assert_limit<T: Debug>(r: hessian::Result<T>, what: &str) -> hessian::Error {

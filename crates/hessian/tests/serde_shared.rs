@@ -8,112 +8,16 @@
 
 mod common;
 
+use common::serde_formats::*;
 use common::serde_types::*;
-use hessian::serde::{from_value, to_value, Date};
+use hessian::serde::{to_value, Date, Shared};
 use hessian::{ErrorKind, Value};
 use hessian_testkit::{structs, workloads};
-use serde::de::DeserializeOwned;
+use serde::de::IgnoredAny;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
-
-/// One format's serde functions and the dynamic path they are checked against.
-trait Format {
-    const NAME: &'static str;
-    fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>>;
-    fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()>;
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
-    fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
-    fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>>;
-    fn value_from_slice(b: &[u8]) -> hessian::Result<Value>;
-}
-
-struct H1;
-struct Burlap;
-
-impl Format for H1 {
-    const NAME: &'static str = "Hessian 1";
-    fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
-        hessian::serde::h1::to_vec(v)
-    }
-    fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
-        hessian::serde::h1::to_writer(w, v)
-    }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
-        hessian::serde::h1::from_slice(b)
-    }
-    fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
-        hessian::serde::h1::from_reader(b)
-    }
-    fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>> {
-        hessian::h1::to_vec(v)
-    }
-    fn value_from_slice(b: &[u8]) -> hessian::Result<Value> {
-        hessian::h1::from_slice(b)
-    }
-}
-
-impl Format for Burlap {
-    const NAME: &'static str = "Burlap";
-    fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
-        hessian::serde::burlap::to_vec(v)
-    }
-    fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
-        hessian::serde::burlap::to_writer(w, v)
-    }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
-        hessian::serde::burlap::from_slice(b)
-    }
-    fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
-        hessian::serde::burlap::from_reader(b)
-    }
-    fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>> {
-        hessian::burlap::to_vec(v)
-    }
-    fn value_from_slice(b: &[u8]) -> hessian::Result<Value> {
-        hessian::burlap::from_slice(b)
-    }
-}
-
-fn oracle_bytes<F: Format, T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
-    F::value_to_vec(&to_value(v)?)
-}
-
-fn oracle_decode<F: Format, T: DeserializeOwned>(bytes: &[u8]) -> hessian::Result<T> {
-    from_value(F::value_from_slice(bytes)?)
-}
-
-/// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
-/// a slice and from a reader, give the value back.
-fn check<F: Format, T: Serialize + DeserializeOwned + PartialEq + Debug>(v: &T) -> Vec<u8> {
-    let name = F::NAME;
-    let ours = F::to_vec(v).unwrap_or_else(|e| panic!("{name}: {v:?}: {e}"));
-    assert_eq!(ours, oracle_bytes::<F, T>(v).unwrap(), "{name}: bytes of {v:?}");
-    let mut w = Vec::new();
-    F::to_writer(&mut w, v).unwrap();
-    assert_eq!(w, ours, "{name}: to_writer of {v:?}");
-    assert_eq!(&F::from_slice::<T>(&ours).unwrap_or_else(|e| panic!("{name}: {v:?}: {e}")), v);
-    assert_eq!(&F::from_reader::<T>(&ours).unwrap(), v, "{name}");
-    assert_eq!(&oracle_decode::<F, T>(&ours).unwrap(), v, "{name}");
-    ours
-}
-
-/// The native bytes are the dynamic path's; returns them.
-fn same_bytes<F: Format, T: ?Sized + Serialize + Debug>(v: &T) -> Vec<u8> {
-    let ours = F::to_vec(v).unwrap_or_else(|e| panic!("{}: {v:?}: {e}", F::NAME));
-    assert_eq!(ours, oracle_bytes::<F, T>(v).unwrap(), "{}: bytes of {v:?}", F::NAME);
-    ours
-}
-
-/// Both decoders give equal values for `bytes` (compared by `Debug`); returns the native one.
-fn same_decode<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> T {
-    let native = F::from_slice::<T>(bytes).unwrap_or_else(|e| panic!("{}: {e}", F::NAME));
-    let dynamic = oracle_decode::<F, T>(bytes).unwrap_or_else(|e| panic!("{}: {e}", F::NAME));
-    assert_eq!(format!("{native:?}"), format!("{dynamic:?}"), "{}", F::NAME);
-    let streamed = F::from_reader::<T>(bytes).unwrap_or_else(|e| panic!("{}: {e}", F::NAME));
-    assert_eq!(format!("{streamed:?}"), format!("{native:?}"), "{}: reading", F::NAME);
-    native
-}
+use std::sync::Arc;
 
 fn sequences_are_counted<F: Format>() {
     struct Evens(u32);
@@ -303,4 +207,106 @@ fn compound_types<F: Format>() {
 fn compound_types_write_the_dynamic_paths_bytes() {
     compound_types::<H1>();
     compound_types::<Burlap>();
+}
+
+/// Shared values are written once and then as references to it, which the dynamic path would
+/// have copied: its bytes with the copies replaced by references are ours; they decode back
+/// with the sharing, from a slice and from a reader. A reference to a value decoded into a
+/// plain type is copied from a slice and an error from a stream; one out of range is an error.
+fn shared_values_are_written_once_then_referenced<F: Format>() {
+    let name = F::NAME;
+    let home = Shared::new(Address { city: "London".into() });
+    let tags = Shared::new(vec!["a".to_string()]);
+    // `extra` opens two references (a list holding a map): the person is 0, the list 1, the map
+    // 2, the address 3, the tags 4
+    let extra = Value::list(vec![Value::map(vec![(Value::Int(1), Value::Null)])]);
+    let p = Person { extra, home: home.clone(), work: home.clone(), tags: tags.clone(), again: tags.clone() };
+    let ours = F::to_vec(&p).unwrap();
+    let Value::Object(mut o) = to_value(&p).unwrap() else { panic!("an object") };
+    o.fields[2] = Value::Ref(3);
+    o.fields[4] = Value::Ref(4);
+    assert_eq!(ours, F::value_to_vec(&Value::Object(o)).unwrap(), "{name}");
+    let back: Person = F::from_slice(&ours).unwrap();
+    assert_eq!(back, p, "{name}");
+    assert!(Arc::ptr_eq(&back.home.0, &back.work.0), "{name}");
+    assert!(Arc::ptr_eq(&back.tags.0, &back.again.0), "{name}");
+    let streamed: Person = F::from_reader(&ours).unwrap();
+    assert!(Arc::ptr_eq(&streamed.home.0, &streamed.work.0), "{name}");
+    // the dynamic path cannot decode references into structs
+    assert!(oracle_decode::<F, Person>(&ours).is_err(), "{name}");
+
+    // shared values in a list, a distinct but equal value, and a scalar (never a reference)
+    let n = Shared::new(5i32);
+    let list = vec![(home.clone(), n.clone()), (Shared::new(Address { city: "London".into() }), n.clone()), (home, n)];
+    let ours = F::to_vec(&list).unwrap();
+    let Value::List(mut l) = to_value(&list).unwrap() else { panic!("a list") };
+    // list 0, tuple 1, address 2, tuple 3, address 4, tuple 5: the third address refers to 2
+    let Value::List(t) = &mut l.items[2] else { panic!("a tuple") };
+    t.items[0] = Value::Ref(2);
+    assert_eq!(ours, F::value_to_vec(&Value::List(l)).unwrap(), "{name}");
+    let back: Vec<(Shared<Address>, Shared<i32>)> = F::from_slice(&ours).unwrap();
+    assert_eq!(back, list, "{name}");
+    assert!(Arc::ptr_eq(&back[0].0 .0, &back[2].0 .0), "{name}");
+    assert!(!Arc::ptr_eq(&back[0].0 .0, &back[1].0 .0), "{name}");
+
+    // a value that appears once is written as the dynamic path writes it
+    check::<F, _>(&vec![Shared::new(Address { city: "x".into() }), Shared::new(Address { city: "y".into() })]);
+
+    // a reference to something that was not decoded as Shared: from a slice, a copy read
+    // again from where the list starts (empty or not); from a stream, an error at the reference
+    for inner in [vec![], vec![Value::Int(7)]] {
+        let plain: Vec<i32> = inner.iter().map(|v| if let Value::Int(i) = v { *i } else { 0 }).collect();
+        let bytes = F::value_to_vec(&Value::list(vec![Value::list(inner), Value::Ref(1)])).unwrap();
+        let (a, b) = F::from_slice::<(Vec<i32>, Shared<Vec<i32>>)>(&bytes).unwrap();
+        assert_eq!((&a, b.0.as_ref()), (&plain, &plain), "{name}");
+        let e = F::from_reader::<(Vec<i32>, Shared<Vec<i32>>)>(&bytes).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{name}: {e}");
+        assert_eq!(e.offset(), find(&bytes, F::REF), "{name}");
+    }
+    // and one out of range, at the reference (Hessian 1) or where the reader stopped after it
+    let bytes = F::value_to_vec(&Value::list(vec![Value::Ref(1)])).unwrap();
+    let e = F::from_slice::<Vec<Shared<Vec<i32>>>>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::RefOutOfRange { index: 1, len: 1 }), "{name}: {e}");
+    assert_eq!(e.offset(), F::ref_error_at(&bytes), "{name}");
+}
+
+#[test]
+fn shared_values_are_written_once_then_referenced_in_both_formats() {
+    shared_values_are_written_once_then_referenced::<H1>();
+    shared_values_are_written_once_then_referenced::<Burlap>();
+}
+
+/// Every cut of a message is an error inside the input, natively, through the dynamic path,
+/// from a reader and skipping; a value cut short is an end-of-input error where it stops.
+fn truncated_input_is_an_error_inside_the_input<F: Format>() {
+    let name = F::NAME;
+    let bytes = F::to_vec(&compound()).unwrap();
+    for cut in 0..bytes.len() {
+        let input = &bytes[..cut];
+        let e = F::from_slice::<Compound>(input).unwrap_err();
+        assert!(e.offset() <= cut as u64, "{name}: cut at {cut}: {e}");
+        assert!(oracle_decode::<F, Compound>(input).is_err(), "{name}");
+        assert!(F::from_reader::<Compound>(input).is_err(), "{name}: cut at {cut}");
+        assert!(F::from_slice::<IgnoredAny>(input).is_err(), "{name}: cut at {cut}");
+    }
+    for cut_list in [false, true] {
+        let v = if cut_list { Value::list(vec![Value::Int(1)]) } else { Value::Int(12) };
+        let whole = F::value_to_vec(&v).unwrap();
+        // the int without its last byte (or its end tag), the list without its end
+        let end = if cut_list { whole.len() - F::LIST_END.len() } else { whole.len() - F::INT_END.len() };
+        let input = &whole[..end];
+        let e = if cut_list {
+            F::from_slice::<Vec<i32>>(input).map(drop).unwrap_err()
+        } else {
+            F::from_slice::<i32>(input).map(drop).unwrap_err()
+        };
+        assert!(matches!(e.kind(), ErrorKind::UnexpectedEof), "{name}: {e}");
+        assert_eq!(e.offset(), end as u64, "{name}: {}", F::show(input));
+    }
+}
+
+#[test]
+fn truncated_input_is_an_error_inside_the_input_in_both_formats() {
+    truncated_input_is_an_error_inside_the_input::<H1>();
+    truncated_input_is_an_error_inside_the_input::<Burlap>();
 }

@@ -4,6 +4,7 @@
 //! value comparison.
 #![allow(dead_code, clippy::approx_constant)]
 
+pub mod serde_formats;
 pub mod serde_types;
 
 use hessian::{Call, ClassDef, Fault, Reply, Value};

@@ -3,7 +3,7 @@
 //! a type, a hand-written codec, dates, skipped fields, generics and the enum representations.
 
 use hessian::serde::external::{Externalizable, FieldReader, FieldWriter};
-use hessian::serde::Date;
+use hessian::serde::{Date, Shared};
 use hessian::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -164,4 +164,22 @@ pub enum Untagged {
     Num(i64),
     Text(String),
     List(Vec<Untagged>),
+}
+
+/// An object shared between fields (`Shared`).
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Address")]
+pub struct Address {
+    pub city: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.Person")]
+/// Shared objects and lists next to a `Value` that opens references of its own.
+pub struct Person {
+    pub extra: Value,
+    pub home: Shared<Address>,
+    pub work: Shared<Address>,
+    pub tags: Shared<Vec<String>>,
+    pub again: Shared<Vec<String>>,
 }

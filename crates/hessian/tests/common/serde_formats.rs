@@ -1,0 +1,188 @@
+//! The serde functions of Hessian 1 and Burlap behind one trait, and the checks against the
+//! dynamic path (`FORMAT::to_vec(&to_value(v))`, `from_value(FORMAT::from_slice(b))`) that the
+//! serde tests of both formats make (`serde_h1.rs`, `serde_burlap.rs`, `serde_shared.rs`), written
+//! once.
+
+use hessian::serde::{from_value, to_value};
+use hessian::{ErrorKind, Limits, Value};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::Debug;
+
+/// One format's serde functions and the dynamic path they are checked against.
+pub trait Format {
+    /// The format's name in assertion messages.
+    const NAME: &'static str;
+    /// Whether the native decoder may succeed where the dynamic path fails with a reference
+    /// found where a plain type was expected (the native one copies the referenced value;
+    /// allowed in the mutation tests of Burlap, whose seeds hold such references).
+    const COPIES_REFS: bool;
+    /// How the opening of a reference looks in the bytes.
+    const REF: &'static str;
+    /// How a list ends in the bytes.
+    const LIST_END: &'static str;
+    /// How an int ends in the bytes (its last byte, its end tag).
+    const INT_END: &'static str;
+    /// Where an out-of-range reference is reported in `bytes` that hold one reference.
+    fn ref_error_at(bytes: &[u8]) -> u64;
+    fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>>;
+    fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()>;
+    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
+    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T>;
+    fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
+    fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>>;
+    fn value_from_slice(b: &[u8]) -> hessian::Result<Value>;
+    /// `bytes` as an assertion message shows them.
+    fn show(bytes: &[u8]) -> String;
+}
+
+/// Hessian 1.0.2.
+pub struct H1;
+/// Burlap 1.0.
+pub struct Burlap;
+
+impl Format for H1 {
+    const NAME: &'static str = "Hessian 1";
+    const COPIES_REFS: bool = false;
+    const REF: &'static str = "R";
+    const LIST_END: &'static str = "z";
+    const INT_END: &'static str = "\x0c";
+    /// At the `R`.
+    fn ref_error_at(bytes: &[u8]) -> u64 {
+        find(bytes, Self::REF)
+    }
+    fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
+        hessian::serde::h1::to_vec(v)
+    }
+    fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
+        hessian::serde::h1::to_writer(w, v)
+    }
+    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+        hessian::serde::h1::from_slice(b)
+    }
+    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+        hessian::serde::h1::from_slice_with_limits(b, limits)
+    }
+    fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+        hessian::serde::h1::from_reader(b)
+    }
+    fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>> {
+        hessian::h1::to_vec(v)
+    }
+    fn value_from_slice(b: &[u8]) -> hessian::Result<Value> {
+        hessian::h1::from_slice(b)
+    }
+    fn show(bytes: &[u8]) -> String {
+        format!("{bytes:02x?}")
+    }
+}
+
+impl Format for Burlap {
+    const NAME: &'static str = "Burlap";
+    const COPIES_REFS: bool = true;
+    const REF: &'static str = "<ref>";
+    const LIST_END: &'static str = "</list>";
+    const INT_END: &'static str = "</int>";
+    /// After the `<ref>…</ref>`, where the XML reader stopped.
+    fn ref_error_at(bytes: &[u8]) -> u64 {
+        find(bytes, "</ref>") + "</ref>".len() as u64
+    }
+    fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
+        hessian::serde::burlap::to_vec(v)
+    }
+    fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
+        hessian::serde::burlap::to_writer(w, v)
+    }
+    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+        hessian::serde::burlap::from_slice(b)
+    }
+    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+        hessian::serde::burlap::from_slice_with_limits(b, limits)
+    }
+    fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+        hessian::serde::burlap::from_reader(b)
+    }
+    fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>> {
+        hessian::burlap::to_vec(v)
+    }
+    fn value_from_slice(b: &[u8]) -> hessian::Result<Value> {
+        hessian::burlap::from_slice(b)
+    }
+    fn show(bytes: &[u8]) -> String {
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
+/// The dynamic path's bytes for `v`.
+pub fn oracle_bytes<F: Format, T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
+    F::value_to_vec(&to_value(v)?)
+}
+
+/// The dynamic path's decoding of `bytes`.
+pub fn oracle_decode<F: Format, T: DeserializeOwned>(bytes: &[u8]) -> hessian::Result<T> {
+    from_value(F::value_from_slice(bytes)?)
+}
+
+/// The offset of the first occurrence of `needle` in `bytes`.
+pub fn find(bytes: &[u8], needle: &str) -> u64 {
+    let n = needle.as_bytes();
+    bytes.windows(n.len()).position(|w| w == n).unwrap_or_else(|| panic!("{needle} not in the input")) as u64
+}
+
+/// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
+/// a slice and from a reader, give the value back.
+pub fn check<F: Format, T: Serialize + DeserializeOwned + PartialEq + Debug>(v: &T) -> Vec<u8> {
+    let name = F::NAME;
+    let ours = F::to_vec(v).unwrap_or_else(|e| panic!("{name}: {v:?}: {e}"));
+    let oracle = oracle_bytes::<F, T>(v).unwrap();
+    assert_eq!(F::show(&ours), F::show(&oracle), "{name}: bytes of {v:?}");
+    assert_eq!(ours, oracle, "{name}: bytes of {v:?}");
+    let mut w = Vec::new();
+    F::to_writer(&mut w, v).unwrap();
+    assert_eq!(w, ours, "{name}: to_writer of {v:?}");
+    assert_eq!(&F::from_slice::<T>(&ours).unwrap_or_else(|e| panic!("{name}: {v:?}: {e}")), v);
+    assert_eq!(&F::from_reader::<T>(&ours).unwrap(), v, "{name}");
+    assert_eq!(&oracle_decode::<F, T>(&ours).unwrap(), v, "{name}");
+    ours
+}
+
+/// The native bytes are the dynamic path's (for values that do not come back equal, e.g. NaN
+/// or `Some(None)`); returns them.
+pub fn same_bytes<F: Format, T: ?Sized + Serialize + Debug>(v: &T) -> Vec<u8> {
+    let ours = F::to_vec(v).unwrap_or_else(|e| panic!("{}: {v:?}: {e}", F::NAME));
+    assert_eq!(ours, oracle_bytes::<F, T>(v).unwrap(), "{}: bytes of {v:?}", F::NAME);
+    ours
+}
+
+/// Both decoders agree on `bytes`: equal values (compared by `Debug`, so that NaN equals NaN),
+/// or both an error (for a format that [copies references](Format::COPIES_REFS), the native
+/// one may also succeed where the dynamic one found a reference). A reader decodes whatever a
+/// slice decodes. Returns the native result.
+pub fn agree<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> hessian::Result<T> {
+    let native = F::from_slice::<T>(bytes);
+    let dynamic = oracle_decode::<F, T>(bytes);
+    let (name, shown) = (F::NAME, F::show(bytes));
+    match (&native, &dynamic) {
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}: decoding {shown}"),
+        (Err(e), _) => {
+            assert!(e.offset() <= bytes.len() as u64, "{name}: offset {} past the input: {e}", e.offset());
+            assert!(dynamic.is_err(), "{name}: only the native path failed on {shown}: {e}");
+        }
+        (Ok(_), Err(e))
+            if F::COPIES_REFS && matches!(e.kind(), ErrorKind::InvalidType { found, .. } if found == "ref") => {}
+        (Ok(a), Err(e)) => panic!("{name}: only the dynamic path failed on {shown}: {e} (native: {a:?})"),
+    }
+    let streamed = F::from_reader::<T>(bytes);
+    if let (Ok(v), Ok(_)) = (&native, &dynamic) {
+        // a reader stops after the value: it decodes whatever a slice decodes
+        assert_eq!(format!("{:?}", streamed.as_ref().ok()), format!("{:?}", Some(v)), "{name}: reading {shown}");
+    }
+    native
+}
+
+/// Both decoders succeed on `bytes` with equal values, and so does a reader; returns the
+/// native value.
+pub fn same_decode<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> T {
+    assert!(oracle_decode::<F, T>(bytes).is_ok(), "{}: the dynamic path failed on {}", F::NAME, F::show(bytes));
+    agree::<F, T>(bytes).unwrap_or_else(|e| panic!("{}: {e}", F::NAME))
+}
