@@ -32,7 +32,9 @@
 //! - [`h1`] gives the same mapping for Hessian 1.0.2 and [`burlap`] for Burlap 1.0, also
 //!   natively (their own [`h1::Serializer`]/[`h1::Deserializer`] and
 //!   [`burlap::Serializer`]/[`burlap::Deserializer`], no intermediate `Value`, errors with byte
-//!   offsets).
+//!   offsets). Both are one serializer and one deserializer over the formats' tokens
+//!   ([`map_ser::MapSerializer`] over [`TokenWrite`](crate::token::TokenWrite),
+//!   [`map_de::MapDeserializer`] over [`TokenRead`](crate::token::TokenRead)).
 
 pub mod burlap;
 mod copies;
@@ -44,7 +46,7 @@ pub mod h1;
 pub mod java;
 pub mod mangle;
 pub mod map_de;
-mod map_ser;
+pub mod map_ser;
 pub mod message;
 pub mod ser;
 mod shared;

@@ -10,7 +10,7 @@
 //! keyed by the name's address and cost one header byte.
 //!
 //! The fixed cost of a message is kept low: a thread-local cache of the definitions written
-//! before ([`Schema`]) lets a message that builds its output in one vector (`to_vec`) write a
+//! before (`Schema`) lets a message that builds its output in one vector (`to_vec`) write a
 //! known struct's definition from its stored bytes and serialize the value once, without the
 //! probe pass (checked by the fields' signature at the end of the struct: if the fields differ,
 //! the value is rewound and probed, and the name is never taken on trust again on this thread).
