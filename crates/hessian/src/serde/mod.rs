@@ -47,6 +47,8 @@ pub mod java;
 pub mod mangle;
 pub mod map_de;
 pub mod map_ser;
+#[cfg(test)]
+mod map_tests;
 pub mod message;
 pub mod ser;
 mod shared;
