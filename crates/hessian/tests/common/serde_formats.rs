@@ -36,10 +36,48 @@ pub trait Format {
     fn show(bytes: &[u8]) -> String;
 }
 
+/// Hessian 2.0.
+pub struct H2;
 /// Hessian 1.0.2.
 pub struct H1;
 /// Burlap 1.0.
 pub struct Burlap;
+
+impl Format for H2 {
+    const NAME: &'static str = "Hessian 2";
+    const COPIES_REFS: bool = false;
+    const REF: &'static str = "Q";
+    const LIST_END: &'static str = "Z";
+    const INT_END: &'static str = "\x0c";
+    /// At the `Q`.
+    fn ref_error_at(bytes: &[u8]) -> u64 {
+        find(bytes, Self::REF)
+    }
+    fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
+        hessian::serde::h2::to_vec(v)
+    }
+    fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
+        hessian::serde::h2::to_writer(w, v)
+    }
+    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+        hessian::serde::h2::from_slice(b)
+    }
+    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+        hessian::serde::h2::from_slice_with_limits(b, limits)
+    }
+    fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+        hessian::serde::h2::from_reader(b)
+    }
+    fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>> {
+        hessian::h2::to_vec(v)
+    }
+    fn value_from_slice(b: &[u8]) -> hessian::Result<Value> {
+        hessian::h2::from_slice(b)
+    }
+    fn show(bytes: &[u8]) -> String {
+        format!("{bytes:02x?}")
+    }
+}
 
 impl Format for H1 {
     const NAME: &'static str = "Hessian 1";
