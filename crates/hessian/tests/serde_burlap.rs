@@ -516,50 +516,19 @@ fn hostile_lengths_and_depths_hit_the_limits() {
 
 // ---- no panic, and the same results as the dynamic path, on any input ----
 
-/// A tiny deterministic generator for mutation tests.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
-
-/// Decodes `bytes` into several types, natively (slice, reader, strict limits) and through the
-/// dynamic path, and checks that the two agree.
 fn decode_every_way(bytes: &[u8]) {
-    let _ = same_decode::<Compound>(bytes);
-    let _ = same_decode::<Vec<Shape>>(bytes);
-    let _ = same_decode::<Vec<structs::Item>>(bytes);
-    let _ = same_decode::<structs::w2::Order>(bytes);
-    let _ = same_decode::<Value>(bytes);
-    let _ = same_decode::<serde_json::Value>(bytes);
-    let _ = same_decode::<BTreeMap<String, Option<Color>>>(bytes);
-    let _ = same_decode::<(String, i64, f64, Date)>(bytes);
-    let _ = same_decode::<IgnoredAny>(bytes);
-    let _ = sb::from_slice::<Vec<Shared<Value>>>(bytes);
-    let _ = sb::from_slice::<Person>(bytes);
-    let strict = Limits { max_depth: 3, max_collection_len: 4, max_string_len: 8, max_refs: 5, ..Limits::default() };
-    let _ = sb::from_slice_with_limits::<Compound>(bytes, strict);
-    let _ = sb::from_slice_with_limits::<serde_json::Value>(bytes, strict);
+    formats::decode_every_way::<Burlap>(bytes);
 }
 
 #[test]
 fn mutated_inputs_never_panic_and_decode_as_the_dynamic_path() {
-    let seeds = [
-        sb::to_vec(&compound()).unwrap(),
-        sb::to_vec(&structs::items(2)).unwrap(),
-        sb::to_vec(&structs::w2::request()).unwrap(),
-        sb::to_vec(&vec![Shape::Circle(1.0), Shape::Poly { sides: 1, name: "x".into() }]).unwrap(),
-        sb::to_vec(&("s", 1i64, 2.0f64, Date(3))).unwrap(),
-        typed_map("com.example.Color", &[("ordinal", int(1)), ("name", string("Green"))]),
-        burlap::to_vec(&Value::list(vec![
-            Value::typed_map("com.example.Address", vec![("city".into(), Value::string("P"))]),
-            Value::Ref(1),
-            Value::Ref(0),
-        ]))
-        .unwrap(),
-    ];
+    // and a list holding an object and references to it and to the list
+    let refs = burlap::to_vec(&Value::list(vec![
+        Value::typed_map("com.example.Address", vec![("city".into(), Value::string("P"))]),
+        Value::Ref(1),
+        Value::Ref(0),
+    ]))
+    .unwrap();
     let tokens: [&[u8]; 12] = [
         b"<",
         b">",
@@ -574,31 +543,8 @@ fn mutated_inputs_never_panic_and_decode_as_the_dynamic_path() {
         b"1",
         b" ",
     ];
-    let mut rng = Lcg(0x5eed);
-    for seed in &seeds {
-        decode_every_way(seed);
-        for _ in 0..300 {
-            let mut b = seed.clone();
-            for _ in 0..=rng.next() % 3 {
-                let i = rng.next() as usize % b.len().max(1);
-                match rng.next() % 4 {
-                    0 if !b.is_empty() => b[i] = rng.next() as u8,
-                    1 if !b.is_empty() => b.truncate(i),
-                    2 => {
-                        let t = tokens[rng.next() as usize % tokens.len()];
-                        let at = i.min(b.len());
-                        b.splice(at..at, t.iter().copied());
-                    }
-                    _ if !b.is_empty() => {
-                        let n = (rng.next() as usize % 8).min(b.len() - i);
-                        b.drain(i..i + n);
-                    }
-                    _ => {}
-                }
-            }
-            decode_every_way(&b);
-        }
-    }
+    let m = formats::Mutations { rounds: 300, inserts: &tokens, delete_up_to: Some(8) };
+    formats::mutated_inputs_decode_as_the_dynamic_path::<Burlap>(vec![refs], &m);
 }
 
 proptest! {

@@ -457,64 +457,15 @@ fn hostile_lengths_and_depths_hit_the_limits() {
 
 // ---- no panic, and the same results as the dynamic path, on any input ----
 
-/// A tiny deterministic generator for mutation tests.
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
-
-/// Decodes `bytes` into several types, natively (slice, reader, strict limits) and through the
-/// dynamic path, and checks that the two agree.
 fn decode_every_way(bytes: &[u8]) {
-    let _ = same_decode::<Compound>(bytes);
-    let _ = same_decode::<Vec<Shape>>(bytes);
-    let _ = same_decode::<Vec<structs::Item>>(bytes);
-    let _ = same_decode::<structs::w2::Order>(bytes);
-    let _ = same_decode::<Value>(bytes);
-    let _ = same_decode::<serde_json::Value>(bytes);
-    let _ = same_decode::<BTreeMap<String, Option<Color>>>(bytes);
-    let _ = same_decode::<(String, i64, f64, Date)>(bytes);
-    let _ = sh1::from_slice::<IgnoredAny>(bytes);
-    let _ = sh1::from_slice::<Vec<Shared<Value>>>(bytes);
-    let _ = sh1::from_slice::<Person>(bytes);
-    let strict = Limits { max_depth: 3, max_collection_len: 4, max_string_len: 8, max_refs: 5, ..Limits::default() };
-    let _ = sh1::from_slice_with_limits::<Compound>(bytes, strict);
-    let _ = sh1::from_slice_with_limits::<serde_json::Value>(bytes, strict);
+    formats::decode_every_way::<H1>(bytes);
 }
 
 #[test]
 fn mutated_inputs_never_panic_and_decode_as_the_dynamic_path() {
-    let seeds = [
-        sh1::to_vec(&compound()).unwrap(),
-        sh1::to_vec(&structs::items(2)).unwrap(),
-        sh1::to_vec(&structs::w2::request()).unwrap(),
-        sh1::to_vec(&vec![Shape::Circle(1.0), Shape::Poly { sides: 1, name: "x".into() }]).unwrap(),
-        sh1::to_vec(&("s", 1i64, 2.0f64, Date(3))).unwrap(),
-        typed_map("com.example.Color", &[("ordinal", int(1)), ("name", string("Green"))]),
-    ];
-    let mut rng = Lcg(0x5eed);
-    for seed in &seeds {
-        decode_every_way(seed);
-        for _ in 0..400 {
-            let mut b = seed.clone();
-            for _ in 0..=rng.next() % 3 {
-                let i = rng.next() as usize % b.len().max(1);
-                match rng.next() % 4 {
-                    0 if !b.is_empty() => b[i] = rng.next() as u8,
-                    1 if !b.is_empty() => b.truncate(i),
-                    2 => b.insert(i.min(b.len()), b"NTFILDdSsXxBbVMRrtlz"[rng.next() as usize % 20]),
-                    _ if !b.is_empty() => {
-                        b.remove(i);
-                    }
-                    _ => {}
-                }
-            }
-            decode_every_way(&b);
-        }
-    }
+    let inserts: Vec<&[u8]> = b"NTFILDdSsXxBbVMRrtlz".chunks(1).collect();
+    let m = formats::Mutations { rounds: 400, inserts: &inserts, delete_up_to: None };
+    formats::mutated_inputs_decode_as_the_dynamic_path::<H1>(Vec::new(), &m);
 }
 
 proptest! {

@@ -3,10 +3,13 @@
 //! serde tests of both formats make (`serde_h1.rs`, `serde_burlap.rs`, `serde_shared.rs`), written
 //! once.
 
-use hessian::serde::{from_value, to_value};
+use super::serde_types::*;
+use hessian::serde::{from_value, to_value, Date, Shared};
 use hessian::{ErrorKind, Limits, Value};
-use serde::de::DeserializeOwned;
+use hessian_testkit::structs;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 /// One format's serde functions and the dynamic path they are checked against.
@@ -17,6 +20,9 @@ pub trait Format {
     /// found where a plain type was expected (the native one copies the referenced value;
     /// allowed in the mutation tests of Burlap, whose seeds hold such references).
     const COPIES_REFS: bool;
+    /// Whether [`decode_every_way`] also checks skipping (`IgnoredAny`) against the dynamic
+    /// path (Burlap) or only that it does not panic (Hessian 1).
+    const AGREES_SKIPPING: bool;
     /// How the opening of a reference looks in the bytes.
     const REF: &'static str;
     /// How a list ends in the bytes.
@@ -46,6 +52,7 @@ pub struct Burlap;
 impl Format for H2 {
     const NAME: &'static str = "Hessian 2";
     const COPIES_REFS: bool = false;
+    const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "Q";
     const LIST_END: &'static str = "Z";
     const INT_END: &'static str = "\x0c";
@@ -82,6 +89,7 @@ impl Format for H2 {
 impl Format for H1 {
     const NAME: &'static str = "Hessian 1";
     const COPIES_REFS: bool = false;
+    const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "R";
     const LIST_END: &'static str = "z";
     const INT_END: &'static str = "\x0c";
@@ -118,6 +126,7 @@ impl Format for H1 {
 impl Format for Burlap {
     const NAME: &'static str = "Burlap";
     const COPIES_REFS: bool = true;
+    const AGREES_SKIPPING: bool = true;
     const REF: &'static str = "<ref>";
     const LIST_END: &'static str = "</list>";
     const INT_END: &'static str = "</int>";
@@ -223,4 +232,96 @@ pub fn agree<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> hessian::R
 pub fn same_decode<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> T {
     assert!(oracle_decode::<F, T>(bytes).is_ok(), "{}: the dynamic path failed on {}", F::NAME, F::show(bytes));
     agree::<F, T>(bytes).unwrap_or_else(|e| panic!("{}: {e}", F::NAME))
+}
+
+// ---- no panic, and the same results as the dynamic path, on any input ----
+
+/// A tiny deterministic generator for mutation tests.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+}
+
+/// Decodes `bytes` into several types, natively (slice, reader, strict limits) and through the
+/// dynamic path, and checks that the two agree.
+pub fn decode_every_way<F: Format>(bytes: &[u8]) {
+    let _ = agree::<F, Compound>(bytes);
+    let _ = agree::<F, Vec<Shape>>(bytes);
+    let _ = agree::<F, Vec<structs::Item>>(bytes);
+    let _ = agree::<F, structs::w2::Order>(bytes);
+    let _ = agree::<F, Value>(bytes);
+    let _ = agree::<F, serde_json::Value>(bytes);
+    let _ = agree::<F, BTreeMap<String, Option<Color>>>(bytes);
+    let _ = agree::<F, (String, i64, f64, Date)>(bytes);
+    if F::AGREES_SKIPPING {
+        let _ = agree::<F, IgnoredAny>(bytes);
+    } else {
+        let _ = F::from_slice::<IgnoredAny>(bytes);
+    }
+    let _ = F::from_slice::<Vec<Shared<Value>>>(bytes);
+    let _ = F::from_slice::<Person>(bytes);
+    let strict = Limits { max_depth: 3, max_collection_len: 4, max_string_len: 8, max_refs: 5, ..Limits::default() };
+    let _ = F::from_slice_with_limits::<Compound>(bytes, strict);
+    let _ = F::from_slice_with_limits::<serde_json::Value>(bytes, strict);
+}
+
+/// How a format's mutation test changes its seeds.
+pub struct Mutations<'a> {
+    /// Mutated copies of each seed.
+    pub rounds: usize,
+    /// What an insertion inserts (one chosen at random).
+    pub inserts: &'a [&'a [u8]],
+    /// How many bytes a deletion removes at most (`None`: exactly one).
+    pub delete_up_to: Option<usize>,
+}
+
+/// Seeds in the format (a compound value, W1 and W2 structs, enums, a tuple, a Java enum as
+/// Java writes it, and `extra`), each decoded every way and then in `m.rounds` copies changed by
+/// one to three random edits (a byte replaced, the rest cut, an insertion, a deletion).
+pub fn mutated_inputs_decode_as_the_dynamic_path<F: Format>(extra: Vec<Vec<u8>>, m: &Mutations) {
+    let color = Value::typed_map(
+        "com.example.Color",
+        vec![("ordinal".into(), Value::Int(1)), ("name".into(), Value::string("Green"))],
+    );
+    let mut seeds = vec![
+        F::to_vec(&compound()).unwrap(),
+        F::to_vec(&structs::items(2)).unwrap(),
+        F::to_vec(&structs::w2::request()).unwrap(),
+        F::to_vec(&vec![Shape::Circle(1.0), Shape::Poly { sides: 1, name: "x".into() }]).unwrap(),
+        F::to_vec(&("s", 1i64, 2.0f64, Date(3))).unwrap(),
+        F::value_to_vec(&color).unwrap(),
+    ];
+    seeds.extend(extra);
+    let mut rng = Lcg(0x5eed);
+    for seed in &seeds {
+        decode_every_way::<F>(seed);
+        for _ in 0..m.rounds {
+            let mut b = seed.clone();
+            for _ in 0..=rng.next() % 3 {
+                let i = rng.next() as usize % b.len().max(1);
+                match rng.next() % 4 {
+                    0 if !b.is_empty() => b[i] = rng.next() as u8,
+                    1 if !b.is_empty() => b.truncate(i),
+                    2 => {
+                        let t = m.inserts[rng.next() as usize % m.inserts.len()];
+                        let at = i.min(b.len());
+                        b.splice(at..at, t.iter().copied());
+                    }
+                    _ if !b.is_empty() => {
+                        let n = match m.delete_up_to {
+                            Some(most) => (rng.next() as usize % most).min(b.len() - i),
+                            None => 1,
+                        };
+                        b.drain(i..i + n);
+                    }
+                    _ => {}
+                }
+            }
+            decode_every_way::<F>(&b);
+        }
+    }
 }
