@@ -7,9 +7,10 @@
 //! W1, 5000 items per run: `enc-h|enc-b|enc-m|dec-h|dec-b|dec-m` (hessian, bincode, rmp-serde).
 //! `enc-w3`: 5000 messages of one W3 Money each.
 //!
-//! One message per run, `FORMAT-CASE-enc|dec` with FORMAT `h` (this crate), `m` (rmp-serde
-//! named fields, `to_vec_named`) or `b` (bincode) and CASE `money` (one W3 `Money`), `w2req`
-//! and `w2rep` (the W2 `Order` request and reply): e.g. `h-money-enc 100000`.
+//! One message per run, `FORMAT-CASE-enc|dec` with FORMAT `h` (this crate, Hessian 2), `h1`
+//! and `bu` (this crate, Hessian 1 and Burlap), `m` (rmp-serde named fields, `to_vec_named`)
+//! or `b` (bincode) and CASE `money` (one W3 `Money`), `w2req` and `w2rep` (the W2 `Order`
+//! request and reply) or `w1k` (W1, 1,000 items): e.g. `h-money-enc 100000`, `h1-w1k-dec 20`.
 //!
 //! `--features mimalloc` runs it under mimalloc instead of the system allocator.
 
@@ -67,6 +68,7 @@ fn one_message(which: &str, n: usize) -> Option<usize> {
         "money" => run(format, op, n, &structs::money()),
         "w2req" => run(format, op, n, &w2::request()),
         "w2rep" => run(format, op, n, &w2::reply()),
+        "w1k" => run(format, op, n, &structs::items(1000)),
         _ => return None,
     })
 }
@@ -81,7 +83,9 @@ fn run<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
         "h" => hessian::to_vec(v).unwrap(),
         "m" => rmp_serde::to_vec_named(v).unwrap(),
         "b" => bincode::serialize(v).unwrap(),
-        _ => panic!("format {format}: h, m or b"),
+        "h1" => hessian::serde::h1::to_vec(v).unwrap(),
+        "bu" => hessian::serde::burlap::to_vec(v).unwrap(),
+        _ => panic!("format {format}: h, h1, bu, m or b"),
     };
     let mut total = 0usize;
     match (format, op) {
@@ -91,7 +95,15 @@ fn run<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
         ("h", "dec") => (0..n).for_each(|_| drop(black_box(hessian::from_slice::<T>(black_box(&bytes)).unwrap()))),
         ("m", "dec") => (0..n).for_each(|_| drop(black_box(rmp_serde::from_slice::<T>(black_box(&bytes)).unwrap()))),
         ("b", "dec") => (0..n).for_each(|_| drop(black_box(bincode::deserialize::<T>(black_box(&bytes)).unwrap()))),
-        ("h" | "m" | "b", "none") => {}
+        ("h1", "enc") => (0..n).for_each(|_| total += hessian::serde::h1::to_vec(black_box(v)).unwrap().len()),
+        ("bu", "enc") => (0..n).for_each(|_| total += hessian::serde::burlap::to_vec(black_box(v)).unwrap().len()),
+        ("h1", "dec") => {
+            (0..n).for_each(|_| drop(black_box(hessian::serde::h1::from_slice::<T>(black_box(&bytes)).unwrap())))
+        }
+        ("bu", "dec") => {
+            (0..n).for_each(|_| drop(black_box(hessian::serde::burlap::from_slice::<T>(black_box(&bytes)).unwrap())))
+        }
+        ("h" | "h1" | "bu" | "m" | "b", "none") => {}
         _ => panic!("operation {op}: enc, dec or none"),
     }
     total + bytes.len()
