@@ -293,55 +293,6 @@ fn offsets_hold_with_whitespace_and_comments() {
     assert_eq!(e.offset(), 12, "{e}");
 }
 
-#[derive(Serialize)]
-#[serde(rename = "T")]
-struct Three {
-    a: i32,
-    b: String,
-    c: String,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(rename = "T")]
-#[allow(dead_code)]
-struct ThreeInts {
-    a: i32,
-    b: String,
-    c: i32,
-}
-
-#[test]
-fn a_wrong_field_reports_the_offset_of_its_value() {
-    let bytes = sb::to_vec(&Three { a: 1, b: "xy".into(), c: "zz".into() }).unwrap();
-    let c_value = find(&bytes, "<string>zz");
-    let e = sb::from_slice::<ThreeInts>(&bytes).unwrap_err();
-    assert!(
-        matches!(e.kind(), ErrorKind::InvalidType { expected, found } if expected == "i32" && found == "string"),
-        "{e}"
-    );
-    assert_eq!(e.offset(), c_value, "{e}");
-    assert_eq!(oracle_decode::<ThreeInts>(&bytes).unwrap_err().offset(), 0, "the dynamic path knew no offset");
-    // the same in the second struct of a tuple
-    #[derive(Serialize)]
-    #[serde(rename = "T")]
-    struct ThreeOk {
-        a: i32,
-        b: String,
-        c: i32,
-    }
-    let pair =
-        sb::to_vec(&(ThreeOk { a: 1, b: "xy".into(), c: 3 }, Three { a: 2, b: "xy".into(), c: "zz".into() })).unwrap();
-    let e = sb::from_slice::<(ThreeInts, ThreeInts)>(&pair).unwrap_err();
-    assert_eq!(e.offset(), find(&pair, "<string>zz"), "{e}");
-    // and from a reader
-    let e = sb::from_reader::<_, ThreeInts>(&bytes[..]).unwrap_err();
-    assert_eq!(e.offset(), c_value, "{e}");
-    // a list where a number belongs
-    let e = sb::from_slice::<(i32, i32)>(b"<list><int>1</int><list/></list>").unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
-    assert_eq!(e.offset(), 18);
-}
-
 #[test]
 fn overflow_and_visitor_errors_report_their_offsets() {
     #[derive(Serialize)]

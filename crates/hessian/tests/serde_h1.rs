@@ -26,10 +26,6 @@ use std::sync::Arc;
 
 // ---- the oracle: the dynamic path (`common::serde_formats`, shared with the other format) ----
 
-fn oracle_decode<T: DeserializeOwned>(bytes: &[u8]) -> hessian::Result<T> {
-    formats::oracle_decode::<H1, T>(bytes)
-}
-
 /// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
 /// a slice and from a reader, give the value back.
 fn check<T: Serialize + DeserializeOwned + PartialEq + Debug>(v: &T) -> Vec<u8> {
@@ -237,51 +233,6 @@ fn the_deserializer_and_serializer_types() {
 }
 
 // ---- errors and their offsets ----
-
-#[derive(Serialize)]
-#[serde(rename = "T")]
-struct Three {
-    a: i32,
-    b: String,
-    c: String,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(rename = "T")]
-#[allow(dead_code)]
-struct ThreeInts {
-    a: i32,
-    b: String,
-    c: i32,
-}
-
-#[test]
-fn a_wrong_field_reports_the_offset_of_its_value() {
-    let bytes = sh1::to_vec(&Three { a: 1, b: "xy".into(), c: "zz".into() }).unwrap();
-    // `M t 0 1 T` 5, `S 0 1 a` 4, `I` 5, `S 0 1 b` 4, `S 0 2 xy` 5, `S 0 1 c` 4: c's value at 27
-    let e = sh1::from_slice::<ThreeInts>(&bytes).unwrap_err();
-    assert!(
-        matches!(e.kind(), ErrorKind::InvalidType { expected, found } if expected == "i32" && found == "string"),
-        "{e}"
-    );
-    assert_eq!(e.offset(), 27, "{e}");
-    assert_eq!(oracle_decode::<ThreeInts>(&bytes).unwrap_err().offset(), 0, "the dynamic path knew no offset");
-    // the same in the second struct of a tuple (after the 6-byte list header and the first,
-    // as long as the second)
-    #[derive(Serialize)]
-    #[serde(rename = "T")]
-    struct ThreeOk {
-        a: i32,
-        b: String,
-        c: i32,
-    }
-    let pair = (ThreeOk { a: 1, b: "xy".into(), c: 3 }, Three { a: 2, b: "xy".into(), c: "zz".into() });
-    let e = sh1::from_slice::<(ThreeInts, ThreeInts)>(&sh1::to_vec(&pair).unwrap()).unwrap_err();
-    assert_eq!(e.offset(), 6 + bytes.len() as u64 + 27, "{e}");
-    // and from a reader
-    let e = sh1::from_reader::<_, ThreeInts>(&bytes[..]).unwrap_err();
-    assert_eq!(e.offset(), 27, "{e}");
-}
 
 #[test]
 fn overflow_and_visitor_errors_report_their_offsets() {

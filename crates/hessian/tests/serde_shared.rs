@@ -15,7 +15,7 @@ use hessian::serde::{to_value, Date, Shared};
 use hessian::{ErrorKind, Value};
 use hessian_testkit::{structs, workloads};
 use serde::de::IgnoredAny;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 use std::sync::Arc;
@@ -338,4 +338,82 @@ fn truncated_input_is_an_error_inside_the_input<F: Format>() {
 fn truncated_input_is_an_error_inside_the_input_in_both_formats() {
     truncated_input_is_an_error_inside_the_input::<H1>();
     truncated_input_is_an_error_inside_the_input::<Burlap>();
+}
+
+#[derive(Serialize)]
+#[serde(rename = "T")]
+struct Three {
+    a: i32,
+    b: String,
+    c: String,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(rename = "T")]
+#[allow(dead_code)]
+struct ThreeInts {
+    a: i32,
+    b: String,
+    c: i32,
+}
+
+/// A value of the wrong type in a field is an error at the offset where that value starts (the
+/// dynamic path knew no offset), in a struct of its own, in the second struct of a tuple and
+/// from a reader; so is a list where a number belongs.
+fn a_wrong_field_reports_the_offset_of_its_value<F: Format>() {
+    let name = F::NAME;
+    let bytes = F::to_vec(&Three { a: 1, b: "xy".into(), c: "zz".into() }).unwrap();
+    let c_value = F::string_at(&bytes, "zz");
+    let e = F::from_slice::<ThreeInts>(&bytes).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::InvalidType { expected, found } if expected == "i32" && found == "string"),
+        "{name}: {e}"
+    );
+    assert_eq!(e.offset(), c_value, "{name}: {e}");
+    assert_eq!(
+        oracle_decode::<F, ThreeInts>(&bytes).unwrap_err().offset(),
+        0,
+        "{name}: the dynamic path knew no offset"
+    );
+    // the same in the second struct of a tuple
+    #[derive(Serialize)]
+    #[serde(rename = "T")]
+    struct ThreeOk {
+        a: i32,
+        b: String,
+        c: i32,
+    }
+    let pair =
+        F::to_vec(&(ThreeOk { a: 1, b: "xy".into(), c: 3 }, Three { a: 2, b: "xy".into(), c: "zz".into() })).unwrap();
+    let e = F::from_slice::<(ThreeInts, ThreeInts)>(&pair).unwrap_err();
+    assert_eq!(e.offset(), F::string_at(&pair, "zz"), "{name}: {e}");
+    // (in Hessian 1: `M t 0 1 T` 5, `S 0 1 a` 4, `I` 5, `S 0 1 b` 4, `S 0 2 xy` 5, `S 0 1 c` 4:
+    // c's value at 27; in the tuple after the 6-byte list header and the first struct, as long
+    // as the second)
+    if F::NAME == H1::NAME {
+        assert_eq!(c_value, 27);
+        assert_eq!(e.offset(), 6 + bytes.len() as u64 + c_value, "{name}: {e}");
+    }
+    // and from a reader
+    let e = F::from_reader::<ThreeInts>(&bytes).unwrap_err();
+    assert_eq!(e.offset(), c_value, "{name}: {e}");
+    // a list where a number belongs: at the inner list
+    let list = F::value_to_vec(&Value::list(vec![Value::Int(1), Value::list(vec![])])).unwrap();
+    let inner = F::value_to_vec(&Value::list(vec![])).unwrap();
+    let at = list.windows(inner.len()).rposition(|w| w == inner.as_slice()).unwrap() as u64;
+    let e = F::from_slice::<(i32, i32)>(&list).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{name}: {e}");
+    assert_eq!(e.offset(), at, "{name}: {e}");
+    if F::NAME == Burlap::NAME {
+        // also as an empty element
+        let e = F::from_slice::<(i32, i32)>(b"<list><int>1</int><list/></list>").unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+        assert_eq!(e.offset(), 18);
+    }
+}
+
+#[test]
+fn a_wrong_field_reports_the_offset_of_its_value_in_both_formats() {
+    a_wrong_field_reports_the_offset_of_its_value::<H1>();
+    a_wrong_field_reports_the_offset_of_its_value::<Burlap>();
 }

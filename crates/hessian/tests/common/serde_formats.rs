@@ -38,6 +38,8 @@ pub trait Format {
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
     fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>>;
     fn value_from_slice(b: &[u8]) -> hessian::Result<Value>;
+    /// The offset of the first string `s` written in `bytes` (short, in one chunk).
+    fn string_at(bytes: &[u8], s: &str) -> u64;
     /// `bytes` as an assertion message shows them.
     fn show(bytes: &[u8]) -> String;
 }
@@ -59,6 +61,11 @@ impl Format for H2 {
     /// At the `Q`.
     fn ref_error_at(bytes: &[u8]) -> u64 {
         find(bytes, Self::REF)
+    }
+    /// The compact string code (length below 32), the string.
+    fn string_at(bytes: &[u8], s: &str) -> u64 {
+        let code = [&[s.len() as u8][..], s.as_bytes()].concat();
+        bytes.windows(code.len()).position(|w| w == code.as_slice()).expect("the string") as u64
     }
     fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
         hessian::serde::h2::to_vec(v)
@@ -96,6 +103,11 @@ impl Format for H1 {
     /// At the `R`.
     fn ref_error_at(bytes: &[u8]) -> u64 {
         find(bytes, Self::REF)
+    }
+    /// `S`, the length in two bytes, the string.
+    fn string_at(bytes: &[u8], s: &str) -> u64 {
+        let code = [&[b'S', 0, s.len() as u8][..], s.as_bytes()].concat();
+        bytes.windows(code.len()).position(|w| w == code.as_slice()).expect("the string") as u64
     }
     fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>> {
         hessian::serde::h1::to_vec(v)
@@ -154,6 +166,9 @@ impl Format for Burlap {
     }
     fn value_from_slice(b: &[u8]) -> hessian::Result<Value> {
         hessian::burlap::from_slice(b)
+    }
+    fn string_at(bytes: &[u8], s: &str) -> u64 {
+        find(bytes, &format!("<string>{s}</string>"))
     }
     fn show(bytes: &[u8]) -> String {
         String::from_utf8_lossy(bytes).into_owned()
