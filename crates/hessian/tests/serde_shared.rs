@@ -3,8 +3,8 @@
 //! format: the native bytes are the dynamic path's (`FORMAT::to_vec(&to_value(v))`) for every
 //! scalar and compound type of `docs/serde-mapping.md` (`common/serde_types.rs`), the
 //! catalogue's values and the W1-W3 structs, both decoders give the value back, sequences that
-//! do not say their length are counted, shared values become references and truncated input is
-//! an error inside it. (`serde_h2.rs`, `serde_h1.rs` and `serde_burlap.rs` keep what differs: the
+//! do not say their length are counted, shared values become references, truncated input is an
+//! error inside it and a wrong field is reported at its value's offset. (`serde_h2.rs`, `serde_h1.rs` and `serde_burlap.rs` keep what differs: the
 //! bytes each format writes, its offsets and its quirks.)
 
 mod common;
