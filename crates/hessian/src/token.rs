@@ -286,8 +286,19 @@ pub(crate) fn write_object_as_map<E: TokenWrite + ?Sized>(enc: &mut E, o: &Objec
     enc.write_map_end()
 }
 
-/// The [`TokenWrite`] methods that an encoder's inherent methods of the same names implement.
+/// The [`TokenWrite`] methods that an encoder's inherent methods of the same names implement;
+/// with `objects_as_maps`, also `write_remote` and `write_object` as Hessian 1 and Burlap write
+/// them (the encoder's `write_remote`, [`write_object_as_map`]).
 macro_rules! forward_token_write {
+    (objects_as_maps) => {
+        forward_token_write!();
+        fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()> {
+            Self::write_remote(self, type_name, url)
+        }
+        fn write_object(&mut self, o: &Object) -> Result<()> {
+            token::write_object_as_map(self, o)
+        }
+    };
     () => {
         fn position(&self) -> u64 {
             Self::position(self)
@@ -356,3 +367,48 @@ macro_rules! forward_token_write {
     };
 }
 pub(crate) use forward_token_write;
+
+/// The [`TokenRead`] methods that a decoder's inherent methods (and fields `limits`, `refs`) of
+/// the same names implement.
+macro_rules! forward_token_read {
+    () => {
+        fn read_value(&mut self) -> Result<Value> {
+            Decoder::read_value(self)
+        }
+        fn limits(&self) -> &Limits {
+            &self.limits
+        }
+        fn set_limits(&mut self, limits: Limits) {
+            self.limits = limits;
+        }
+        #[inline]
+        fn enter(&mut self) -> Result<()> {
+            Decoder::enter(self)
+        }
+        #[inline]
+        fn leave(&mut self) {
+            Decoder::leave(self)
+        }
+        #[inline]
+        fn check_count(&self, count: usize) -> Result<()> {
+            Decoder::check_count(self, count)
+        }
+        fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
+            Decoder::check_list_len(self, declared, count)
+        }
+        #[inline]
+        fn ref_count(&self) -> usize {
+            self.refs
+        }
+        fn truncate_refs(&mut self, n: usize) {
+            Decoder::truncate_refs(self, n)
+        }
+        fn end(&mut self) -> Result<()> {
+            Decoder::end(self)
+        }
+        fn reset(&mut self) {
+            Decoder::reset(self)
+        }
+    };
+}
+pub(crate) use forward_token_read;

@@ -4,8 +4,9 @@
 //! scalar and compound type of `docs/serde-mapping.md` (`common/serde_types.rs`), the
 //! catalogue's values and the W1-W3 structs, both decoders give the value back, sequences that
 //! do not say their length are counted, shared values become references, truncated input is an
-//! error inside it and a wrong field is reported at its value's offset. (`serde_h2.rs`, `serde_h1.rs` and `serde_burlap.rs` keep what differs: the
-//! bytes each format writes, its offsets and its quirks.)
+//! error inside it and a wrong field is reported at its value's offset. (`serde_h2.rs`,
+//! `serde_h1.rs` and `serde_burlap.rs` keep what differs: the bytes each format writes, its
+//! offsets and its quirks.)
 
 mod common;
 
@@ -45,9 +46,9 @@ fn sequences_are_counted<F: Format>() {
     }
 }
 
-#[test]
 /// (Not Hessian 2: it writes a sequence without a length as a variable-length list, `W … Z`,
 /// rather than counting it.)
+#[test]
 fn sequences_without_a_length_are_counted() {
     sequences_are_counted::<H1>();
     sequences_are_counted::<Burlap>();
@@ -230,9 +231,9 @@ fn compound_types<F: Format>() {
     }
 }
 
-#[test]
 /// (Not Hessian 2: it has no remote code, so the remote in `compound()` comes back as the
 /// object Java writes for one; `serde_h2.rs` round-trips its own compound.)
+#[test]
 fn compound_types_write_the_dynamic_paths_bytes() {
     compound_types::<H1>();
     compound_types::<Burlap>();

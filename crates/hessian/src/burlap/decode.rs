@@ -13,7 +13,7 @@ use crate::java_utf8;
 use crate::kind::Kind;
 use crate::message::{Call, CallHeader, Fault, RawReply, Reply};
 use crate::read::{finish_str, Read, Reference, SliceRead};
-use crate::token::{ListHead, MapHead, Scalar, TokenRead};
+use crate::token::{forward_token_read, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
 use quick_xml::events::Event;
 use std::io::BufRead;
@@ -891,6 +891,7 @@ pub struct Opening(Tok);
 impl<'de, R: Input> TokenRead<'de> for Decoder<R> {
     type Open = Opening;
     type Mark = Position<R>;
+    forward_token_read!();
 
     fn kind(Opening(tok): Opening) -> Kind {
         match tok {
@@ -947,10 +948,6 @@ impl<'de, R: Input> TokenRead<'de> for Decoder<R> {
         self.read_entries()
     }
 
-    fn read_value(&mut self) -> Result<Value> {
-        Decoder::read_value(self)
-    }
-
     #[cold]
     fn invalid(&self, Opening(tok): Opening) -> Error {
         match tok {
@@ -966,38 +963,6 @@ impl<'de, R: Input> TokenRead<'de> for Decoder<R> {
         Decoder::offset(self)
     }
 
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-    }
-
-    fn enter(&mut self) -> Result<()> {
-        Decoder::enter(self)
-    }
-
-    fn leave(&mut self) {
-        Decoder::leave(self)
-    }
-
-    fn check_count(&self, count: usize) -> Result<()> {
-        Decoder::check_count(self, count)
-    }
-
-    fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
-        Decoder::check_list_len(self, declared, count)
-    }
-
-    fn ref_count(&self) -> usize {
-        self.refs
-    }
-
-    fn truncate_refs(&mut self, n: usize) {
-        Decoder::truncate_refs(self, n)
-    }
-
     fn rewindable(&self) -> bool {
         self.origin.is_some()
     }
@@ -1009,13 +974,5 @@ impl<'de, R: Input> TokenRead<'de> for Decoder<R> {
 
     fn restore(&mut self, mark: Position<R>) {
         Decoder::restore(self, mark)
-    }
-
-    fn end(&mut self) -> Result<()> {
-        Decoder::end(self)
-    }
-
-    fn reset(&mut self) {
-        Decoder::reset(self)
     }
 }

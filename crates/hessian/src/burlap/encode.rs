@@ -341,11 +341,5 @@ impl<W: Write> token::sealed::Sealed for Encoder<W> {}
 impl<W: Write> TokenWrite for Encoder<W> {
     type Writer = W;
     const FIXED_LISTS_END: bool = true;
-    forward_token_write!();
-    fn write_remote(&mut self, type_name: &str, url: &str) -> Result<()> {
-        Self::write_remote(self, type_name, url)
-    }
-    fn write_object(&mut self, o: &Object) -> Result<()> {
-        token::write_object_as_map(self, o)
-    }
+    forward_token_write!(objects_as_maps);
 }

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
-use crate::token::{ListHead, MapHead, Scalar, TokenRead};
+use crate::token::{forward_token_read, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
 use std::marker::PhantomData;
 
@@ -625,6 +625,7 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
     type Open = u8;
     /// The offset to read on from.
     type Mark = u64;
+    forward_token_read!();
 
     #[inline(always)]
     fn kind(code: u8) -> Kind {
@@ -703,10 +704,6 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
         self.read_entries(8)
     }
 
-    fn read_value(&mut self) -> Result<Value> {
-        Decoder::read_value(self)
-    }
-
     #[cold]
     fn invalid(&self, code: u8) -> Error {
         self.unexpected(code, "value")
@@ -714,39 +711,6 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
 
     fn offset(&self) -> u64 {
         self.read.offset()
-    }
-
-    fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
-    }
-
-    fn enter(&mut self) -> Result<()> {
-        Decoder::enter(self)
-    }
-
-    fn leave(&mut self) {
-        Decoder::leave(self)
-    }
-
-    #[inline]
-    fn check_count(&self, count: usize) -> Result<()> {
-        Decoder::check_count(self, count)
-    }
-
-    fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
-        Decoder::check_list_len(self, declared, count)
-    }
-
-    fn ref_count(&self) -> usize {
-        self.refs
-    }
-
-    fn truncate_refs(&mut self, n: usize) {
-        Decoder::truncate_refs(self, n)
     }
 
     fn rewindable(&self) -> bool {
@@ -760,13 +724,5 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
 
     fn restore(&mut self, back: u64) {
         self.read.rewind_to(back);
-    }
-
-    fn end(&mut self) -> Result<()> {
-        Decoder::end(self)
-    }
-
-    fn reset(&mut self) {
-        Decoder::reset(self)
     }
 }
