@@ -379,8 +379,9 @@ impl<R: BufRead> Decoder<R> {
             if s.len() > units_max && java_utf8::utf16_len(s) > units_max {
                 return Err(self.limit("string length", units_max));
             }
-            // (checked just above; borrowed again to end the first borrow on the error path)
-            return std::str::from_utf8(&self.text).map_err(|_| self.malformed("bad string"));
+            // SAFETY: `self.text` was checked to be UTF-8 just above and has not changed since (the
+            // check's borrow cannot be returned itself: the path below writes to `self`).
+            return Ok(unsafe { std::str::from_utf8_unchecked(&self.text) });
         }
         let mut r = SliceRead::new(&self.text);
         let mut out = std::mem::take(&mut self.str_scratch);
