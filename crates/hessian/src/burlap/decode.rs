@@ -495,6 +495,11 @@ impl<R: BufRead> Decoder<R> {
 
     #[inline(never)]
     pub(crate) fn parse_leaf(&mut self, t: Tag, tok: Tok) -> Result<Value> {
+        if t == Tag::Base64 {
+            // the decoded bytes move into the value rather than being copied out of the buffer
+            self.parse_scalar(t, tok)?;
+            return Ok(Value::Binary(std::mem::take(&mut self.bytes)));
+        }
         self.parse_scalar(t, tok).map(Scalar::into_value)
     }
 
