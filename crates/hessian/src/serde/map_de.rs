@@ -148,15 +148,6 @@ impl<'de, T: TokenRead<'de>> MapDeserializer<'de, T> {
         }
     }
 
-    /// Reads the leaf value opened at `at`; a list or map is a type error.
-    #[inline]
-    fn leaf(&mut self, open: T::Open, at: u64, expected: &str) -> Result<Scalar<'de, '_>> {
-        match T::kind(open) {
-            Kind::List | Kind::Map | Kind::Invalid => Err(self.wrong(open, at, expected)),
-            _ => self.dec.scalar(open),
-        }
-    }
-
     /// Reads an int or a long, with the offset where it starts.
     #[inline]
     fn integer(&mut self, expected: &str) -> Result<(i64, u64)> {
@@ -579,7 +570,7 @@ impl<'de, T: TokenRead<'de>> de::Deserializer<'de> for &mut MapDeserializer<'de,
         let (open, at) = self.dec.open()?;
         match T::kind(open) {
             Kind::Map => self.visit_enum_map(open, at, name, variants, visitor),
-            Kind::String | Kind::Ref => match self.leaf(open, at, "an enum")? {
+            Kind::String | Kind::Ref => match self.dec.scalar(open)? {
                 Scalar::Str(Reference::Borrowed(s)) => {
                     visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(s))
                 }
