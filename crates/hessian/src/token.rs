@@ -1,14 +1,14 @@
-//! The token layer: one reader interface over the value tokens of the formats that write an
-//! object as a typed map keyed by field name (Hessian 1.0.2 and Burlap 1.0), in the spirit of
-//! serde_json's `Read` and rmp's `Marker`. A value starts with an opening (a Hessian 1 byte code,
-//! a Burlap start tag) that [`TokenRead::open`] reads and [`TokenRead::kind`] classifies once
-//! ([`Kind`], each format's table); a leaf is then read whole as a [`Scalar`], a list or map by
-//! its header ([`ListHead`], [`MapHead`]) and its entries up to the format's end mark.
+//! The token layer: one reader interface over the value tokens of the three formats, in the
+//! spirit of serde_json's `Read` and rmp's `Marker`. A value starts with an opening (a Hessian
+//! byte code, a Burlap start tag) that [`TokenRead::open`] reads and [`TokenRead::kind`]
+//! classifies once ([`Kind`], each format's table); a leaf is then read whole as a [`Scalar`], a
+//! list or map by its header ([`ListHead`], [`MapHead`]) and its entries up to the format's end
+//! mark (or, for a Hessian 2 list of fixed length, its count), and a Hessian 2 object by its
+//! class definition ([`TokenRead::object_head`]) and its fields in the definition's order.
 //!
-//! The serde deserializer of both formats (`hessian::serde::{h1, burlap}::Deserializer`) is one
-//! generic type over this trait, as their serializer is one type over the encoders. Hessian 2.0
-//! keeps its own deserializer: its objects are class definitions and positional fields, and its
-//! compact codes are read by specialised fast paths.
+//! The serde deserializer of the three formats (`hessian::serde::{h2, h1, burlap}::Deserializer`)
+//! is one generic type over this trait, `hessian::serde::de::Deserializer`. Hessian 2's compact
+//! forms are read by its fast paths (`buffered_*`), which the other formats leave at `None`.
 
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
@@ -66,6 +66,9 @@ pub struct ListHead {
     pub len: Option<usize>,
     /// Whether it is complete already: no elements and no end mark follow (Burlap's `<list/>`).
     pub closed: bool,
+    /// Whether exactly `len` elements follow and no end mark (a Hessian 2 list of fixed length);
+    /// otherwise the list ends with an end mark, and a declared length is checked against it.
+    pub counted: bool,
 }
 
 /// The header of a map, its reference registered.
@@ -82,8 +85,8 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// Reads the value tokens of one format: implemented by [`h1::Decoder`](crate::h1::Decoder)
-/// and [`burlap::Decoder`](crate::burlap::Decoder) (sealed). Every method keeps the decoder's
+/// Reads the value tokens of one format: implemented by [`h2::Decoder`](crate::h2::Decoder),
+/// [`h1::Decoder`](crate::h1::Decoder) and [`burlap::Decoder`](crate::burlap::Decoder) (sealed). Every method keeps the decoder's
 /// checks and [`Limits`]; the counting methods (`enter`, `check_count`, …) are the decoder's
 /// own, so that a generic reader refuses what the decoder refuses.
 pub trait TokenRead<'de>: sealed::Sealed {
@@ -177,8 +180,63 @@ pub trait TokenRead<'de>: sealed::Sealed {
     fn restore(&mut self, mark: Self::Mark);
     /// Fails unless the input is exhausted (only whitespace or comments remain in Burlap).
     fn end(&mut self) -> Result<()>;
-    /// Starts a new message: forgets references.
+    /// Starts a new message: forgets references (and Hessian 2's per-message definitions).
     fn reset(&mut self);
+
+    /// Whether the format has fast paths (`buffered_*`) that read a whole common value from
+    /// the buffered input; the general path behind them is then kept out of line.
+    const BUFFERED: bool = false;
+    /// The next value if it is an int in a common form that lies whole in the buffer.
+    #[inline(always)]
+    fn buffered_int(&mut self) -> Option<i32> {
+        None
+    }
+    /// The next value if it is a long in a common form that lies whole in the buffer.
+    #[inline(always)]
+    fn buffered_long(&mut self) -> Option<i64> {
+        None
+    }
+    /// The next value if it is a double in a common form that lies whole in the buffer.
+    #[inline(always)]
+    fn buffered_double(&mut self) -> Option<f64> {
+        None
+    }
+    /// The next value if it is a date that lies whole in the buffer.
+    #[inline(always)]
+    fn buffered_date(&mut self) -> Option<i64> {
+        None
+    }
+    /// The next value, owned, if it is a short ASCII string that lies whole in the buffer.
+    #[inline(always)]
+    fn buffered_ascii_string(&mut self) -> Option<String> {
+        None
+    }
+    /// Reads the header of an object ([`Kind::Object`]) whose opening was read, registers its
+    /// reference and returns the index of its class definition; its fields follow, one value
+    /// each, in the order of [`class_fields`](Self::class_fields).
+    fn object_head(&mut self, open: Self::Open) -> Result<usize> {
+        Err(self.invalid(open))
+    }
+    /// The field names of class definition `class` (empty when there is none).
+    fn class_fields(&self, class: usize) -> &[String] {
+        let _ = class;
+        &[]
+    }
+    /// Whether class definition `class` lists exactly `fields`, in order (memoised by the
+    /// address of `fields`).
+    fn class_lists_exactly(&mut self, class: usize, fields: &'static [&'static str]) -> bool {
+        let _ = (class, fields);
+        false
+    }
+    /// How many definitions (Hessian 2's class definitions and type names) this message has
+    /// registered so far.
+    fn definitions(&self) -> (usize, usize) {
+        (0, 0)
+    }
+    /// Forgets the definitions registered after the first `n` ([`definitions`](Self::definitions)).
+    fn truncate_definitions(&mut self, n: (usize, usize)) {
+        let _ = n;
+    }
 }
 
 /// Writes the value tokens of one format: implemented by [`h2::Encoder`](crate::h2::Encoder),

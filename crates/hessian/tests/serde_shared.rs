@@ -4,7 +4,8 @@
 //! scalar and compound type of `docs/serde-mapping.md` (`common/serde_types.rs`), the
 //! catalogue's values and the W1-W3 structs, both decoders give the value back, sequences that
 //! do not say their length are counted, shared values become references, truncated input is an
-//! error inside it and a wrong field is reported at its value's offset. (`serde_h2.rs`,
+//! error inside it, a wrong field is reported at its value's offset and what a visitor leaves
+//! unread is skipped (the last four for all three formats, which share one deserializer). (`serde_h2.rs`,
 //! `serde_h1.rs` and `serde_burlap.rs` keep what differs: the bytes each format writes, its
 //! offsets and its quirks.)
 
@@ -301,7 +302,8 @@ fn shared_values_are_written_once_then_referenced<F: Format>() {
 }
 
 #[test]
-fn shared_values_are_written_once_then_referenced_in_both_formats() {
+fn shared_values_are_written_once_then_referenced_in_every_format() {
+    shared_values_are_written_once_then_referenced::<H2>();
     shared_values_are_written_once_then_referenced::<H1>();
     shared_values_are_written_once_then_referenced::<Burlap>();
 }
@@ -336,7 +338,8 @@ fn truncated_input_is_an_error_inside_the_input<F: Format>() {
 }
 
 #[test]
-fn truncated_input_is_an_error_inside_the_input_in_both_formats() {
+fn truncated_input_is_an_error_inside_the_input_in_every_format() {
+    truncated_input_is_an_error_inside_the_input::<H2>();
     truncated_input_is_an_error_inside_the_input::<H1>();
     truncated_input_is_an_error_inside_the_input::<Burlap>();
 }
@@ -414,7 +417,49 @@ fn a_wrong_field_reports_the_offset_of_its_value<F: Format>() {
 }
 
 #[test]
-fn a_wrong_field_reports_the_offset_of_its_value_in_both_formats() {
+fn a_wrong_field_reports_the_offset_of_its_value_in_every_format() {
+    a_wrong_field_reports_the_offset_of_its_value::<H2>();
     a_wrong_field_reports_the_offset_of_its_value::<H1>();
     a_wrong_field_reports_the_offset_of_its_value::<Burlap>();
+}
+
+/// What a visitor leaves unread is skipped and checked, as the dynamic path ignores it: the
+/// elements of a longer list after a tuple's or an array's (of fixed or variable length, and
+/// still read to the end: a bad element after them is an error), the entries of a map after a
+/// struct's fields, and the content of a unit variant written as a one-entry map.
+fn what_a_visitor_leaves_unread_is_skipped<F: Format>() {
+    let name = F::NAME;
+    let ints = vec![Value::Int(1), Value::Int(2), Value::list(vec![Value::Int(3)])];
+    let variable = hessian::value::List { type_name: None, fixed_length: false, items: ints.clone() };
+    for list in [Value::list(ints), Value::List(Box::new(variable))] {
+        let bytes = F::value_to_vec(&list).unwrap();
+        assert_eq!(same_decode::<F, (i32, i32)>(&bytes), (1, 2), "{name}: {}", F::show(&bytes));
+        assert_eq!(same_decode::<F, [i32; 1]>(&bytes), [1], "{name}");
+        // the rest is read to its end: a reference out of range in it is an error
+        let bad = F::value_to_vec(&Value::list(vec![Value::Int(1), Value::Int(2), Value::Ref(7)])).unwrap();
+        let e = F::from_slice::<(i32, i32)>(&bad).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::RefOutOfRange { index: 7, .. }), "{name}: {e}");
+        assert!(oracle_decode::<F, (i32, i32)>(&bad).is_err(), "{name}");
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct A {
+        a: i32,
+    }
+    let map = Value::map(vec![
+        (Value::string("a"), Value::Int(1)),
+        (Value::string("b"), Value::list(vec![Value::Int(2)])),
+        (Value::string("c"), Value::Null),
+    ]);
+    assert_eq!(same_decode::<F, A>(&F::value_to_vec(&map).unwrap()), A { a: 1 }, "{name}");
+    for content in [Value::Null, Value::Int(5), Value::list(vec![Value::string("x")])] {
+        let unit = F::value_to_vec(&Value::map(vec![(Value::string("Red"), content)])).unwrap();
+        assert_eq!(same_decode::<F, Color>(&unit), Color::Red, "{name}: {}", F::show(&unit));
+    }
+}
+
+#[test]
+fn what_a_visitor_leaves_unread_is_skipped_in_every_format() {
+    what_a_visitor_leaves_unread_is_skipped::<H2>();
+    what_a_visitor_leaves_unread_is_skipped::<H1>();
+    what_a_visitor_leaves_unread_is_skipped::<Burlap>();
 }

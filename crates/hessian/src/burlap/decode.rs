@@ -934,10 +934,10 @@ impl<'de, R: Input> TokenRead<'de> for Decoder<R> {
     fn list_head(&mut self, Opening(tok): Opening) -> Result<ListHead> {
         if let Tok::Empty(_) = tok {
             self.add_ref()?;
-            return Ok(ListHead { len: None, closed: true });
+            return Ok(ListHead { len: None, closed: true, counted: false });
         }
         let (_, len) = self.list_header()?;
-        Ok(ListHead { len, closed: false })
+        Ok(ListHead { len, closed: false, counted: false })
     }
 
     fn map_head(&mut self, Opening(tok): Opening) -> Result<MapHead> {

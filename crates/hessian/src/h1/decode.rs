@@ -693,7 +693,7 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
 
     fn list_head(&mut self, _code: u8) -> Result<ListHead> {
         let (_, len) = self.parse_list_header()?;
-        Ok(ListHead { len, closed: false })
+        Ok(ListHead { len, closed: false, counted: false })
     }
 
     fn map_head(&mut self, _code: u8) -> Result<MapHead> {

@@ -9,6 +9,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::read::{ascii_string, finish_str, IoRead, Read, Reference, SliceRead};
 use crate::tables::Tables;
+use crate::token::{forward_token_read, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{ClassDef, List, Map, Object, Value};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -800,19 +801,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                 self.enter()?;
                 let type_name = if code == BC_MAP { Some(self.read_type()?) } else { None };
                 self.add_ref()?;
-                let mut entries = Vec::new();
-                loop {
-                    let c = self.read.next()?;
-                    if c == BC_END {
-                        break;
-                    }
-                    if entries.len() >= self.limits.max_collection_len {
-                        return Err(self.limit("collection length", self.limits.max_collection_len));
-                    }
-                    let k = self.parse_value(c)?;
-                    let v = self.read_value()?;
-                    entries.push((k, v));
-                }
+                let entries = self.read_entries()?;
                 self.leave();
                 Value::Map(Box::new(Map { type_name, entries }))
             }
@@ -829,6 +818,42 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             Kind::Ref => Value::Ref(self.parse_ref()?),
             Kind::ClassDef | Kind::Remote | Kind::Invalid => return Err(self.unexpected(code, "value")),
         })
+    }
+
+    /// Reads the entries of a map after its header, up to and with its `Z` (in line: it was
+    /// the map arm of `parse_value`).
+    #[inline(always)]
+    fn read_entries(&mut self) -> Result<Vec<(Value, Value)>> {
+        let mut entries = Vec::new();
+        loop {
+            let c = self.read.next()?;
+            if c == BC_END {
+                return Ok(entries);
+            }
+            if entries.len() >= self.limits.max_collection_len {
+                return Err(self.limit("collection length", self.limits.max_collection_len));
+            }
+            let k = self.parse_value(c)?;
+            let v = self.read_value()?;
+            entries.push((k, v));
+        }
+    }
+
+    /// Refuses another element of a list or map of `count` elements read so far, past the
+    /// collection limit (lists of variable length and maps, whose length is not declared).
+    #[inline]
+    pub(crate) fn check_count(&self, count: usize) -> Result<()> {
+        if count >= self.limits.max_collection_len {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
+        }
+        Ok(())
+    }
+
+    /// After a list's end: a Hessian 2 list either declares its length and holds exactly that
+    /// many elements (no end mark), or declares none, so there is nothing to check.
+    pub(crate) fn check_list_len(&self, declared: Option<usize>, count: usize) -> Result<()> {
+        let _ = (declared, count);
+        Ok(())
     }
 
     fn parse_list_items(&mut self, h: ListHeader) -> Result<List> {
@@ -1012,6 +1037,181 @@ impl DefCache {
         }
         self.0.push(def);
         self.1.push(entry);
+    }
+}
+
+impl<'de, R: Read<'de>> crate::token::sealed::Sealed for Decoder<'de, R> {}
+
+/// The token reader of Hessian 2.0: class definitions in front of a value are read into the
+/// tables as part of its opening, objects are read by their definition, and the common compact
+/// forms have fast paths over the buffered input.
+impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
+    type Open = u8;
+    /// The offset to read on from.
+    type Mark = u64;
+    const BUFFERED: bool = true;
+    forward_token_read!();
+
+    #[inline(always)]
+    fn kind(code: u8) -> Kind {
+        kind(code)
+    }
+
+    /// Reads any class definitions in front of the value into the tables.
+    #[inline(always)]
+    fn open(&mut self) -> Result<(u8, u64)> {
+        loop {
+            let at = self.read.offset();
+            let code = self.read.next()?;
+            if code != BC_CLASS_DEF {
+                return Ok((code, at));
+            }
+            self.parse_class_def()?;
+        }
+    }
+
+    #[inline(always)]
+    fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
+        let at = self.read.offset();
+        match self.read.peek()? {
+            Some(BC_END) => Ok((None, at)),
+            Some(c) => Ok((Some(kind(c)), at)),
+            None => Err(self.err(ErrorKind::UnexpectedEof)),
+        }
+    }
+
+    #[inline(always)]
+    fn close(&mut self) -> Result<()> {
+        self.read.next().map(drop)
+    }
+
+    #[inline]
+    fn scalar(&mut self, code: u8) -> Result<Scalar<'de, '_>> {
+        Ok(match kind(code) {
+            Kind::String => Scalar::Str(self.parse_str(code)?),
+            Kind::Int => Scalar::Int(self.parse_int(code)?),
+            Kind::Long => Scalar::Long(self.parse_long(code)?),
+            Kind::Double => Scalar::Double(self.parse_double(code)?),
+            Kind::Date => Scalar::Date(self.parse_date(code)?),
+            Kind::Null => Scalar::Null,
+            Kind::Bool => Scalar::Bool(code == BC_TRUE),
+            Kind::Binary => Scalar::Bytes(self.parse_bytes(code)?),
+            Kind::Ref => Scalar::Ref(self.parse_ref()?),
+            _ => return Err(self.unexpected(code, "value")),
+        })
+    }
+
+    #[inline(always)]
+    fn string(&mut self, code: u8) -> Result<Reference<'de, '_, str>> {
+        self.parse_str(code)
+    }
+
+    #[inline]
+    fn integer(&mut self, code: u8) -> Result<i64> {
+        match kind(code) {
+            Kind::Int => self.parse_int(code).map(i64::from),
+            Kind::Long => self.parse_long(code),
+            _ => self.parse_date(code),
+        }
+    }
+
+    #[inline]
+    fn double(&mut self, code: u8) -> Result<f64> {
+        match kind(code) {
+            Kind::Double => self.parse_double(code),
+            Kind::Int => self.parse_int(code).map(f64::from),
+            _ => self.parse_long(code).map(|v| v as f64),
+        }
+    }
+
+    /// (a list of fixed length has no end mark)
+    #[inline]
+    fn list_head(&mut self, code: u8) -> Result<ListHead> {
+        let len = self.parse_list_len(code)?;
+        Ok(ListHead { len, closed: false, counted: len.is_some() })
+    }
+
+    #[inline]
+    fn map_head(&mut self, code: u8) -> Result<MapHead> {
+        let type_name = if code == BC_MAP { Some(self.read_type()?) } else { None };
+        self.add_ref()?;
+        Ok(MapHead { type_name, closed: false })
+    }
+
+    fn map_entries(&mut self) -> Result<Vec<(Value, Value)>> {
+        self.read_entries()
+    }
+
+    #[cold]
+    fn invalid(&self, code: u8) -> Error {
+        self.unexpected(code, "value")
+    }
+
+    #[inline(always)]
+    fn offset(&self) -> u64 {
+        self.read.offset()
+    }
+
+    #[inline(always)]
+    fn rewindable(&self) -> bool {
+        R::REWINDABLE
+    }
+
+    fn rewind(&mut self, at: u64) -> Option<u64> {
+        let back = self.read.offset();
+        self.read.rewind_to(at).then_some(back)
+    }
+
+    fn restore(&mut self, back: u64) {
+        self.read.rewind_to(back);
+    }
+
+    #[inline(always)]
+    fn buffered_int(&mut self) -> Option<i32> {
+        Decoder::buffered_int(self)
+    }
+
+    #[inline(always)]
+    fn buffered_long(&mut self) -> Option<i64> {
+        Decoder::buffered_long(self)
+    }
+
+    #[inline(always)]
+    fn buffered_double(&mut self) -> Option<f64> {
+        Decoder::buffered_double(self)
+    }
+
+    #[inline(always)]
+    fn buffered_date(&mut self) -> Option<i64> {
+        Decoder::buffered_date(self)
+    }
+
+    #[inline(always)]
+    fn buffered_ascii_string(&mut self) -> Option<String> {
+        Decoder::buffered_ascii_string(self)
+    }
+
+    #[inline]
+    fn object_head(&mut self, code: u8) -> Result<usize> {
+        self.parse_object_index(code)
+    }
+
+    #[inline]
+    fn class_fields(&self, class: usize) -> &[String] {
+        self.tables.class(class).map_or(&[], |c| &c.fields[..])
+    }
+
+    #[inline]
+    fn class_lists_exactly(&mut self, class: usize, fields: &'static [&'static str]) -> bool {
+        Decoder::class_lists_exactly(self, class, fields)
+    }
+
+    fn definitions(&self) -> (usize, usize) {
+        (self.tables.classes().len(), self.tables.types().len())
+    }
+
+    fn truncate_definitions(&mut self, (classes, types): (usize, usize)) {
+        self.tables.truncate(classes, types);
     }
 }
 

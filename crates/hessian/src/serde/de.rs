@@ -1,113 +1,149 @@
-//! The Hessian 2.0 serde [`Deserializer`]: reads straight from the input through
-//! [`h2::Decoder`](crate::h2::Decoder)'s token parsers, borrowing strings and bytes from a slice
-//! where it can.
+//! The serde deserializer of the three formats: one [`Deserializer`] over the format's
+//! [`TokenRead`] decoder (`hessian::serde::{h2, h1, burlap}::Deserializer` are this type over
+//! [`h2::Decoder`](crate::h2::Decoder), [`h1::Decoder`](crate::h1::Decoder) and
+//! [`burlap::Decoder`](crate::burlap::Decoder)), in the spirit of serde_json's
+//! `Deserializer<R: Read>`.
 //!
-//! Objects decode into structs by field name, in whatever order the sender's class definition
-//! lists them; unknown fields are skipped. When a class definition lists exactly the fields the
-//! Rust type declares, in the same order (the case of Rust-to-Rust messages and of structs
+//! It reads straight from the input through the decoder's parsers (same checks, same
+//! [`Limits`]), borrowing strings and bytes from a slice where the format allows, and gives the
+//! results of the dynamic path (`from_value(h2::from_slice(data)?)` and the like) for every input
+//! that path accepts, without building the value tree. Its errors carry the offset of the
+//! offending value: wire errors the offset of the bad byte, type errors (`InvalidType`,
+//! `OutOfRange`) the offset where the value starts (its code, the `<` of its element), errors
+//! raised by a visitor (`MissingField`, `UnknownVariant`, custom messages) the start of the
+//! value, field or struct that raised them.
+//!
+//! A Java object is a Hessian 2 object (a class definition and its fields in the definition's
+//! order) or, in Hessian 1 and Burlap, a map typed with its class name: it decodes into a struct
+//! by field name, in any order, unknown fields skipped. When a Hessian 2 class definition lists
+//! exactly the fields the Rust type declares, in the same order (Rust-to-Rust messages, structs
 //! declared in Java's wire order), the values are handed to the derived visitor as a sequence
 //! instead of a keyed map: decided once per class definition and type, then no field-name work
-//! at all.
+//! at all. Lists, maps and objects are read to their end, so whatever a visitor leaves unread (a
+//! tuple shorter than its list, entries after a visitor stopped) is skipped, and checked, as the
+//! dynamic path ignores it. The one place where values are still built is an enum written as a
+//! typed map (a Java enum in Hessian 1 and Burlap): its entries are read as a [`Value`] map and
+//! mapped like the dynamic path does, as the variant may be any entry.
 //!
-//! Scalars (ints, longs, the common double forms, dates) and owned short ASCII strings are first
-//! tried straight from the buffered input (`Decoder::buffered_*`): when the whole value lies
-//! there in a common form it is decoded without error paths, small enough to inline into a
-//! derived visitor; anything else (class definitions in front of the value, other forms, the end
-//! of the input, errors) takes the general path, out of line, with the same results and errors.
-//! The error paths of object fields are marked cold so that LLVM keeps the field reads inline.
+//! Fast paths: in Hessian 2, ints, longs, the common double forms, dates and owned short ASCII
+//! strings are first tried straight from the buffered input ([`TokenRead::buffered_int`] and the
+//! like): when the whole value lies there in a common form it is decoded without error paths,
+//! small enough to inline into a derived visitor; anything else (class definitions in front of
+//! the value, other forms, the end of the input, errors) takes the general path, out of line,
+//! with the same results and errors. The error paths of fields are marked cold so that LLVM keeps
+//! the field reads inline.
 
 use super::copies::RefCopies;
+use super::dynamic::ValueDe;
 use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
 use crate::error::{Error, ErrorKind, Limits, Result};
-use crate::h2::codes::*;
-use crate::h2::Decoder;
 use crate::kind::Kind;
-use crate::read::{IoRead, Read, Reference, SliceRead};
+use crate::read::Reference;
+use crate::token::{Scalar, TokenRead};
+use crate::value::{Map, Value};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use std::any::Any;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// Deserializes Rust values from Hessian 2.0.
-pub struct Deserializer<'de, R: Read<'de>> {
-    dec: Decoder<'de, R>,
-    /// Per class-definition index: the address of the `FIELDS` slice of the Rust type last
-    /// matched against it, and whether it matched exactly (index keys) or not (name keys); the
-    /// first [`FAST_INLINE`] in place, the others in `fast_more`.
+/// Deserializes Rust values from Hessian 2.0, Hessian 1.0.2 or Burlap 1.0 through the format's
+/// decoder `D`.
+pub struct Deserializer<'de, D: TokenRead<'de>> {
+    dec: D,
+    /// Per Hessian 2 class-definition index: the address of the `FIELDS` slice of the Rust type
+    /// last matched against it, and whether it matched exactly (index keys) or not (name keys);
+    /// the first [`FAST_INLINE`] in place, the others in `fast_more`.
     fast: [(usize, bool); FAST_INLINE],
     fast_more: Vec<(usize, bool)>,
-    /// Values decoded through [`Shared`](super::Shared), by reference index (made when the
-    /// first one is decoded; boxed to keep the deserializer small).
+    /// Values decoded through [`Shared`](crate::serde::Shared), by reference index (made when
+    /// the first one is decoded; boxed to keep the deserializer small).
     #[allow(clippy::box_collection)]
     shared: Option<Box<HashMap<usize, Rc<dyn Any>>>>,
-    /// Where each referenceable value starts, for references into plain types (slices only).
+    /// Where each list, map and object starts, for references into plain types (slices only).
     copies: RefCopies,
+    _de: std::marker::PhantomData<&'de ()>,
 }
 
 /// How many class definitions of a message [`Deserializer`] keeps its field-match result for in
 /// place (without allocating).
 const FAST_INLINE: usize = 8;
 
-impl<'de> Deserializer<'de, SliceRead<'de>> {
-    /// A deserializer over a byte slice (strings and bytes may be borrowed from it).
-    pub fn from_slice(data: &'de [u8]) -> Self {
-        Deserializer::new(Decoder::from_slice(data))
-    }
+#[cold]
+fn invalid(expected: &str, found: &str, at: u64) -> Error {
+    Error::new(ErrorKind::InvalidType { expected: expected.to_owned(), found: found.to_owned() }, at)
 }
 
-impl<R: std::io::Read> Deserializer<'static, IoRead<R>> {
-    /// A deserializer over any `std::io::Read` (buffered internally).
-    pub fn from_reader(r: R) -> Self {
-        Deserializer::new(Decoder::from_reader(r))
-    }
+#[cold]
+fn not_one_entry(start: u64) -> Error {
+    invalid("a one-entry enum map", "map", start)
 }
 
-impl<'de, R: Read<'de>> Deserializer<'de, R> {
+/// Marks the path that calls it as unlikely. Without it LLVM weighs each error check of a
+/// derived visitor 50/50, finds the later fields of a struct "cold" and keeps their decoding out
+/// of line (a call, a result through memory) instead of inlining it.
+#[cold]
+#[inline(never)]
+fn cold_path() {}
+
+/// Gives an error raised without a position the offset `start` (on the cold error path).
+#[cold]
+#[inline(never)]
+fn located(e: Error, start: u64) -> Error {
+    e.at_offset(start)
+}
+
+impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
     /// A deserializer on top of an existing decoder (e.g. with seeded tables, or positioned
     /// inside an RPC envelope).
-    pub fn new(dec: Decoder<'de, R>) -> Self {
+    pub fn new(dec: D) -> Self {
         Deserializer {
             dec,
             fast: [(0, false); FAST_INLINE],
             fast_more: Vec::new(),
             shared: None,
             copies: RefCopies::default(),
+            _de: std::marker::PhantomData,
         }
     }
 
     /// Replaces the decoder's limits.
     pub fn with_limits(mut self, limits: Limits) -> Self {
-        self.dec = self.dec.with_limits(limits);
+        self.dec.set_limits(limits);
         self
     }
 
     /// The underlying decoder (to read envelope codes around values).
-    pub fn decoder(&mut self) -> &mut Decoder<'de, R> {
+    pub fn decoder(&mut self) -> &mut D {
         &mut self.dec
     }
 
     /// The underlying decoder, read-only.
-    pub(crate) fn decoder_ref(&self) -> &Decoder<'de, R> {
+    pub(crate) fn decoder_ref(&self) -> &D {
         &self.dec
     }
 
     /// Returns the underlying decoder.
-    pub fn into_decoder(self) -> Decoder<'de, R> {
+    pub fn into_decoder(self) -> D {
         self.dec
     }
 
-    /// Deserializes one value of type `T` (more may follow, e.g. call arguments).
-    pub fn deserialize_value<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
-        let r = T::deserialize(&mut *self);
-        r.map_err(|e| e.at_offset(self.dec.offset()))
+    /// Deserializes one value of type `V` (more may follow, e.g. call arguments).
+    pub fn deserialize_value<V: de::Deserialize<'de>>(&mut self) -> Result<V> {
+        let start = self.dec.offset();
+        let mut r = V::deserialize(&mut *self);
+        if let Err(e) = &mut r {
+            e.locate(start);
+        }
+        r
     }
 
-    /// Fails unless the input is exhausted.
+    /// Fails unless the input is exhausted (in Burlap: unless only whitespace or comments
+    /// remain).
     pub fn end(&mut self) -> Result<()> {
         self.dec.end()
     }
 
-    /// Starts a new message: forgets references and per-message class definitions.
+    /// Starts a new message: forgets references (and Hessian 2's per-message definitions).
     pub fn reset(&mut self) {
         self.dec.reset();
         self.fast = [(0, false); FAST_INLINE];
@@ -116,46 +152,29 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         self.copies.clear();
     }
 
-    /// Records that the value whose code is at offset `at` got the latest reference index.
+    /// Records that the list, map or object starting at offset `at` got the latest reference
+    /// index.
     #[inline(always)]
     fn note_start(&mut self, at: u64) {
-        if !R::REWINDABLE {
-            return;
+        if self.dec.rewindable() {
+            self.copies.note(self.dec.ref_count(), at);
         }
-        self.copies.note(self.dec.ref_count(), at);
     }
 
-    /// Reads a value reference (its `Q` just read) into a plain Rust type: re-reads the
+    /// Reads reference `r` (at offset `at`, already parsed) into a plain Rust type: re-reads the
     /// referenced list, map or object from where it starts, with `f`, then continues after the
     /// reference. Everything the second reading registers (references, class definitions, type
     /// names, shared values) is forgotten again, so later indexes are those of the sender.
     /// Cycles end at the depth limit; the bytes re-read are bounded by `max_ref_copy_bytes`.
     #[cold]
     #[inline(never)]
-    fn replay<T>(&mut self, expected: &str, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
-        let at = self.dec.offset().saturating_sub(1);
-        let r = self.dec.parse_ref()? as usize;
-        self.replay_ref(at, r, expected, f)
-    }
-
-    /// [`replay`](Self::replay) of reference `r`, whose `Q` is at offset `at` (already parsed).
-    #[cold]
-    #[inline(never)]
-    fn replay_ref<T>(
-        &mut self,
-        at: u64,
-        r: usize,
-        expected: &str,
-        f: impl FnOnce(&mut Self) -> Result<T>,
-    ) -> Result<T> {
+    fn replay<V>(&mut self, at: u64, r: usize, expected: &str, f: impl FnOnce(&mut Self) -> Result<V>) -> Result<V> {
         let limit = self.dec.limits().max_ref_copy_bytes;
-        let start = self.copies.start(r, at, expected, R::REWINDABLE, limit)?;
-        let back = self.dec.offset();
-        if !self.dec.read.rewind_to(start) {
+        let start = self.copies.start(r, at, expected, self.dec.rewindable(), limit)?;
+        let Some(mark) = self.dec.rewind(start) else {
             return Err(self.dec.err(ErrorKind::UnexpectedEof));
-        }
-        let (refs, classes, types) =
-            (self.dec.ref_count(), self.dec.tables().classes().len(), self.dec.tables().types().len());
+        };
+        let (refs, defs) = (self.dec.ref_count(), self.dec.definitions());
         let v = match self.dec.enter() {
             Ok(()) => {
                 let v = f(self);
@@ -166,76 +185,67 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         };
         let bytes = self.dec.offset().saturating_sub(start);
         self.dec.truncate_refs(refs);
-        self.dec.tables_mut().truncate(classes, types);
+        self.dec.truncate_definitions(defs);
         if let Some(shared) = &mut self.shared {
             shared.retain(|&k, _| k < refs);
         }
-        self.dec.read.rewind_to(back);
+        self.dec.restore(mark);
         let copied = self.copies.copied(refs, bytes, at, limit);
         let v = v?;
         copied.map(|()| v)
     }
 
-    /// Reads the next value code, reading any class definitions in front of it.
-    #[inline(always)]
-    fn next_code(&mut self) -> Result<u8> {
-        loop {
-            let c = self.dec.read_code()?;
-            if c != BC_CLASS_DEF {
-                return Ok(c);
-            }
-            self.dec.parse_class_def()?;
+    /// The error for a value of the wrong type opened at `at` (for a reference, an
+    /// out-of-range index is reported first, as the dynamic path does).
+    #[cold]
+    fn wrong(&mut self, open: D::Open, at: u64, expected: &str) -> Error {
+        match D::kind(open) {
+            Kind::Invalid | Kind::ClassDef => self.dec.invalid(open),
+            Kind::Ref => match self.dec.scalar(open) {
+                Ok(_) => invalid(expected, Kind::Ref.name(), at),
+                Err(e) => e,
+            },
+            k => invalid(expected, k.name(), at),
         }
     }
 
-    #[inline]
-    fn peek(&mut self) -> Result<u8> {
-        self.dec.peek_code()?.ok_or_else(|| self.dec.err(ErrorKind::UnexpectedEof))
-    }
-
-    #[cold]
-    fn invalid(&self, code: u8, expected: &str) -> Error {
-        let found = match kind(code) {
-            Kind::Invalid => return self.dec.unexpected(code, "value"),
-            k => k.name(),
-        };
-        Error::new(
-            ErrorKind::InvalidType { expected: expected.to_owned(), found: found.to_owned() },
-            self.dec.offset().saturating_sub(1),
-        )
-    }
-
-    #[cold]
-    fn out_of_range(&self, value: i64, target: &'static str) -> Error {
-        Error::new(ErrorKind::OutOfRange { value, target }, self.dec.offset())
-    }
-
-    /// Reads an int or a long as `i64` (ints first: the small integer types).
+    /// Reads an int or a long (ints first: the small integer types), with the offset where it
+    /// starts.
     #[inline(always)]
-    fn integer(&mut self, expected: &str) -> Result<i64> {
+    fn integer(&mut self, expected: &str) -> Result<(i64, u64)> {
+        let at = self.dec.offset();
         match self.dec.buffered_int() {
-            Some(v) => Ok(v.into()),
-            None => self.integer_slow(expected),
+            Some(v) => Ok((v.into(), at)),
+            None if D::BUFFERED => self.integer_cold(expected),
+            None => self.integer_general(expected),
         }
     }
 
-    /// Reads a long or an int as `i64` (longs first: `i64` and the like).
+    /// Reads a long or an int (longs first: `i64` and the like), with the offset where it
+    /// starts.
     #[inline(always)]
-    fn long(&mut self, expected: &str) -> Result<i64> {
+    fn long(&mut self, expected: &str) -> Result<(i64, u64)> {
+        let at = self.dec.offset();
         match self.dec.buffered_long() {
-            Some(v) => Ok(v),
-            None => self.integer_slow(expected),
+            Some(v) => Ok((v, at)),
+            None if D::BUFFERED => self.integer_cold(expected),
+            None => self.integer_general(expected),
         }
+    }
+
+    /// [`integer_general`](Self::integer_general) out of line, behind a fast path.
+    #[inline(never)]
+    fn integer_cold(&mut self, expected: &str) -> Result<(i64, u64)> {
+        self.integer_general(expected)
     }
 
     /// [`integer`](Self::integer) and [`long`](Self::long) in general.
-    #[inline(never)]
-    fn integer_slow(&mut self, expected: &str) -> Result<i64> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::Int => self.dec.parse_int(code).map(i64::from),
-            Kind::Long => self.dec.parse_long(code),
-            _ => Err(self.invalid(code, expected)),
+    #[inline]
+    fn integer_general(&mut self, expected: &str) -> Result<(i64, u64)> {
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::Int | Kind::Long => Ok((self.dec.integer(open)?, at)),
+            _ => Err(self.wrong(open, at, expected)),
         }
     }
 
@@ -244,19 +254,24 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     fn float(&mut self) -> Result<f64> {
         match self.dec.buffered_double() {
             Some(v) => Ok(v),
-            None => self.float_slow(),
+            None if D::BUFFERED => self.float_cold(),
+            None => self.float_general(),
         }
     }
 
-    /// [`float`](Self::float) in general.
+    /// [`float_general`](Self::float_general) out of line, behind a fast path.
     #[inline(never)]
-    fn float_slow(&mut self) -> Result<f64> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::Double => self.dec.parse_double(code),
-            Kind::Int => self.dec.parse_int(code).map(f64::from),
-            Kind::Long => self.dec.parse_long(code).map(|v| v as f64),
-            _ => Err(self.invalid(code, "a number")),
+    fn float_cold(&mut self) -> Result<f64> {
+        self.float_general()
+    }
+
+    /// [`float`](Self::float) in general.
+    #[inline]
+    fn float_general(&mut self) -> Result<f64> {
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::Double | Kind::Int | Kind::Long => self.dec.double(open),
+            _ => Err(self.wrong(open, at, "a number")),
         }
     }
 
@@ -265,147 +280,203 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
     fn date(&mut self) -> Result<i64> {
         match self.dec.buffered_date() {
             Some(v) => Ok(v),
-            None => self.date_slow(),
+            None if D::BUFFERED => self.date_cold(),
+            None => self.date_general(),
         }
+    }
+
+    /// [`date_general`](Self::date_general) out of line, behind a fast path.
+    #[inline(never)]
+    fn date_cold(&mut self) -> Result<i64> {
+        self.date_general()
     }
 
     /// [`date`](Self::date) in general.
-    #[inline(never)]
-    fn date_slow(&mut self) -> Result<i64> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::Date => self.dec.parse_date(code),
-            Kind::Long => self.dec.parse_long(code),
-            Kind::Int => self.dec.parse_int(code).map(i64::from),
-            _ => Err(self.invalid(code, "a date")),
+    #[inline]
+    fn date_general(&mut self) -> Result<i64> {
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::Date | Kind::Long | Kind::Int => self.dec.integer(open),
+            _ => Err(self.wrong(open, at, "a date")),
         }
     }
 
-    /// [`deserialize_string`](de::Deserializer::deserialize_string) in general.
+    /// [`deserialize_string`](de::Deserializer::deserialize_string) out of line, behind a fast
+    /// path.
     #[inline(never)]
-    fn string_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        if kind(code) != Kind::String {
-            return Err(self.invalid(code, "a string"));
-        }
-        visitor.visit_string(self.dec.parse_string(code)?)
+    fn string_cold<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self, visitor)
     }
 
-    /// Skips one value whose code has been read, without building it.
-    fn skip(&mut self, code: u8) -> Result<()> {
-        match kind(code) {
-            Kind::Null | Kind::Bool => Ok(()),
-            Kind::Int => self.dec.parse_int(code).map(drop),
-            Kind::Long => self.dec.parse_long(code).map(drop),
-            Kind::Double => self.dec.parse_double(code).map(drop),
-            Kind::Date => self.dec.parse_date(code).map(drop),
-            Kind::String => self.dec.parse_str(code).map(drop),
-            Kind::Binary => self.dec.parse_bytes(code).map(drop),
+    /// Skips one value opened at `at`, with the checks of the decoder.
+    fn skip(&mut self, open: D::Open, at: u64) -> Result<()> {
+        match D::kind(open) {
             Kind::List => {
-                let at = self.dec.offset() - 1;
                 self.dec.enter()?;
-                let len = self.dec.parse_list_len(code)?;
+                let head = self.dec.list_head(open)?;
                 self.note_start(at);
-                match len {
-                    Some(n) => {
-                        for _ in 0..n {
-                            let c = self.next_code()?;
-                            self.skip(c)?;
-                        }
-                    }
-                    None => loop {
-                        let c = self.next_code()?;
-                        if c == BC_END {
-                            break;
-                        }
-                        self.skip(c)?;
-                    },
+                if head.counted {
+                    self.skip_values(head.len.unwrap_or(0))?;
+                } else if !head.closed {
+                    self.skip_list_rest(head.len, 0)?;
                 }
                 self.dec.leave();
                 Ok(())
             }
             Kind::Map => {
-                let at = self.dec.offset() - 1;
                 self.dec.enter()?;
-                self.map_header(code)?;
+                let head = self.dec.map_head(open)?;
                 self.note_start(at);
-                self.skip_map_rest()?;
-                self.dec.leave();
-                Ok(())
-            }
-            Kind::ClassDef => {
-                self.dec.parse_class_def()?;
-                let c = self.next_code()?;
-                self.skip(c)
-            }
-            Kind::Object => {
-                let at = self.dec.offset() - 1;
-                self.dec.enter()?;
-                let idx = self.dec.parse_object_index(code)?;
-                self.note_start(at);
-                let n = self.class_len(idx);
-                for _ in 0..n {
-                    let c = self.next_code()?;
-                    self.skip(c)?;
+                if !head.closed {
+                    self.skip_map_rest(0)?;
                 }
                 self.dec.leave();
                 Ok(())
             }
-            Kind::Ref => self.dec.parse_ref().map(drop),
-            Kind::Remote | Kind::Invalid => Err(self.dec.unexpected(code, "value")),
-        }
-    }
-
-    fn skip_map_rest(&mut self) -> Result<()> {
-        loop {
-            let c = self.next_code()?;
-            if c == BC_END {
-                return Ok(());
+            Kind::Object => {
+                self.dec.enter()?;
+                let class = self.dec.object_head(open)?;
+                self.note_start(at);
+                self.skip_values(self.dec.class_fields(class).len())?;
+                self.dec.leave();
+                Ok(())
             }
-            self.skip(c)?;
-            let c = self.next_code()?;
-            self.skip(c)?;
+            Kind::Invalid | Kind::ClassDef => Err(self.dec.invalid(open)),
+            _ => self.dec.scalar(open).map(drop),
         }
     }
 
-    /// Reads the rest of a map header (`M type` or `H`) and registers the map as a reference.
-    #[inline]
-    fn map_header(&mut self, code: u8) -> Result<()> {
-        if code == BC_MAP {
-            self.dec.skip_type()?;
+    /// Reads and skips one value.
+    fn skip_next(&mut self) -> Result<()> {
+        let (open, at) = self.dec.open()?;
+        self.skip(open, at)
+    }
+
+    /// Reads and skips `n` values.
+    fn skip_values(&mut self, n: usize) -> Result<()> {
+        for _ in 0..n {
+            self.skip_next()?;
         }
-        self.dec.add_ref().map(drop)
+        Ok(())
     }
 
-    #[inline]
-    fn class_len(&self, idx: usize) -> usize {
-        self.dec.tables().class(idx).map_or(0, |c| c.fields.len())
+    /// Skips the elements of a list that ends with an end mark after the first `count`, its
+    /// end, and checks its length.
+    fn skip_list_rest(&mut self, declared: Option<usize>, mut count: usize) -> Result<()> {
+        let mut done = false;
+        while self.next_entry(&mut done, &mut count)?.is_some() {
+            self.skip_next()?;
+        }
+        self.dec.check_list_len(declared, count)
     }
 
-    /// Whether the class definition `idx` lists exactly `fields`, in order (cached).
+    /// Skips the entries of a map after the first `count`, and its end.
+    fn skip_map_rest(&mut self, mut count: usize) -> Result<()> {
+        let mut done = false;
+        while self.next_entry(&mut done, &mut count)?.is_some() {
+            self.skip_next()?;
+            self.skip_next()?;
+        }
+        Ok(())
+    }
+
+    /// Where the next entry of a list or map ended by an end mark, whose `count` entries were
+    /// read so far, starts; `None` after its end mark, which it consumes, or once `done`.
+    /// Counts the entry against the limits.
+    #[inline(always)]
+    fn next_entry(&mut self, done: &mut bool, count: &mut usize) -> Result<Option<(Kind, u64)>> {
+        if *done {
+            return Ok(None);
+        }
+        match self.dec.peek()? {
+            (None, _) => {
+                self.dec.close()?;
+                *done = true;
+                Ok(None)
+            }
+            (Some(kind), at) => {
+                self.dec.check_count(*count)?;
+                *count += 1;
+                Ok(Some((kind, at)))
+            }
+        }
+    }
+
+    /// A list opened at `at`, as a serde sequence.
+    fn visit_list<V: Visitor<'de>>(&mut self, open: D::Open, at: u64, visitor: V) -> Result<V::Value> {
+        self.dec.enter()?;
+        let head = self.dec.list_head(open)?;
+        self.note_start(at);
+        if self.dec.rewindable() {
+            // Each element may be a list, map or object with a reference index of its own:
+            // grow once for lists of up to 64 Ki elements (beyond that, by doubling as usual).
+            self.copies.reserve(head.len.unwrap_or(0));
+        }
+        let mut acc = ListAccess { de: self, declared: head.len, count: 0, done: head.closed, counted: head.counted };
+        let v = visitor.visit_seq(&mut acc)?;
+        let (count, done) = (acc.count, acc.done);
+        if head.counted {
+            self.skip_values(head.len.unwrap_or(0) - count)?;
+        } else if done {
+            self.dec.check_list_len(head.len, count)?;
+        } else {
+            self.skip_list_rest(head.len, count)?;
+        }
+        self.dec.leave();
+        Ok(v)
+    }
+
+    /// A map opened at `at`, as a serde map; for a struct with the field names `fields`, a
+    /// field name the map repeats is a Java field a subclass hides (Caucho writes the
+    /// subclass's first): the first is kept and the repeats skipped, as Java's reader does.
+    fn visit_map<V: Visitor<'de>>(
+        &mut self,
+        open: D::Open,
+        at: u64,
+        visitor: V,
+        fields: Option<&'static [&'static str]>,
+    ) -> Result<V::Value> {
+        self.dec.enter()?;
+        let head = self.dec.map_head(open)?;
+        self.note_start(at);
+        let seen = fields.map(|f| (f, 0));
+        let mut acc = MapAccess { de: self, count: 0, done: head.closed, pending_value: false, seen };
+        let v = visitor.visit_map(&mut acc)?;
+        let (count, done, pending_value) = (acc.count, acc.done, acc.pending_value);
+        if pending_value {
+            self.skip_next()?;
+        }
+        if !done {
+            self.skip_map_rest(count)?;
+        }
+        self.dec.leave();
+        Ok(v)
+    }
+
+    /// Whether class definition `class` lists exactly `fields`, in order (cached).
     #[inline]
-    fn is_fast(&mut self, idx: usize, fields: &'static [&'static str]) -> bool {
+    fn is_fast(&mut self, class: usize, fields: &'static [&'static str]) -> bool {
         let key = fields.as_ptr() as usize;
-        let known = match self.fast.get(idx) {
+        let known = match self.fast.get(class) {
             Some(k) => Some(k),
-            None => self.fast_more.get(idx - FAST_INLINE),
+            None => self.fast_more.get(class - FAST_INLINE),
         };
         if let Some(&(k, fast)) = known {
             if k == key {
                 return fast;
             }
         }
-        self.is_fast_slow(idx, fields)
+        self.is_fast_slow(class, fields)
     }
 
     #[inline(never)]
-    fn is_fast_slow(&mut self, idx: usize, fields: &'static [&'static str]) -> bool {
+    fn is_fast_slow(&mut self, class: usize, fields: &'static [&'static str]) -> bool {
         let key = fields.as_ptr() as usize;
-        let fast = self.dec.class_lists_exactly(idx, fields);
-        if let Some(slot) = self.fast.get_mut(idx) {
+        let fast = self.dec.class_lists_exactly(class, fields);
+        if let Some(slot) = self.fast.get_mut(class) {
             *slot = (key, fast);
         } else {
-            let i = idx - FAST_INLINE;
+            let i = class - FAST_INLINE;
             if self.fast_more.len() <= i {
                 self.fast_more.resize(i + 1, (0, false));
             }
@@ -414,17 +485,19 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         fast
     }
 
+    /// A Hessian 2 object opened at `at`: as a sequence of its fields when its class definition
+    /// lists exactly the struct's `fields`, else as a map keyed by field name.
     fn visit_object<V: Visitor<'de>>(
         &mut self,
-        code: u8,
+        open: D::Open,
+        at: u64,
         fields: Option<&'static [&'static str]>,
         visitor: V,
     ) -> Result<V::Value> {
-        let at = self.dec.offset() - 1;
         self.dec.enter()?;
-        let idx = self.dec.parse_object_index(code)?;
+        let class = self.dec.object_head(open)?;
         self.note_start(at);
-        let fast = fields.filter(|f| self.is_fast(idx, f));
+        let fast = fields.filter(|f| self.is_fast(class, f));
         let (v, left) = if let Some(fields) = fast {
             // The class definition lists exactly the Rust type's fields, in order: hand the
             // values over as a sequence, without keys.
@@ -432,8 +505,8 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
             let v = visitor.visit_seq(&mut seq)?;
             (v, seq.left)
         } else {
-            let n = self.class_len(idx);
-            let mut acc = ObjectAccess { de: self, idx, keys: 0, values: 0, n };
+            let n = self.dec.class_fields(class).len();
+            let mut acc = ObjectAccess { de: self, class, keys: 0, values: 0, n };
             let v = visitor.visit_map(&mut acc)?;
             (v, n - acc.values)
         };
@@ -442,217 +515,176 @@ impl<'de, R: Read<'de>> Deserializer<'de, R> {
         Ok(v)
     }
 
-    /// [`deserialize_struct`] of anything but an object: a map by field names, a list of the
-    /// fields in order, or a reference to an earlier object (copied).
+    /// [`deserialize_struct`](de::Deserializer::deserialize_struct) of anything but a Hessian 2
+    /// object: a map by field names, a list of the fields in order, or a reference to an earlier
+    /// object (copied).
     #[inline(never)]
     fn visit_struct_other<V: Visitor<'de>>(
         &mut self,
-        code: u8,
+        open: D::Open,
+        at: u64,
         name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match kind(code) {
-            Kind::Map => self.visit_map_code(code, visitor),
-            Kind::List => self.visit_list(code, visitor),
-            Kind::Ref => self.replay("an object", |de| de::Deserializer::deserialize_struct(de, name, fields, visitor)),
-            _ => Err(self.invalid(code, "an object")),
+        match D::kind(open) {
+            Kind::Map => self.visit_map(open, at, visitor, Some(fields)),
+            Kind::List => self.visit_list(open, at, visitor),
+            Kind::Ref => match self.dec.scalar(open)? {
+                Scalar::Ref(r) => self.replay(at, r as usize, "an object", |de| {
+                    de::Deserializer::deserialize_struct(de, name, fields, visitor)
+                }),
+                _ => Err(self.wrong(open, at, "an object")),
+            },
+            _ => Err(self.wrong(open, at, "an object")),
         }
     }
 
-    /// Skips `n` values.
-    fn skip_values(&mut self, n: usize) -> Result<()> {
-        for _ in 0..n {
-            let c = self.next_code()?;
-            self.skip(c)?;
-        }
-        Ok(())
-    }
-
-    fn visit_map_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
-        let at = self.dec.offset() - 1;
+    /// An enum written as a map opened at `start`.
+    fn visit_enum_map<V: Visitor<'de>>(
+        &mut self,
+        open: D::Open,
+        start: u64,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         self.dec.enter()?;
-        self.map_header(code)?;
-        self.note_start(at);
-        let mut acc = MapAccess { de: self, done: false, pending_value: false };
-        let v = visitor.visit_map(&mut acc)?;
-        let (pending_value, done) = (acc.pending_value, acc.done);
-        if pending_value {
-            let c = self.next_code()?;
-            self.skip(c)?;
+        let head = self.dec.map_head(open)?;
+        self.note_start(start);
+        if head.closed {
+            // `<map/>`: no entry
+            return Err(not_one_entry(start));
         }
-        if !done {
-            self.skip_map_rest()?;
+        if head.type_name.is_some() {
+            // A typed map: a Java enum `{name: VARIANT}`, whose `name` entry may come anywhere,
+            // or else a one-entry map. Mapped from its entries as the dynamic path does.
+            let entries = self.dec.map_entries()?;
+            self.dec.leave();
+            let map = Value::Map(Box::new(Map { type_name: head.type_name, entries }));
+            return de::Deserializer::deserialize_enum(ValueDe(map), name, variants, visitor)
+                .map_err(|e| e.at_offset(start));
         }
+        // An untyped map `{variant: content}` with exactly one entry, keyed by a string.
+        if self.dec.peek()?.0 != Some(Kind::String) {
+            return Err(not_one_entry(start));
+        }
+        let v = visitor.visit_enum(EnumAccess { de: self })?;
+        if self.dec.peek()?.0.is_some() {
+            return Err(not_one_entry(start));
+        }
+        self.dec.close()?;
         self.dec.leave();
         Ok(v)
     }
 
-    fn visit_list<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
-        let at = self.dec.offset() - 1;
+    /// The `name` of a Java enum written as a Hessian 2 object (`{name: "VARIANT"}`) opened at
+    /// `at`.
+    fn enum_object_name(&mut self, open: D::Open, at: u64) -> Result<String> {
         self.dec.enter()?;
-        let len = self.dec.parse_list_len(code)?;
+        let class = self.dec.object_head(open)?;
         self.note_start(at);
-        if R::REWINDABLE {
-            // Each element may be an object with a reference index of its own: grow once for
-            // lists of up to 64 Ki elements (beyond that, by doubling as usual).
-            self.copies.reserve(len.unwrap_or(0));
-        }
-        let mut acc = ListAccess { de: self, left: len.unwrap_or(0), variable: len.is_none(), done: false };
-        let v = visitor.visit_seq(&mut acc)?;
-        let (variable, done, left) = (acc.variable, acc.done, acc.left);
-        let extra = if variable {
-            !done && {
-                let at_end = self.peek()? == BC_END;
-                if at_end {
-                    self.dec.read_code()?;
-                }
-                !at_end
-            }
-        } else {
-            left > 0
-        };
-        if extra {
-            return Err(self.dec.err(ErrorKind::InvalidType {
-                expected: "a list as long as the Rust type".into(),
-                found: "a longer list".into(),
-            }));
-        }
-        self.dec.leave();
-        Ok(v)
-    }
-
-    fn visit_str_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
-        match self.dec.parse_str(code)? {
-            Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
-            Reference::Copied(s) => visitor.visit_str(s),
-        }
-    }
-
-    fn visit_bytes_code<V: Visitor<'de>>(&mut self, code: u8, visitor: V) -> Result<V::Value> {
-        match self.dec.parse_bytes(code)? {
-            Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
-            Reference::Copied(b) => visitor.visit_bytes(b),
-        }
-    }
-
-    /// The `name` of a Java enum object (`{name: "VARIANT"}`) whose code has been read.
-    fn enum_object_name(&mut self, code: u8) -> Result<String> {
-        let at = self.dec.offset() - 1;
-        self.dec.enter()?;
-        let idx = self.dec.parse_object_index(code)?;
-        self.note_start(at);
-        let n = self.class_len(idx);
+        let n = self.dec.class_fields(class).len();
         let mut name = None;
         for i in 0..n {
-            let is_name = self.dec.tables().class(idx).is_some_and(|c| c.fields[i] == "name");
-            let c = self.next_code()?;
-            if is_name && kind(c) == Kind::String {
-                name = Some(self.dec.parse_str(c)?.to_owned());
+            let is_name = self.dec.class_fields(class).get(i).is_some_and(|f| f == "name");
+            let (open, at) = self.dec.open()?;
+            if is_name && D::kind(open) == Kind::String {
+                name = Some(self.dec.string(open)?.to_owned());
             } else {
-                self.skip(c)?;
+                self.skip(open, at)?;
             }
         }
         self.dec.leave();
         name.ok_or_else(|| self.dec.err(ErrorKind::MissingField("name")))
     }
-}
 
-/// Deserializes a `T` from a complete Hessian 2.0 value in `data`; trailing bytes are an error.
-pub fn from_slice<'de, T: de::Deserialize<'de>>(data: &'de [u8]) -> Result<T> {
-    from_slice_with_limits(data, Limits::default())
-}
-
-/// Like [`from_slice`] with explicit limits.
-pub fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(data: &'de [u8], limits: Limits) -> Result<T> {
-    limits.check_message_size(data.len())?;
-    let mut d = Deserializer::new(Decoder::from_slice_with_limits(data, limits));
-    let v = d.deserialize_value()?;
-    d.end()?;
-    Ok(v)
-}
-
-/// Deserializes a `T` from one Hessian 2.0 value read from `r` (stops after the value).
-pub fn from_reader<R: std::io::Read, T: de::DeserializeOwned>(r: R) -> Result<T> {
-    let limits = Limits::default();
-    let mut d = Deserializer::from_reader(std::io::Read::take(r, limits.max_message_size)).with_limits(limits);
-    d.deserialize_value()
+    /// A leaf opened at `at` for `deserialize_any`; out of line, so that the recursive list and
+    /// map path keeps small stack frames.
+    #[inline(never)]
+    fn leaf_any<V: Visitor<'de>>(&mut self, open: D::Open, at: u64, visitor: V) -> Result<V::Value> {
+        match self.dec.scalar(open)? {
+            Scalar::Null => visitor.visit_unit(),
+            Scalar::Bool(b) => visitor.visit_bool(b),
+            Scalar::Int(i) => visitor.visit_i32(i),
+            Scalar::Long(l) | Scalar::Date(l) => visitor.visit_i64(l),
+            Scalar::Double(d) => visitor.visit_f64(d),
+            Scalar::Str(Reference::Borrowed(s)) => visitor.visit_borrowed_str(s),
+            Scalar::Str(Reference::Copied(s)) => visitor.visit_str(s),
+            Scalar::Bytes(Reference::Borrowed(b)) => visitor.visit_borrowed_bytes(b),
+            Scalar::Bytes(Reference::Copied(b)) => visitor.visit_bytes(b),
+            Scalar::Remote(r) => {
+                // As the dynamic path maps it: `{type, url}`.
+                let r = *r;
+                let entries = [("type", r.type_name), ("url", r.url)];
+                visitor.visit_map(de::value::MapDeserializer::<_, Error>::new(entries.into_iter()))
+            }
+            Scalar::Ref(r) => {
+                self.replay(at, r as usize, "a value", |de| de::Deserializer::deserialize_any(de, visitor))
+            }
+        }
+    }
 }
 
 macro_rules! int_method {
     ($method:ident, $visit:ident, $t:ty, $read:ident) => {
         #[inline]
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            let v = self.$read(stringify!($t))?;
+            let (v, start) = self.$read(stringify!($t))?;
             match <$t>::try_from(v) {
                 Ok(x) => visitor.$visit(x),
-                Err(_) => Err(self.out_of_range(v, stringify!($t))),
+                Err(_) => Err(Error::new(ErrorKind::OutOfRange { value: v, target: stringify!($t) }, start)),
             }
         }
     };
 }
 
-impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
+impl<'de, D: TokenRead<'de>> de::Deserializer<'de> for &mut Deserializer<'de, D> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::Null => visitor.visit_unit(),
-            Kind::Bool => visitor.visit_bool(code == BC_TRUE),
-            Kind::Int => visitor.visit_i32(self.dec.parse_int(code)?),
-            Kind::Long => visitor.visit_i64(self.dec.parse_long(code)?),
-            Kind::Double => visitor.visit_f64(self.dec.parse_double(code)?),
-            Kind::Date => visitor.visit_i64(self.dec.parse_date(code)?),
-            Kind::String => self.visit_str_code(code, visitor),
-            Kind::Binary => self.visit_bytes_code(code, visitor),
-            Kind::List => self.visit_list(code, visitor),
-            Kind::Map => self.visit_map_code(code, visitor),
-            Kind::Object => self.visit_object(code, None, visitor),
-            Kind::Ref => self.replay("a value", |de| de::Deserializer::deserialize_any(de, visitor)),
-            Kind::ClassDef | Kind::Remote | Kind::Invalid => Err(self.invalid(code, "a value")),
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::List => self.visit_list(open, at, visitor),
+            Kind::Map => self.visit_map(open, at, visitor, None),
+            Kind::Object => self.visit_object(open, at, None, visitor),
+            Kind::Invalid | Kind::ClassDef => Err(self.dec.invalid(open)),
+            // strings, the common leaf (field values, map keys), in line
+            Kind::String => match self.dec.string(open)? {
+                Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
+                Reference::Copied(s) => visitor.visit_str(s),
+            },
+            _ => self.leaf_any(open, at, visitor),
         }
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.next_code()? {
-            BC_TRUE => visitor.visit_bool(true),
-            BC_FALSE => visitor.visit_bool(false),
-            c => Err(self.invalid(c, "a boolean")),
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::Bool => match self.dec.scalar(open)? {
+                Scalar::Bool(b) => visitor.visit_bool(b),
+                _ => Err(self.wrong(open, at, "a boolean")),
+            },
+            _ => Err(self.wrong(open, at, "a boolean")),
         }
     }
 
     int_method!(deserialize_i8, visit_i8, i8, integer);
     int_method!(deserialize_i16, visit_i16, i16, integer);
+    int_method!(deserialize_i32, visit_i32, i32, integer);
     int_method!(deserialize_u8, visit_u8, u8, integer);
     int_method!(deserialize_u16, visit_u16, u16, integer);
     int_method!(deserialize_u32, visit_u32, u32, long);
     int_method!(deserialize_u64, visit_u64, u64, long);
-
-    #[inline]
-    fn deserialize_i32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let v = self.integer("i32")?;
-        match i32::try_from(v) {
-            Ok(x) => visitor.visit_i32(x),
-            Err(_) => Err(self.out_of_range(v, "i32")),
-        }
-    }
+    int_method!(deserialize_u128, visit_u128, u128, long);
 
     #[inline]
     fn deserialize_i64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i64(self.long("i64")?)
+        visitor.visit_i64(self.long("i64")?.0)
     }
 
     fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_i128(self.long("i128")?.into())
-    }
-
-    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let v = self.long("u128")?;
-        match u128::try_from(v) {
-            Ok(x) => visitor.visit_u128(x),
-            Err(_) => Err(self.out_of_range(v, "u128")),
-        }
+        visitor.visit_i128(self.long("i128")?.0.into())
     }
 
     #[inline]
@@ -665,61 +697,21 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
         visitor.visit_f64(self.float()?)
     }
 
-    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        if kind(code) != Kind::String {
-            return Err(self.invalid(code, "a one-character string"));
-        }
-        let s = self.dec.parse_str(code)?;
-        let mut chars = s.chars();
-        match (chars.next(), chars.next()) {
-            (Some(c), None) => visitor.visit_char(c),
-            _ => {
-                let found = format!("string {:?}", &*s);
-                Err(self.dec.err(ErrorKind::InvalidType { expected: "a one-character string".into(), found }))
-            }
-        }
-    }
-
-    #[inline]
-    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        if kind(code) != Kind::String {
-            return Err(self.invalid(code, "a string"));
-        }
-        self.visit_str_code(code, visitor)
-    }
-
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         // The type wants ownership: hand it a `String` built with one allocation and one copy.
-        if let Some(s) = self.dec.buffered_ascii_string() {
-            return visitor.visit_string(s);
+        match self.dec.buffered_ascii_string() {
+            Some(s) => visitor.visit_string(s),
+            None if D::BUFFERED => self.string_cold(visitor),
+            None => self.deserialize_any(visitor),
         }
-        self.string_slow(visitor)
-    }
-
-    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::Binary => self.visit_bytes_code(code, visitor),
-            Kind::String => match self.dec.parse_str(code)? {
-                Reference::Borrowed(s) => visitor.visit_borrowed_bytes(s.as_bytes()),
-                Reference::Copied(s) => visitor.visit_bytes(s.as_bytes()),
-            },
-            Kind::List => self.visit_list(code, visitor),
-            _ => Err(self.invalid(code, "binary")),
-        }
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_bytes(visitor)
     }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if self.peek()? == BC_NULL {
-            self.dec.read_code()?;
+        if self.dec.peek()?.0 == Some(Kind::Null) {
+            let (open, _) = self.dec.open()?;
+            self.dec.scalar(open)?;
             visitor.visit_none()
         } else {
             visitor.visit_some(self)
@@ -727,9 +719,13 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.next_code()? {
-            BC_NULL => visitor.visit_unit(),
-            c => Err(self.invalid(c, "null")),
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::Null => {
+                self.dec.scalar(open)?;
+                visitor.visit_unit()
+            }
+            _ => Err(self.wrong(open, at, "null")),
         }
     }
 
@@ -748,14 +744,18 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
             return value::with_pending(v, || visitor.visit_unit());
         }
         if name == SHARED_TOKEN {
-            if self.peek()? == BC_REF {
-                self.dec.read_code()?;
-                let at = self.dec.offset() - 1;
-                let r = self.dec.parse_ref()? as usize;
+            if self.dec.peek()?.0 == Some(Kind::Ref) {
+                let (open, at) = self.dec.open()?;
+                let Scalar::Ref(r) = self.dec.scalar(open)? else {
+                    return Err(invalid("a reference", "value", at));
+                };
+                let r = r as usize;
                 return match self.shared.as_ref().and_then(|s| s.get(&r)) {
-                    Some(v) => shared::with_lookup(v.clone(), || visitor.visit_unit()),
+                    Some(v) => {
+                        shared::with_lookup(v.clone(), || visitor.visit_unit()).map_err(|e: Error| e.at_offset(at))
+                    }
                     // First read into a plain type: read it again, as a new shared value.
-                    None => self.replay_ref(at, r, "a shared value", |de| {
+                    None => self.replay(at, r, "a shared value", |de| {
                         de::Deserializer::deserialize_newtype_struct(de, SHARED_TOKEN, visitor)
                     }),
                 };
@@ -775,19 +775,22 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
 
     #[inline]
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::List => self.visit_list(code, visitor),
-            Kind::Binary => match self.dec.parse_bytes(code)? {
-                Reference::Borrowed(b) => {
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::List => self.visit_list(open, at, visitor),
+            Kind::Binary | Kind::Ref => match self.dec.scalar(open)? {
+                Scalar::Bytes(Reference::Borrowed(b)) => {
                     visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
                 }
-                Reference::Copied(b) => {
+                Scalar::Bytes(Reference::Copied(b)) => {
                     visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
                 }
+                Scalar::Ref(r) => {
+                    self.replay(at, r as usize, "a list", |de| de::Deserializer::deserialize_seq(de, visitor))
+                }
+                _ => Err(self.wrong(open, at, "a list")),
             },
-            Kind::Ref => self.replay("a list", |de| de::Deserializer::deserialize_seq(de, visitor)),
-            _ => Err(self.invalid(code, "a list")),
+            _ => Err(self.wrong(open, at, "a list")),
         }
     }
 
@@ -805,118 +808,187 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<'de, R> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::Map => self.visit_map_code(code, visitor),
-            Kind::Object => self.visit_object(code, None, visitor),
-            Kind::Ref => self.replay("a map", |de| de::Deserializer::deserialize_map(de, visitor)),
-            _ => Err(self.invalid(code, "a map")),
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::Map => self.visit_map(open, at, visitor, None),
+            Kind::Object => self.visit_object(open, at, None, visitor),
+            Kind::Ref => match self.dec.scalar(open)? {
+                Scalar::Ref(r) => {
+                    self.replay(at, r as usize, "a map", |de| de::Deserializer::deserialize_map(de, visitor))
+                }
+                _ => Err(self.wrong(open, at, "a map")),
+            },
+            _ => Err(self.wrong(open, at, "a map")),
         }
     }
 
+    /// A struct from an object (a Hessian 2 object, or a typed map) or any map, by field name;
+    /// or from a list of its fields in order.
     #[inline]
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let start = self.dec.offset();
-        let code = self.next_code()?;
-        let mut r = match kind(code) {
-            Kind::Object => self.visit_object(code, Some(fields), visitor),
-            _ => self.visit_struct_other(code, _name, fields, visitor),
+        let (open, at) = self.dec.open()?;
+        let mut r = match D::kind(open) {
+            Kind::Object => self.visit_object(open, at, Some(fields), visitor),
+            _ => self.visit_struct_other(open, at, name, fields, visitor),
         };
         // In place, so that a large struct is not moved through another `Result`.
         if let Err(e) = &mut r {
-            e.locate(start);
+            e.locate(at);
         }
         r
     }
 
+    /// An enum from a string (a unit variant), a Java enum (a Hessian 2 object or a map typed
+    /// with the enum's class, whose `name` field is the variant) or a one-entry map
+    /// `{variant: content}`.
     fn deserialize_enum<V: Visitor<'de>>(
         self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
+        name: &'static str,
+        variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::String => match self.dec.parse_str(code)? {
-                Reference::Borrowed(s) => visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(s)),
-                Reference::Copied(s) => visitor.visit_enum(de::value::StrDeserializer::<Error>::new(s)),
-            },
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::Map => self.visit_enum_map(open, at, name, variants, visitor),
             Kind::Object => {
-                let name = self.enum_object_name(code)?;
-                visitor.visit_enum(name.into_deserializer())
+                let variant = self.enum_object_name(open, at)?;
+                visitor.visit_enum(variant.into_deserializer())
             }
-            Kind::Map => {
-                self.dec.enter()?;
-                self.map_header(code)?;
-                let v = visitor.visit_enum(EnumAccess { de: self })?;
-                match self.next_code()? {
-                    BC_END => {}
-                    c => return Err(self.invalid(c, "the end of a one-entry enum map")),
+            Kind::String | Kind::Ref => match self.dec.scalar(open)? {
+                Scalar::Str(Reference::Borrowed(s)) => {
+                    visitor.visit_enum(de::value::BorrowedStrDeserializer::<Error>::new(s))
                 }
-                self.dec.leave();
-                Ok(v)
-            }
-            Kind::Ref => self.replay("an enum", |de| de::Deserializer::deserialize_enum(de, _name, _variants, visitor)),
-            _ => Err(self.invalid(code, "an enum (string, Java enum object or one-entry map)")),
+                Scalar::Str(Reference::Copied(s)) => visitor.visit_enum(de::value::StrDeserializer::<Error>::new(s)),
+                Scalar::Ref(r) => self.replay(at, r as usize, "an enum", |de| {
+                    de::Deserializer::deserialize_enum(de, name, variants, visitor)
+                }),
+                _ => Err(self.wrong(open, at, "an enum")),
+            },
+            _ => Err(self.wrong(open, at, "an enum")),
         }
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        match kind(code) {
-            Kind::String => self.visit_str_code(code, visitor),
-            Kind::Int => {
-                let v = self.dec.parse_int(code)?;
-                match u64::try_from(v) {
-                    Ok(x) => visitor.visit_u64(x),
-                    Err(_) => Err(self.out_of_range(v.into(), "an identifier index")),
-                }
-            }
-            _ => Err(self.invalid(code, "an identifier")),
-        }
+        self.deserialize_any(visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let code = self.next_code()?;
-        self.skip(code)?;
+        self.skip_next()?;
         visitor.visit_unit()
     }
+
+    serde::forward_to_deserialize_any! { char str bytes byte_buf }
 
     fn is_human_readable(&self) -> bool {
         false
     }
 }
 
-/// Marks the path that calls it as unlikely. Without it LLVM weighs each error check of a
-/// derived visitor 50/50, finds the later fields of a struct "cold" and keeps their decoding out
-/// of line (a call, a result through memory) instead of inlining it.
-#[cold]
-#[inline(never)]
-fn cold_path() {}
-
-/// Gives an error raised without a position the offset `start` (on the cold error path).
-#[cold]
-#[inline(never)]
-fn located(e: Error, start: u64) -> Error {
-    e.at_offset(start)
+/// The elements of a list: exactly its declared number (`counted`, Hessian 2's lists of fixed
+/// length), or up to its end mark (whether or not it declares a length).
+struct ListAccess<'a, 'de, D: TokenRead<'de>> {
+    de: &'a mut Deserializer<'de, D>,
+    declared: Option<usize>,
+    count: usize,
+    done: bool,
+    counted: bool,
 }
 
-/// The field values of an object whose class definition matches the Rust type exactly.
-struct ObjectSeq<'a, 'de, R: Read<'de>> {
-    de: &'a mut Deserializer<'de, R>,
+impl<'de, D: TokenRead<'de>> de::SeqAccess<'de> for ListAccess<'_, 'de, D> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let start = if self.counted {
+            if Some(self.count) == self.declared {
+                return Ok(None);
+            }
+            self.count += 1;
+            self.de.dec.offset()
+        } else {
+            match self.de.next_entry(&mut self.done, &mut self.count)? {
+                Some((_, start)) => start,
+                None => return Ok(None),
+            }
+        };
+        match seed.deserialize(&mut *self.de) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => Err(located(e, start)),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.declared.map(|n| n.saturating_sub(self.count))
+    }
+}
+
+/// The entries of a map (a typed map's entries are an object's fields, keyed by name).
+struct MapAccess<'a, 'de, D: TokenRead<'de>> {
+    de: &'a mut Deserializer<'de, D>,
+    count: usize,
+    done: bool,
+    pending_value: bool,
+    /// For a struct: its field names, and which of the first 64 the map has given so far (a
+    /// repeat is skipped with its value).
+    seen: Option<(&'static [&'static str], u64)>,
+}
+
+impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, D> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        loop {
+            let Some((kind, start)) = self.de.next_entry(&mut self.done, &mut self.count)? else {
+                return Ok(None);
+            };
+            self.pending_value = true;
+            if let (Some((names, given)), Kind::String) = (self.seen.as_mut(), kind) {
+                let (open, _) = self.de.dec.open()?;
+                let key = self.de.dec.string(open).map_err(|e| e.at_offset(start))?;
+                let name: &str = &key;
+                let index = names.iter().position(|n| *n == name).filter(|&i| i < 64);
+                let repeat = index.is_some_and(|i| *given & (1 << i) != 0);
+                if let Some(i) = index {
+                    *given |= 1 << i;
+                }
+                if !repeat {
+                    return seed
+                        .deserialize(de::IntoDeserializer::<Error>::into_deserializer(name))
+                        .map(Some)
+                        .map_err(|e| e.at_offset(start));
+                }
+                // a field a subclass hides: its value is skipped
+                self.de.skip_next()?;
+                self.pending_value = false;
+                continue;
+            }
+            return seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.at_offset(start));
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.pending_value = false;
+        let start = self.de.dec.offset();
+        seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))
+    }
+}
+
+/// The field values of a Hessian 2 object whose class definition matches the Rust type exactly.
+struct ObjectSeq<'a, 'de, D: TokenRead<'de>> {
+    de: &'a mut Deserializer<'de, D>,
     left: usize,
 }
 
-impl<'de, R: Read<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, R> {
+impl<'de, D: TokenRead<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, D> {
     type Error = Error;
 
     #[inline(always)]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         if self.left == 0 {
             // A derived visitor reads exactly the fields there are.
             cold_path();
@@ -935,16 +1007,16 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, R> {
     }
 }
 
-/// The fields of an object, as a serde map keyed by field name.
-struct ObjectAccess<'a, 'de, R: Read<'de>> {
-    de: &'a mut Deserializer<'de, R>,
-    idx: usize,
+/// The fields of a Hessian 2 object, as a serde map keyed by field name.
+struct ObjectAccess<'a, 'de, D: TokenRead<'de>> {
+    de: &'a mut Deserializer<'de, D>,
+    class: usize,
     keys: usize,
     values: usize,
     n: usize,
 }
 
-impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, R> {
+impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, D> {
     type Error = Error;
 
     #[inline]
@@ -955,18 +1027,18 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, R> {
             }
             let i = self.keys;
             self.keys += 1;
-            let Some(class) = self.de.dec.tables().class(self.idx) else {
+            let fields = self.de.dec.class_fields(self.class);
+            let Some(name) = fields.get(i) else {
                 return seed.deserialize(FieldKey("")).map(Some);
             };
             // A field name the class lists twice is a Java field a subclass hides (Caucho writes
             // the subclass's first, then the superclass's): the Rust field is the subclass's,
             // and the hidden one's value is skipped, as Java's reader does.
-            if class.fields[..i].contains(&class.fields[i]) {
+            if fields[..i].contains(name) {
                 self.values += 1;
                 self.de.skip_values(1)?;
                 continue;
             }
-            let name = class.fields[i].as_str();
             return seed.deserialize(FieldKey(name)).map(Some);
         }
     }
@@ -1009,100 +1081,33 @@ impl<'de> de::Deserializer<'de> for FieldKey<'_> {
     }
 }
 
-/// The entries of a Hessian map.
-struct MapAccess<'a, 'de, R: Read<'de>> {
-    de: &'a mut Deserializer<'de, R>,
-    done: bool,
-    pending_value: bool,
+/// An enum written as a one-entry map `{variant: content}` (after the map's header).
+struct EnumAccess<'a, 'de, D: TokenRead<'de>> {
+    de: &'a mut Deserializer<'de, D>,
 }
 
-impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, R> {
-    type Error = Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.done {
-            return Ok(None);
-        }
-        if self.de.peek()? == BC_END {
-            self.de.dec.read_code()?;
-            self.done = true;
-            return Ok(None);
-        }
-        self.pending_value = true;
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        self.pending_value = false;
-        let start = self.de.dec.offset();
-        seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))
-    }
-}
-
-/// The elements of a Hessian list.
-struct ListAccess<'a, 'de, R: Read<'de>> {
-    de: &'a mut Deserializer<'de, R>,
-    left: usize,
-    variable: bool,
-    done: bool,
-}
-
-impl<'de, R: Read<'de>> de::SeqAccess<'de> for ListAccess<'_, 'de, R> {
-    type Error = Error;
-
-    #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.variable {
-            if self.done {
-                return Ok(None);
-            }
-            if self.de.peek()? == BC_END {
-                self.de.dec.read_code()?;
-                self.done = true;
-                return Ok(None);
-            }
-        } else {
-            if self.left == 0 {
-                return Ok(None);
-            }
-            self.left -= 1;
-        }
-        seed.deserialize(&mut *self.de).map(Some)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        if self.variable {
-            None
-        } else {
-            Some(self.left)
-        }
-    }
-}
-
-/// An enum written as a one-entry map `{variant: content}`.
-struct EnumAccess<'a, 'de, R: Read<'de>> {
-    de: &'a mut Deserializer<'de, R>,
-}
-
-impl<'de, R: Read<'de>> de::EnumAccess<'de> for EnumAccess<'_, 'de, R> {
+impl<'de, D: TokenRead<'de>> de::EnumAccess<'de> for EnumAccess<'_, 'de, D> {
     type Error = Error;
     type Variant = Self;
 
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let v = seed.deserialize(&mut *self.de)?;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let (_, start) = self.de.dec.peek()?;
+        let v = seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))?;
         Ok((v, self))
     }
 }
 
-impl<'de, R: Read<'de>> de::VariantAccess<'de> for EnumAccess<'_, 'de, R> {
+impl<'de, D: TokenRead<'de>> de::VariantAccess<'de> for EnumAccess<'_, 'de, D> {
     type Error = Error;
 
+    /// The content of a unit variant is skipped, whatever it is (as the dynamic path does).
     fn unit_variant(self) -> Result<()> {
-        de::Deserialize::deserialize(&mut *self.de)
+        self.de.skip_next()
     }
 
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
-        seed.deserialize(&mut *self.de)
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
+        let start = self.de.dec.offset();
+        seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {

@@ -28,7 +28,7 @@
 //! assert_eq!(sum, Ok(5));
 //! ```
 
-use super::{burlap, de, h1, ser};
+use super::{burlap, h1, h2, ser};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::message::{CallHeader, Fault};
 use crate::negotiate::{Digest, Side, TypeMap};
@@ -330,7 +330,7 @@ fn write_reply<T: ?Sized + Serialize>(mut ser: AnySerializer, value: &T, version
 /// plain types decode as copies, and every error offset is an offset into the message).
 #[allow(clippy::large_enum_variant)]
 enum AnyDeserializer<'de> {
-    H2(de::Deserializer<'de, SliceRead<'de>>),
+    H2(h2::Deserializer<'de, SliceRead<'de>>),
     H1(h1::Deserializer<'de, SliceRead<'de>>),
     Burlap(burlap::Deserializer<'de, &'de [u8]>),
 }
@@ -339,7 +339,7 @@ impl<'de> AnyDeserializer<'de> {
     fn new(format: Format, data: &'de [u8], limits: Limits) -> Result<Self> {
         limits.check_message_size(data.len())?;
         Ok(match format {
-            Format::Hessian2 => AnyDeserializer::H2(de::Deserializer::from_slice(data).with_limits(limits)),
+            Format::Hessian2 => AnyDeserializer::H2(h2::Deserializer::from_slice(data).with_limits(limits)),
             Format::Hessian1 => AnyDeserializer::H1(h1::Deserializer::from_slice(data).with_limits(limits)),
             Format::Burlap => AnyDeserializer::Burlap(burlap::Deserializer::from_slice(data).with_limits(limits)),
         })

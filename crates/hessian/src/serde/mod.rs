@@ -32,9 +32,10 @@
 //! - [`h1`] gives the same mapping for Hessian 1.0.2 and [`burlap`] for Burlap 1.0, also
 //!   natively (their own [`h1::Serializer`]/[`h1::Deserializer`] and
 //!   [`burlap::Serializer`]/[`burlap::Deserializer`], no intermediate `Value`, errors with byte
-//!   offsets). Both are one serializer and one deserializer over the formats' tokens
-//!   ([`map_ser::MapSerializer`] over [`TokenWrite`](crate::token::TokenWrite),
-//!   [`map_de::MapDeserializer`] over [`TokenRead`](crate::token::TokenRead)).
+//!   offsets); [`h2`] names the Hessian 2.0 entry points the same way. The three deserializers
+//!   are one, [`de::Deserializer`] over the format's tokens
+//!   ([`TokenRead`](crate::token::TokenRead)); the Hessian 1 and Burlap serializers are one,
+//!   [`map_ser::MapSerializer`] over [`TokenWrite`](crate::token::TokenWrite).
 
 pub mod burlap;
 mod copies;
@@ -43,9 +44,9 @@ pub mod de;
 pub mod dynamic;
 pub mod external;
 pub mod h1;
+pub mod h2;
 pub mod java;
 pub mod mangle;
-pub mod map_de;
 pub mod map_ser;
 #[cfg(test)]
 mod map_tests;
@@ -54,21 +55,10 @@ pub mod ser;
 mod shared;
 mod value;
 
-/// Hessian 2.0 for serde types, under the names [`h1`] and [`burlap`] use:
-/// `hessian::serde::{h2, h1, burlap}::{to_vec, to_writer, from_slice, from_slice_with_limits,
-/// from_reader, Serializer, Deserializer}`. (The same functions are at `hessian::serde::*` and
-/// `hessian::*`, Hessian 2 being the default format.) The `Value` entry points of each format are
-/// `hessian::{h2, h1, burlap}::{to_vec, …}`; a `Value` is also a `Serialize` type among others here
-/// and keeps everything (class names, references) through all three serializers.
-pub mod h2 {
-    pub use super::de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
-    pub use super::ser::{to_vec, to_writer, Serializer};
-}
-
 pub use date::Date;
-pub use de::{from_reader, from_slice, from_slice_with_limits, Deserializer};
 pub use dynamic::{from_value, to_value};
 pub use external::Externalizable;
+pub use h2::{from_reader, from_slice, from_slice_with_limits, Deserializer};
 pub use mangle::mangled_type_name;
 pub use ser::{to_vec, to_writer, Serializer};
 pub use shared::Shared;

@@ -1,10 +1,10 @@
-//! The Burlap 1.0 serde [`Deserializer`]: the deserializer shared with Hessian 1.0.2
-//! (`serde::map_de`) over [`burlap::Decoder`](crate::burlap::Decoder)'s tokens (elements), with
+//! The Burlap 1.0 serde [`Deserializer`]: the deserializer of the three formats (`serde::de`)
+//! over [`burlap::Decoder`](crate::burlap::Decoder)'s tokens (elements), with
 //! no value tree built for lists, maps or leaves. It gives the results of the dynamic path
 //! (`from_value(burlap::from_slice(data)?)`) for every input that path accepts, with errors at
 //! the offset of the `<` of the offending element (wire errors where the XML reader stopped).
 
-use super::super::map_de::MapDeserializer;
+use super::super::de::Deserializer as TokenDeserializer;
 use crate::burlap::Decoder;
 use crate::error::{Limits, Result};
 use serde::de;
@@ -14,19 +14,19 @@ use std::io::BufReader;
 /// over `R` (a byte slice or a `BufReader`, [`Input`](crate::burlap::Input)). Over a slice
 /// (`from_slice`, or a decoder made by `Decoder::from_slice`) a reference can be read into a
 /// plain Rust type, by reading the referenced value again.
-pub type Deserializer<'de, R> = MapDeserializer<'de, Decoder<R>>;
+pub type Deserializer<'de, R> = TokenDeserializer<'de, Decoder<R>>;
 
 impl<'de> Deserializer<'de, &'de [u8]> {
     /// A deserializer over a complete message in a byte slice.
     pub fn from_slice(data: &'de [u8]) -> Self {
-        MapDeserializer::new(Decoder::from_slice(data))
+        TokenDeserializer::new(Decoder::from_slice(data))
     }
 }
 
 impl<R: std::io::Read> Deserializer<'static, BufReader<R>> {
     /// A deserializer over any `std::io::Read` (buffered internally).
     pub fn from_reader(r: R) -> Self {
-        MapDeserializer::new(Decoder::from_reader(r))
+        TokenDeserializer::new(Decoder::from_reader(r))
     }
 }
 

@@ -1,10 +1,10 @@
-//! The Hessian 1.0.2 serde [`Deserializer`]: the deserializer shared with Burlap
-//! (`serde::map_de`) over [`h1::Decoder`](crate::h1::Decoder)'s tokens, borrowing strings and
+//! The Hessian 1.0.2 serde [`Deserializer`]: the deserializer of the three formats
+//! (`serde::de`) over [`h1::Decoder`](crate::h1::Decoder)'s tokens, borrowing strings and
 //! bytes from a slice where it can. It gives the results of the dynamic path
 //! (`from_value(h1::from_slice(data)?)`) for every input that path accepts, with errors at the
 //! offset of the offending value.
 
-use super::super::map_de::MapDeserializer;
+use super::super::de::Deserializer as TokenDeserializer;
 use crate::error::{Limits, Result};
 use crate::h1::Decoder;
 use crate::read::{IoRead, SliceRead};
@@ -12,19 +12,19 @@ use serde::de;
 
 /// Deserializes Rust values from Hessian 1.0.2, read by an [`h1::Decoder`](crate::h1::Decoder)
 /// over `R` (a [`SliceRead`] or an [`IoRead`]).
-pub type Deserializer<'de, R> = MapDeserializer<'de, Decoder<'de, R>>;
+pub type Deserializer<'de, R> = TokenDeserializer<'de, Decoder<'de, R>>;
 
 impl<'de> Deserializer<'de, SliceRead<'de>> {
     /// A deserializer over a byte slice (strings and bytes may be borrowed from it).
     pub fn from_slice(data: &'de [u8]) -> Self {
-        MapDeserializer::new(Decoder::from_slice(data))
+        TokenDeserializer::new(Decoder::from_slice(data))
     }
 }
 
 impl<R: std::io::Read> Deserializer<'static, IoRead<R>> {
     /// A deserializer over any `std::io::Read` (buffered internally).
     pub fn from_reader(r: R) -> Self {
-        MapDeserializer::new(Decoder::from_reader(r))
+        TokenDeserializer::new(Decoder::from_reader(r))
     }
 }
 
