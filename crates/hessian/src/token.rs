@@ -470,3 +470,51 @@ macro_rules! forward_token_read {
     };
 }
 pub(crate) use forward_token_read;
+
+/// The [`TokenRead`] methods that the decoders of the two binary formats (a [`Read`] in field
+/// `read`, byte codes for openings, `$end` the end mark of lists and maps) implement alike.
+///
+/// [`Read`]: crate::read::Read
+macro_rules! byte_token_read {
+    ($end:path) => {
+        #[inline(always)]
+        fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
+            let at = self.read.offset();
+            match self.read.peek()? {
+                Some($end) => Ok((None, at)),
+                Some(c) => Ok((Some(kind(c)), at)),
+                None => Err(self.err(ErrorKind::UnexpectedEof)),
+            }
+        }
+
+        #[inline(always)]
+        fn close(&mut self) -> Result<()> {
+            self.read.next().map(drop)
+        }
+
+        #[cold]
+        fn invalid(&self, code: u8) -> Error {
+            self.unexpected(code, "value")
+        }
+
+        #[inline(always)]
+        fn offset(&self) -> u64 {
+            self.read.offset()
+        }
+
+        #[inline(always)]
+        fn rewindable(&self) -> bool {
+            R::REWINDABLE
+        }
+
+        fn rewind(&mut self, at: u64) -> Option<u64> {
+            let back = self.read.offset();
+            self.read.rewind_to(at).then_some(back)
+        }
+
+        fn restore(&mut self, back: u64) {
+            self.read.rewind_to(back);
+        }
+    };
+}
+pub(crate) use byte_token_read;

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
-use crate::token::{forward_token_read, ListHead, MapHead, Scalar, TokenRead};
+use crate::token::{byte_token_read, forward_token_read, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
 use std::marker::PhantomData;
 
@@ -626,6 +626,7 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
     /// The offset to read on from.
     type Mark = u64;
     forward_token_read!();
+    byte_token_read!(BC_END);
 
     #[inline(always)]
     fn kind(code: u8) -> Kind {
@@ -636,21 +637,6 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
     fn open(&mut self) -> Result<(u8, u64)> {
         let at = self.read.offset();
         Ok((self.read.next()?, at))
-    }
-
-    #[inline(always)]
-    fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
-        let at = self.read.offset();
-        match self.read.peek()? {
-            Some(BC_END) => Ok((None, at)),
-            Some(c) => Ok((Some(kind(c)), at)),
-            None => Err(self.err(ErrorKind::UnexpectedEof)),
-        }
-    }
-
-    #[inline(always)]
-    fn close(&mut self) -> Result<()> {
-        self.read.next().map(drop)
     }
 
     /// The common leaves in line, the others out of line.
@@ -702,27 +688,5 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
 
     fn map_entries(&mut self) -> Result<Vec<(Value, Value)>> {
         self.read_entries(8)
-    }
-
-    #[cold]
-    fn invalid(&self, code: u8) -> Error {
-        self.unexpected(code, "value")
-    }
-
-    fn offset(&self) -> u64 {
-        self.read.offset()
-    }
-
-    fn rewindable(&self) -> bool {
-        R::REWINDABLE
-    }
-
-    fn rewind(&mut self, at: u64) -> Option<u64> {
-        let back = self.read.offset();
-        self.read.rewind_to(at).then_some(back)
-    }
-
-    fn restore(&mut self, back: u64) {
-        self.read.rewind_to(back);
     }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::read::{ascii_string, finish_str, IoRead, Read, Reference, SliceRead};
 use crate::tables::Tables;
-use crate::token::{forward_token_read, ListHead, MapHead, Scalar, TokenRead};
+use crate::token::{byte_token_read, forward_token_read, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{ClassDef, List, Map, Object, Value};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -1051,6 +1051,7 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
     type Mark = u64;
     const BUFFERED: bool = true;
     forward_token_read!();
+    byte_token_read!(BC_END);
 
     #[inline(always)]
     fn kind(code: u8) -> Kind {
@@ -1068,21 +1069,6 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
             }
             self.parse_class_def()?;
         }
-    }
-
-    #[inline(always)]
-    fn peek(&mut self) -> Result<(Option<Kind>, u64)> {
-        let at = self.read.offset();
-        match self.read.peek()? {
-            Some(BC_END) => Ok((None, at)),
-            Some(c) => Ok((Some(kind(c)), at)),
-            None => Err(self.err(ErrorKind::UnexpectedEof)),
-        }
-    }
-
-    #[inline(always)]
-    fn close(&mut self) -> Result<()> {
-        self.read.next().map(drop)
     }
 
     #[inline]
@@ -1140,30 +1126,6 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
 
     fn map_entries(&mut self) -> Result<Vec<(Value, Value)>> {
         self.read_entries()
-    }
-
-    #[cold]
-    fn invalid(&self, code: u8) -> Error {
-        self.unexpected(code, "value")
-    }
-
-    #[inline(always)]
-    fn offset(&self) -> u64 {
-        self.read.offset()
-    }
-
-    #[inline(always)]
-    fn rewindable(&self) -> bool {
-        R::REWINDABLE
-    }
-
-    fn rewind(&mut self, at: u64) -> Option<u64> {
-        let back = self.read.offset();
-        self.read.rewind_to(at).then_some(back)
-    }
-
-    fn restore(&mut self, back: u64) {
-        self.read.rewind_to(back);
     }
 
     #[inline(always)]
