@@ -497,12 +497,10 @@ macro_rules! byte_token_read {
             self.unexpected(code, "value")
         }
 
-        #[inline(always)]
         fn offset(&self) -> u64 {
             self.read.offset()
         }
 
-        #[inline(always)]
         fn rewindable(&self) -> bool {
             R::REWINDABLE
         }
