@@ -51,6 +51,7 @@ pub mod map_ser;
 mod map_tests;
 pub mod message;
 pub mod ser;
+pub mod serializer;
 mod shared;
 mod value;
 
