@@ -1,4 +1,8 @@
-//! The Hessian 2.0 serde [`Serializer`]: writes straight through [`h2::Encoder`](crate::h2::Encoder), the one wire
+//! The Hessian 2.0 part of the generic serde serializer ([`serializer::Serializer`] over
+//! [`h2::Encoder`](crate::h2::Encoder), aliased as [`Serializer`]): how structs and Java enums
+//! become class definitions and objects, lists of unknown length, and redoing a value after a
+//! probe pass. Everything else is the generic serializer's. It writes straight through the
+//! encoder, the one wire
 //! layer of the crate, so everything it writes is byte-identical to what Java's
 //! `Hessian2Output` writes for the matching Java values.
 //!
