@@ -34,8 +34,10 @@
 //!   [`burlap::Serializer`]/[`burlap::Deserializer`], no intermediate `Value`, errors with byte
 //!   offsets); [`h2`] names the Hessian 2.0 entry points the same way. The three deserializers
 //!   are one, [`de::Deserializer`] over the format's tokens
-//!   ([`TokenRead`](crate::token::TokenRead)); the Hessian 1 and Burlap serializers are one,
-//!   [`map_ser::MapSerializer`] over [`TokenWrite`](crate::token::TokenWrite).
+//!   ([`TokenRead`](crate::token::TokenRead)), and the three serializers are one,
+//!   [`serializer::Serializer`] over the format's encoder ([`TokenWrite`](crate::token::TokenWrite)
+//!   and what the format adds, [`serializer::SerdeEncoder`]: Hessian 2's class definitions in
+//!   [`ser`], Hessian 1's and Burlap's typed maps in [`map_ser`]).
 
 pub mod burlap;
 mod copies;
@@ -52,6 +54,7 @@ pub mod map_ser;
 mod map_tests;
 pub mod message;
 pub mod ser;
+pub mod serializer;
 mod shared;
 mod value;
 

@@ -1,4 +1,8 @@
-//! The Hessian 2.0 serde [`Serializer`]: writes straight through [`h2::Encoder`](crate::h2::Encoder), the one wire
+//! The Hessian 2.0 part of the generic serde serializer ([`serializer::Serializer`] over
+//! [`h2::Encoder`](crate::h2::Encoder), aliased as [`Serializer`]): how structs and Java enums
+//! become class definitions and objects, lists of unknown length, and redoing a value after a
+//! probe pass. Everything else is the generic serializer's. It writes straight through the
+//! encoder, the one wire
 //! layer of the crate, so everything it writes is byte-identical to what Java's
 //! `Hessian2Output` writes for the matching Java values.
 //!
@@ -19,13 +23,12 @@
 //! list is recycled from message to message, and no hash map is made before a shared value
 //! appears.
 
-use super::{shared, value, DATE_TOKEN, SHARED_TOKEN, VALUE_TOKEN};
+use super::serializer::{self, SerdeEncoder};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h2::Encoder;
 use crate::value::ClassDef;
 use serde::ser::{self, Serialize};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 
@@ -239,84 +242,86 @@ fn fields_sig(fields: &[&'static str]) -> u64 {
     fields.iter().fold(SIG_SEED, |s, f| field_sig(s, f))
 }
 
-/// Serializes Rust values as Hessian 2.0 into a `std::io::Write`.
+/// Serializes Rust values as Hessian 2.0 into a `std::io::Write`: the generic
+/// [`serializer::Serializer`] over [`h2::Encoder`](crate::h2::Encoder).
 ///
 /// One `Serializer` writes one message (class definitions and references are numbered per
-/// message); call [`finish`](Self::finish) to flush.
-pub struct Serializer<W: Write> {
-    enc: Encoder<W>,
-    classes: ClassList,
-    /// How many of `classes` are not yet in the encoder's tables (the last ones; see
-    /// [`sync_tables`](Self::sync_tables)).
-    pending: u32,
-    /// The struct name and field names being collected by a probe pass (see the module docs).
-    probe: Option<(&'static str, Vec<&'static str>)>,
-    /// Set when a probe pass has written a class definition: the value must be serialized again.
-    restart: bool,
-    /// Lists, maps and objects written so far (the reference numbering of the message).
-    refs: u32,
-    /// Addresses of [`Shared`](super::Shared) values already written, with their reference index
-    /// (made when the first one is written).
-    shared: Option<HashMap<usize, u32>>,
-    /// Set when a struct's fields differed from the class definition chosen for its name: the
-    /// enclosing entry rewinds to this state and serializes the value again with a probe pass.
-    mismatch: Option<Snapshot>,
-    /// Makes the next `serialize_struct` probe even if its name has a definition.
-    force_probe: bool,
-    /// The class entry a probe pass chose: the struct serialized again after it uses that one.
-    pinned: Option<usize>,
-    tick: u64,
+/// message); call [`finish`](serializer::Serializer::finish) to flush.
+pub type Serializer<W> = serializer::Serializer<Encoder<W>>;
+
+/// The types of Hessian 2's part of the serializer (public, as [`SerdeEncoder`]'s associated
+/// types must be, but not reachable from outside the crate).
+mod state {
+    use super::{ClassList, Snapshot};
+
+    /// Hessian 2's state of a message in the serializer: the class definitions written so far
+    /// and the bookkeeping of probe passes and speculation (see the module docs).
+    pub struct ClassState {
+        pub(super) classes: ClassList,
+        /// How many of `classes` are not yet in the encoder's tables (the last ones; see
+        /// `sync_tables`).
+        pub(super) pending: u32,
+        /// The struct name and field names being collected by a probe pass (see the module docs).
+        pub(super) probe: Option<(&'static str, Vec<&'static str>)>,
+        /// Set when a probe pass has written a class definition: the value must be serialized again.
+        pub(super) restart: bool,
+        /// Set when a struct's fields differed from the class definition chosen for its name: the
+        /// enclosing entry rewinds to this state and serializes the value again with a probe pass.
+        pub(super) mismatch: Option<Snapshot>,
+        /// Makes the next `serialize_struct` probe even if its name has a definition.
+        pub(super) force_probe: bool,
+        /// The class entry a probe pass chose: the struct serialized again after it uses that one.
+        pub(super) pinned: Option<usize>,
+        pub(super) tick: u64,
+    }
+
+    impl ClassState {
+        #[inline]
+        pub(super) fn new(classes: ClassList) -> Self {
+            ClassState {
+                classes,
+                pending: 0,
+                probe: None,
+                restart: false,
+                mismatch: None,
+                force_probe: false,
+                pinned: None,
+                tick: 0,
+            }
+        }
+    }
+
+    /// A list being written: whether it was begun without a length (closed by `Z`), and, for a long
+    /// list, the elements left after the first and the position the first started at (after the
+    /// first element, the output grows once for all of them).
+    pub struct ListState {
+        pub(super) open: bool,
+        pub(super) hint: Option<(usize, u64)>,
+    }
 }
+use state::{ClassState, ListState};
 
 impl<W: Write> Serializer<W> {
-    /// A serializer writing to `out` (buffered: call [`finish`](Self::finish) at the end).
+    /// A serializer writing to `out` (buffered: call [`finish`](serializer::Serializer::finish)
+    /// at the end).
     pub fn new(out: W) -> Self {
         Self::from_encoder(Encoder::new(out))
     }
 
-    /// A serializer on top of an existing encoder (e.g. one with pre-seeded tables, or inside an
-    /// RPC envelope that the caller writes with the same encoder).
-    pub fn from_encoder(enc: Encoder<W>) -> Self {
-        Self::from_parts(enc, ClassList::new())
-    }
-
+    #[inline]
     fn from_parts(enc: Encoder<W>, classes: ClassList) -> Self {
-        Serializer {
-            enc,
-            classes,
-            pending: 0,
-            probe: None,
-            restart: false,
-            refs: 0,
-            shared: None,
-            mismatch: None,
-            force_probe: false,
-            pinned: None,
-            tick: 0,
-        }
-    }
-
-    /// The underlying encoder (to write envelope codes around values).
-    pub fn encoder(&mut self) -> &mut Encoder<W> {
-        self.sync_tables();
-        &mut self.enc
-    }
-
-    /// Returns the encoder, e.g. to write more values with the low-level API.
-    pub fn into_encoder(mut self) -> Encoder<W> {
-        self.sync_tables();
-        self.enc
+        serializer::Serializer { enc, refs: 0, shared: None, st: ClassState::new(classes) }
     }
 
     /// Adds the class definitions written so far that the encoder's tables do not have yet, in
     /// order (before anything else can look at or add to the tables).
     fn sync_tables(&mut self) {
-        if self.pending == 0 {
+        if self.st.pending == 0 {
             return;
         }
         let have = self.enc.tables().classes().len() as u32;
-        for i in 0..self.classes.len() {
-            let c = &self.classes[i];
+        for i in 0..self.st.classes.len() {
+            let c = &self.st.classes[i];
             if c.id < have {
                 continue;
             }
@@ -335,52 +340,18 @@ impl<W: Write> Serializer<W> {
                     })
                 });
             let id = self.enc.tables_mut().push_class(def);
-            debug_assert_eq!(id, self.classes[i].id, "class numbering out of step with the tables");
+            debug_assert_eq!(id, self.st.classes[i].id, "class numbering out of step with the tables");
         }
-        self.pending = 0;
+        self.st.pending = 0;
     }
+}
 
-    /// Flushes and returns the underlying writer.
-    pub fn finish(self) -> Result<W> {
-        self.enc.finish()
-    }
-
-    /// Starts a new message: forgets class definitions and references written so far.
-    pub fn reset(&mut self) {
-        self.classes.truncate(0);
-        self.pending = 0;
-        self.refs = 0;
-        self.shared = None;
-        self.enc.tables_mut().reset();
-        self.probe = None;
-        self.restart = false;
-        self.mismatch = None;
-        self.force_probe = false;
-        self.pinned = None;
-    }
-
-    #[inline]
-    fn pos_err(&self, kind: ErrorKind) -> Error {
-        Error::new(kind, self.enc.position())
-    }
-
-    /// Serializes a value, running it a second time if a probe pass defined a class.
-    ///
-    /// A probe pass ends in an error (so that the fast path checks nothing but the `Result` it
-    /// already has) with `restart` set; the entry whose value it was serializes that value again.
-    #[inline]
-    fn entry<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
-        match v.serialize(&mut *self) {
-            Ok(()) => Ok(()),
-            Err(e) => self.after_error(e, v),
-        }
-    }
-
+impl<W: Write> Serializer<W> {
     #[cold]
     #[inline(never)]
     fn after_error<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
-        if self.restart {
-            self.restart = false;
+        if self.st.restart {
+            self.st.restart = false;
             return self.entry(v);
         }
         self.retry(e, v)
@@ -389,33 +360,33 @@ impl<W: Write> Serializer<W> {
     /// After an error: if a struct met a definition of its name with other fields and nothing it
     /// wrote has left the buffer or defined classes, redo it with a probe pass.
     fn retry<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
-        let Some(snap) = self.mismatch.take() else {
+        let Some(snap) = self.st.mismatch.take() else {
             return Err(e.at_offset(self.enc.position()));
         };
         // The instance whose definition was written on trust: take the definition (and the
         // classes defined after it) back too.
         let spec =
-            self.classes.iter().enumerate().find_map(|(i, c)| c.spec.filter(|u| u.pos == snap.pos).map(|u| (i, u)));
+            self.st.classes.iter().enumerate().find_map(|(i, c)| c.spec.filter(|u| u.pos == snap.pos).map(|u| (i, u)));
         if let Some((i, undo)) = spec {
             if !self.enc.rewind_to(undo.pos, undo.window) {
                 return Err(e);
             }
-            self.classes.truncate(i);
+            self.st.classes.truncate(i);
             self.enc.tables_mut().truncate(undo.tables as usize, undo.types as usize);
             let have = self.enc.tables().classes().len() as u32;
-            self.pending = self.classes.iter().filter(|c| c.id >= have).count() as u32;
+            self.st.pending = self.st.classes.iter().filter(|c| c.id >= have).count() as u32;
             self.refs = snap.refs;
             if let Some(shared) = &mut self.shared {
                 shared.retain(|_, r| *r < snap.refs);
             }
-            self.force_probe = true;
+            self.st.force_probe = true;
             return self.entry(v);
         }
         if snap.defs != self.defs() || !self.enc.rewind(snap.pos) {
             return Err(e);
         }
         self.refs = snap.refs;
-        self.force_probe = true;
+        self.st.force_probe = true;
         self.entry(v)
     }
 
@@ -423,7 +394,7 @@ impl<W: Write> Serializer<W> {
     /// that made any cannot be redone.
     #[inline]
     fn defs(&self) -> u32 {
-        (self.classes.len() + self.enc.tables().classes().len()) as u32
+        (self.st.classes.len() + self.enc.tables().classes().len()) as u32
     }
 
     /// The class entry for a struct name, and whether it may take the signature-checked fast
@@ -433,8 +404,8 @@ impl<W: Write> Serializer<W> {
         // Pointer identity first (the derive's literal), then content.
         // (the other copy of a name is fast once an instance of it has been checked)
         let at = |c: &ClassEntry| std::ptr::eq(c.name, name) || c.alt_name.is_some_and(|a| std::ptr::eq(a, name));
-        if let Some(i) = self.classes.iter().position(at) {
-            let c = &self.classes[i];
+        if let Some(i) = self.st.classes.iter().position(at) {
+            let c = &self.st.classes[i];
             if !c.ambiguous {
                 return Some((i, c.fast && (std::ptr::eq(c.name, name) || c.alt_sig != 0)));
             }
@@ -444,9 +415,9 @@ impl<W: Write> Serializer<W> {
 
     #[cold]
     fn find_class_slow(&mut self, name: &'static str, len: usize) -> Option<usize> {
-        let first = self.classes.iter().position(|c| c.name == name)?;
-        if !self.classes[first].ambiguous {
-            let c = &mut self.classes[first];
+        let first = self.st.classes.iter().position(|c| c.name == name)?;
+        if !self.st.classes[first].ambiguous {
+            let c = &mut self.st.classes[first];
             if c.alt_name.is_none() {
                 c.alt_name = Some(name);
             }
@@ -455,7 +426,8 @@ impl<W: Write> Serializer<W> {
         // Several Rust types share this name: the most recently used one with `len` fields, else
         // the most recently used one.
         let best = |exact: bool| {
-            self.classes
+            self.st
+                .classes
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| c.name == name && (!exact || c.fields.len() == len))
@@ -463,17 +435,17 @@ impl<W: Write> Serializer<W> {
                 .map(|(i, _)| i)
         };
         let i = best(true).or_else(|| best(false))?;
-        self.tick += 1;
-        self.classes[i].used = self.tick;
+        self.st.tick += 1;
+        self.st.classes[i].used = self.st.tick;
         Some(i)
     }
 
     fn define_class(&mut self, name: &'static str, fields: &[&'static str]) -> Result<usize> {
         let sig = fields_sig(fields);
-        if let Some(i) = self.classes.iter().position(|c| c.name == name && *c.fields == *fields) {
-            self.tick += 1;
-            let c = &mut self.classes[i];
-            c.used = self.tick;
+        if let Some(i) = self.st.classes.iter().position(|c| c.name == name && *c.fields == *fields) {
+            self.st.tick += 1;
+            let c = &mut self.st.classes[i];
+            c.used = self.st.tick;
             if c.sig != sig {
                 // The same names at other addresses: check this class name by name from now on.
                 c.fast = false;
@@ -502,8 +474,8 @@ impl<W: Write> Serializer<W> {
             Some(id) => id,
             None => {
                 self.enc.write_class_def_bytes(&schema.bytes, &schema.def)?;
-                let id = self.enc.tables().classes().len() as u32 + self.pending;
-                self.pending += 1;
+                let id = self.enc.tables().classes().len() as u32 + self.st.pending;
+                self.st.pending += 1;
                 id
             }
         };
@@ -511,25 +483,25 @@ impl<W: Write> Serializer<W> {
         let mut ambiguous = false;
         // Written on trust only when no entry has this name (see `speculate`).
         if spec.is_none() {
-            for c in self.classes.iter_mut().filter(|c| c.name == name) {
+            for c in self.st.classes.iter_mut().filter(|c| c.name == name) {
                 c.ambiguous = true;
                 ambiguous = true;
             }
         }
-        self.tick += 1;
+        self.st.tick += 1;
         let entry = ClassEntry {
             name,
             fields: Vec::new(),
             id,
             ambiguous,
-            used: self.tick,
+            used: self.st.tick,
             sig: schema.sig,
             fast: true,
             spec,
             alt_name: None,
             alt_sig: 0,
         };
-        Ok(self.classes.push(entry, &schema.fields))
+        Ok(self.st.classes.push(entry, &schema.fields))
     }
 
     /// The first instance of a struct name in this message, when the output is one vector and
@@ -561,48 +533,18 @@ impl<W: Write> Serializer<W> {
     #[inline]
     fn object_header(&mut self, class: usize) -> Result<()> {
         self.refs += 1;
-        let id = self.classes[class].id;
+        let id = self.st.classes[class].id;
         self.enc.write_object_header(id)
     }
 
     fn unit_variant(&mut self, name: &'static str, variant: &'static str) -> Result<()> {
         // A Java enum: an object of the enum's class with the single field `name`.
         let class = match self.find_class(name, 1) {
-            Some((c, _)) if *self.classes[c].fields == ["name"] => c,
+            Some((c, _)) if *self.st.classes[c].fields == ["name"] => c,
             _ => self.define_class(name, &["name"])?,
         };
         self.object_header(class)?;
         self.enc.write_str(variant)
-    }
-
-    fn write_u64(&mut self, v: u64) -> Result<()> {
-        match i64::try_from(v) {
-            Ok(v) => self.enc.write_long(v),
-            Err(_) => Err(self.pos_err(ErrorKind::Unencodable(format!("{v} does not fit a Hessian long")))),
-        }
-    }
-
-    fn begin_variant_map(&mut self, variant: &'static str) -> Result<()> {
-        self.refs += 1;
-        self.enc.write_map_begin(None)?;
-        self.enc.write_str(variant)
-    }
-
-    pub(crate) fn write_shared<T: ?Sized + Serialize>(&mut self, addr: usize, v: &T) -> Result<()> {
-        let shared = self.shared.get_or_insert_with(HashMap::new);
-        if let Some(&r) = shared.get(&addr) {
-            return self.enc.write_ref(r);
-        }
-        let index = self.refs;
-        shared.insert(addr, index);
-        self.entry(v)?;
-        if self.refs == index {
-            // not a list, map or object: nothing to refer back to
-            if let Some(shared) = &mut self.shared {
-                shared.remove(&addr);
-            }
-        }
-        Ok(())
     }
 }
 
@@ -637,7 +579,7 @@ impl Serializer<Vec<u8>> {
             Vec::new()
         };
         let tables = std::mem::take(self.enc.tables_mut());
-        let mut list = std::mem::replace(&mut self.classes, ClassList::detached());
+        let mut list = std::mem::replace(&mut self.st.classes, ClassList::detached());
         list.keep_seeded(u32::try_from(classes).unwrap_or(u32::MAX));
         SeedParts { bytes: self.enc.into_vec(), tables, entries: SeedEntries(list), defined }
     }
@@ -652,7 +594,7 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     }
     const MAX_HINT: usize = 16 << 10;
     let hint = LAST_LEN.try_with(Cell::get).unwrap_or(0).min(MAX_HINT);
-    let mut s = Serializer::from_encoder(Encoder::vec_with_capacity(hint));
+    let mut s = Serializer::from_parts(Encoder::vec_with_capacity(hint), ClassList::new());
     s.entry(value)?;
     let out = s.enc.into_vec();
     let _ = LAST_LEN.try_with(|l| l.set(out.len()));
@@ -666,328 +608,106 @@ pub fn to_writer<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Resul
     s.enc.flush()
 }
 
-impl<W: Write> Serializer<W> {
-    /// Serializes one value into the message (more can follow, e.g. call arguments).
-    pub fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.entry(value)
-    }
-}
-
-impl<'a, W: Write> ser::Serializer for &'a mut Serializer<W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Compound<'a, W>;
-    type SerializeTuple = Compound<'a, W>;
-    type SerializeTupleStruct = Compound<'a, W>;
-    type SerializeTupleVariant = Compound<'a, W>;
-    type SerializeMap = Compound<'a, W>;
-    type SerializeStruct = StructSer<'a, W>;
-    type SerializeStructVariant = Compound<'a, W>;
+/// Hessian 2's part of the serializer: structs and Java enums as objects of class definitions
+/// (with the thread's cache of definitions and the probe pass, see the module docs), lists of
+/// unknown length as variable-length lists, and values redone after a probe pass or a struct
+/// that did not match its definition.
+impl<W: Write> SerdeEncoder for Encoder<W> {
+    type State = ClassState;
+    type List = ListState;
+    type StructSer<'a>
+        = StructSer<'a, W>
+    where
+        W: 'a;
+    const REMOTE_IS_REF: bool = true;
 
     #[inline]
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        self.enc.write_bool(v)
+    fn new_state() -> ClassState {
+        ClassState::new(ClassList::new())
     }
+
+    fn reset(s: &mut Serializer<W>) {
+        let st = &mut s.st;
+        st.classes.truncate(0);
+        st.pending = 0;
+        st.probe = None;
+        st.restart = false;
+        st.mismatch = None;
+        st.force_probe = false;
+        st.pinned = None;
+        s.enc.tables_mut().reset();
+    }
+
     #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        self.enc.write_int(v.into())
+    fn sync(s: &mut Serializer<W>) {
+        s.sync_tables();
     }
+
     #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        self.enc.write_int(v.into())
+    fn begin_list(s: &mut Serializer<W>, len: Option<usize>) -> Result<ListState> {
+        s.enc.write_list_begin(len, None)?;
+        let hint = len.filter(|&n| n > 16).map(|n| (n - 1, s.enc.position()));
+        Ok(ListState { open: len.is_none(), hint })
     }
+
     #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        self.enc.write_int(v)
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.enc.write_long(v)
-    }
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        match i64::try_from(v) {
-            Ok(v) => self.enc.write_long(v),
-            Err(_) => Err(self.pos_err(ErrorKind::Unencodable(format!("{v} does not fit a Hessian long")))),
+    fn element_done(s: &mut Serializer<W>, l: &mut ListState) {
+        if let Some((rest, start)) = l.hint.take() {
+            let first = (s.enc.position() - start) as usize;
+            let estimate = first.saturating_mul(rest);
+            s.enc.reserve_hint(estimate.saturating_add(estimate / 16));
         }
     }
+
     #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        self.enc.write_int(v.into())
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        self.enc.write_int(v.into())
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        self.enc.write_long(v.into())
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        self.write_u64(v)
-    }
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        match u64::try_from(v) {
-            Ok(v) => self.write_u64(v),
-            Err(_) => Err(self.pos_err(ErrorKind::Unencodable(format!("{v} does not fit a Hessian long")))),
+    fn end_list(s: &mut Serializer<W>, l: ListState) -> Result<()> {
+        if l.open {
+            s.enc.write_list_end()
+        } else {
+            Ok(())
         }
     }
+
     #[inline]
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        self.enc.write_double(v.into())
-    }
-    #[inline]
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        self.enc.write_double(v)
-    }
-    fn serialize_char(self, v: char) -> Result<()> {
-        let mut b = [0u8; 4];
-        self.enc.write_str(v.encode_utf8(&mut b))
-    }
-    #[inline]
-    fn serialize_str(self, v: &str) -> Result<()> {
-        self.enc.write_str(v)
-    }
-    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.enc.write_bytes(v)
-    }
-    #[inline]
-    fn serialize_none(self) -> Result<()> {
-        self.enc.write_null()
-    }
-    #[inline]
-    fn serialize_some<T: ?Sized + Serialize>(self, value: &T) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<()> {
-        self.enc.write_null()
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        self.enc.write_null()
-    }
-    fn serialize_unit_variant(self, name: &'static str, _index: u32, variant: &'static str) -> Result<()> {
-        self.unit_variant(name, variant)
-    }
-    #[inline]
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, name: &'static str, value: &T) -> Result<()> {
-        if std::ptr::eq(name, DATE_TOKEN) || name == DATE_TOKEN {
-            return value.serialize(DateSerializer { ser: self });
-        }
-        if name == VALUE_TOKEN {
-            if let Some(v) = value::take_current() {
-                let v = v.get();
-                self.sync_tables();
-                self.enc.write_value(v)?;
-                self.refs += value::count_refs(v);
-                return Ok(());
-            }
-        }
-        if name == SHARED_TOKEN {
-            if let Some(addr) = shared::take_addr() {
-                return self.write_shared(addr, value);
-            }
-        }
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        self.begin_variant_map(variant)?;
-        self.entry(value)?;
-        self.enc.write_map_end()
-    }
-    #[inline]
-    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'a, W>> {
-        self.refs += 1;
-        self.enc.write_list_begin(len, None)?;
-        // After the first element of a long list, grow the output once for all of them.
-        let hint = len.filter(|&n| n > 16).map(|n| (n - 1, self.enc.position()));
-        Ok(Compound { ser: self, close: if len.is_none() { Close::List } else { Close::None }, hint })
-    }
-    fn serialize_tuple(self, len: usize) -> Result<Compound<'a, W>> {
-        self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<Compound<'a, W>> {
-        self.serialize_seq(Some(len))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        len: usize,
-    ) -> Result<Compound<'a, W>> {
-        self.begin_variant_map(variant)?;
-        self.refs += 1;
-        self.enc.write_list_begin(Some(len), None)?;
-        Ok(Compound { ser: self, close: Close::Map, hint: None })
-    }
-    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a, W>> {
-        self.refs += 1;
-        self.enc.write_map_begin(None)?;
-        Ok(Compound { ser: self, close: Close::Map, hint: None })
-    }
-    #[inline]
-    fn serialize_struct(self, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
-        let (pos, refs, defs) = (self.enc.position(), self.refs, self.defs());
-        let found = if self.force_probe {
-            self.force_probe = false;
+    fn serialize_struct<'a>(s: &'a mut Serializer<W>, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
+        let (pos, refs, defs) = (s.enc.position(), s.refs, s.defs());
+        let found = if s.st.force_probe {
+            s.st.force_probe = false;
             None
-        } else if let Some(class) = self.pinned.take() {
+        } else if let Some(class) = s.st.pinned.take() {
             Some((class, false))
         } else {
-            match self.find_class(name, len) {
+            match s.find_class(name, len) {
                 // The first instance in this message: the definition may be known from before.
-                None => self.speculate(name, pos)?.map(|class| (class, true)),
+                None => s.speculate(name, pos)?.map(|class| (class, true)),
                 found => found,
             }
         };
         let (class, mode) = match found {
             Some((class, fast)) => {
-                self.object_header(class)?;
+                s.object_header(class)?;
                 (class as u32, if fast { Mode::Fast } else { Mode::Checked })
             }
             None => {
-                if self.probe.is_some() {
-                    return Err(self.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
+                if s.st.probe.is_some() {
+                    return Err(s.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
                 }
-                self.probe = Some((name, Vec::with_capacity(len)));
+                s.st.probe = Some((name, Vec::with_capacity(len)));
                 (0, Mode::Probe)
             }
         };
-        Ok(StructSer { ser: self, sig: SIG_SEED, pos, class, refs, defs, next: 0, mode })
+        Ok(StructSer { ser: s, sig: SIG_SEED, pos, class, refs, defs, next: 0, mode })
     }
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-        _len: usize,
-    ) -> Result<Compound<'a, W>> {
-        self.begin_variant_map(variant)?;
-        self.refs += 1;
-        self.enc.write_map_begin(None)?;
-        Ok(Compound { ser: self, close: Close::TwoMaps, hint: None })
+
+    fn unit_variant(s: &mut Serializer<W>, name: &'static str, variant: &'static str) -> Result<()> {
+        s.unit_variant(name, variant)
     }
-}
 
-/// What closes a [`Compound`].
-#[derive(Clone, Copy)]
-enum Close {
-    /// A fixed-length list: nothing.
-    None,
-    /// A variable-length list: `Z`.
-    List,
-    /// A map, or the variant map around a tuple variant: `Z`.
-    Map,
-    /// A struct variant: the field map's `Z` and the variant map's `Z`.
-    TwoMaps,
-}
-
-/// Serializer of lists, tuples, maps and enum variants.
-pub struct Compound<'a, W: Write> {
-    ser: &'a mut Serializer<W>,
-    close: Close,
-    /// Elements left after the first, and the position the first started at (see `serialize_seq`).
-    hint: Option<(usize, u64)>,
-}
-
-impl<W: Write> Compound<'_, W> {
-    fn close(self) -> Result<()> {
-        match self.close {
-            Close::None => Ok(()),
-            Close::List => self.ser.enc.write_list_end(),
-            Close::Map => self.ser.enc.write_map_end(),
-            Close::TwoMaps => {
-                self.ser.enc.write_map_end()?;
-                self.ser.enc.write_map_end()
-            }
-        }
-    }
-}
-
-impl<W: Write> ser::SerializeSeq for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
+    /// A value that failed: serialized again after a probe pass defined a class, or redone
+    /// after a struct did not match its definition (see `retry`).
     #[inline]
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.entry(value)?;
-        if let Some((rest, start)) = self.hint.take() {
-            let first = (self.ser.enc.position() - start) as usize;
-            let estimate = first.saturating_mul(rest);
-            self.ser.enc.reserve_hint(estimate.saturating_add(estimate / 16));
-        }
-        Ok(())
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.close()
-    }
-}
-
-impl<W: Write> ser::SerializeTuple for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.entry(value)
-    }
-    fn end(self) -> Result<()> {
-        self.close()
-    }
-}
-
-impl<W: Write> ser::SerializeTupleStruct for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.entry(value)
-    }
-    fn end(self) -> Result<()> {
-        self.close()
-    }
-}
-
-impl<W: Write> ser::SerializeTupleVariant for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.entry(value)
-    }
-    fn end(self) -> Result<()> {
-        self.close()
-    }
-}
-
-impl<W: Write> ser::SerializeMap for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_key<T: ?Sized + Serialize>(&mut self, key: &T) -> Result<()> {
-        self.ser.entry(key)
-    }
-    fn serialize_value<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<()> {
-        self.ser.entry(value)
-    }
-    fn end(self) -> Result<()> {
-        self.close()
-    }
-}
-
-impl<W: Write> ser::SerializeStructVariant for Compound<'_, W> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        self.ser.enc.write_str(key)?;
-        self.ser.entry(value)
-    }
-    fn skip_field(&mut self, _key: &'static str) -> Result<()> {
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        self.close()
+    fn recover<T: ?Sized + Serialize>(s: &mut Serializer<W>, e: Error, v: &T) -> Result<()> {
+        s.after_error(e, v)
     }
 }
 
@@ -1040,15 +760,15 @@ impl<W: Write> StructSer<'_, W> {
 impl<W: Write> Serializer<W> {
     /// The name of the struct being serialized (from its class entry, or the probe pass).
     fn struct_name(&self, mode: Mode, class: u32) -> &'static str {
-        match (&self.probe, mode) {
+        match (&self.st.probe, mode) {
             (Some((name, _)), Mode::Probe) => name,
-            _ => self.classes.get(class as usize).map_or("?", |c| c.name),
+            _ => self.st.classes.get(class as usize).map_or("?", |c| c.name),
         }
     }
 
     #[cold]
     fn struct_mismatch(&mut self, mode: Mode, class: u32, start: Snapshot, what: String) -> Error {
-        self.mismatch = Some(start);
+        self.st.mismatch = Some(start);
         let name = self.struct_name(mode, class);
         self.pos_err(ErrorKind::Unencodable(format!(
             "struct `{name}` {what}; the value could not be redone with a new class definition \
@@ -1062,12 +782,12 @@ impl<W: Write> Serializer<W> {
     #[inline(never)]
     fn check_field(&mut self, mode: Mode, class: u32, next: u32, start: Snapshot, key: &'static str) -> Result<bool> {
         if mode == Mode::Probe {
-            if let Some((_, fields)) = self.probe.as_mut() {
+            if let Some((_, fields)) = self.st.probe.as_mut() {
                 fields.push(key);
             }
             return Ok(false);
         }
-        let expected = self.classes.get(class as usize).and_then(|c| c.fields.get(next as usize));
+        let expected = self.st.classes.get(class as usize).and_then(|c| c.fields.get(next as usize));
         match expected {
             Some(f) if std::ptr::eq(*f, key) || *f == key => Ok(true),
             other => {
@@ -1084,20 +804,20 @@ impl<W: Write> Serializer<W> {
     fn end_struct_slow(&mut self, mode: Mode, class: u32, next: u32, sig: u64, start: Snapshot) -> Result<()> {
         match mode {
             Mode::Probe => {
-                let (name, fields) = self.probe.take().unwrap_or_default();
+                let (name, fields) = self.st.probe.take().unwrap_or_default();
                 let class = self.define_class(name, &fields)?;
-                self.pinned = Some(class);
-                self.restart = true;
+                self.st.pinned = Some(class);
+                self.st.restart = true;
                 // Caught by the entry that serializes the value again (see `entry`); never seen by
                 // the caller, so it carries no message to build.
                 Err(self.pos_err(ErrorKind::Unencodable(String::new())))
             }
             Mode::Checked => {
-                let expected = self.classes.get(class as usize).map_or(0, |c| c.fields.len());
+                let expected = self.st.classes.get(class as usize).map_or(0, |c| c.fields.len());
                 if next as usize == expected {
                     // every field matched, in order: instances with this field sequence (by
                     // signature) may take the fast path from now on
-                    if let Some(c) = self.classes.get_mut(class as usize) {
+                    if let Some(c) = self.st.classes.get_mut(class as usize) {
                         if c.alt_sig == 0 && c.sig != sig {
                             c.alt_sig = sig;
                         }
@@ -1152,112 +872,11 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
     #[inline]
     fn end(self) -> Result<()> {
         if self.mode == Mode::Fast
-            && self.ser.classes.get(self.class as usize).is_some_and(|c| c.sig == self.sig || c.alt_sig == self.sig)
+            && self.ser.st.classes.get(self.class as usize).is_some_and(|c| c.sig == self.sig || c.alt_sig == self.sig)
         {
             return Ok(());
         }
         let start = self.snapshot();
         self.ser.end_struct_slow(self.mode, self.class, self.next, self.sig, start)
-    }
-}
-
-/// Serializes the `i64` inside a [`Date`](super::Date) as a Hessian date.
-struct DateSerializer<'a, W: Write> {
-    ser: &'a mut Serializer<W>,
-}
-
-impl<W: Write> DateSerializer<'_, W> {
-    fn not_date(&self) -> Error {
-        self.ser.pos_err(ErrorKind::Unencodable("a hessian date must hold an i64 of milliseconds".into()))
-    }
-}
-
-macro_rules! date_unsupported {
-    ($($f:ident($($t:ty),*)),* $(,)?) => {
-        $(fn $f(self, $(_: $t),*) -> Result<()> { Err(self.not_date()) })*
-    };
-}
-
-impl<'a, W: Write> ser::Serializer for DateSerializer<'a, W> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = ser::Impossible<(), Error>;
-    type SerializeTuple = ser::Impossible<(), Error>;
-    type SerializeTupleStruct = ser::Impossible<(), Error>;
-    type SerializeTupleVariant = ser::Impossible<(), Error>;
-    type SerializeMap = ser::Impossible<(), Error>;
-    type SerializeStruct = ser::Impossible<(), Error>;
-    type SerializeStructVariant = ser::Impossible<(), Error>;
-
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        self.ser.enc.write_date(v)
-    }
-    date_unsupported!(
-        serialize_bool(bool),
-        serialize_i8(i8),
-        serialize_i16(i16),
-        serialize_i32(i32),
-        serialize_u8(u8),
-        serialize_u16(u16),
-        serialize_u32(u32),
-        serialize_u64(u64),
-        serialize_f32(f32),
-        serialize_f64(f64),
-        serialize_char(char),
-        serialize_str(&str),
-        serialize_bytes(&[u8]),
-        serialize_none(),
-        serialize_unit(),
-        serialize_unit_struct(&'static str),
-        serialize_unit_variant(&'static str, u32, &'static str),
-    );
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<()> {
-        Err(self.not_date())
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<()> {
-        Err(self.not_date())
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(self.not_date())
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(self.not_date())
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(self.not_date())
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct> {
-        Err(self.not_date())
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(self.not_date())
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(self.not_date())
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(self.not_date())
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(self.not_date())
     }
 }

@@ -46,17 +46,6 @@ pub(crate) fn with_pending<T>(v: Value, f: impl FnOnce() -> T) -> T {
     r
 }
 
-/// Number of references (lists, maps, objects) writing `v` opens.
-pub(crate) fn count_refs(v: &Value) -> u32 {
-    match v {
-        Value::List(l) => 1 + l.items.iter().map(count_refs).sum::<u32>(),
-        Value::Map(m) => 1 + m.entries.iter().map(|(k, v)| count_refs(k) + count_refs(v)).sum::<u32>(),
-        Value::Object(o) => 1 + o.fields.iter().map(count_refs).sum::<u32>(),
-        Value::Remote(_) => 1,
-        _ => 0,
-    }
-}
-
 struct Restore(*const Value);
 
 impl Drop for Restore {

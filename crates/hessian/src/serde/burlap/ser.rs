@@ -1,4 +1,4 @@
-//! The Burlap 1.0 serde [`Serializer`]: the serializer shared with Hessian 1 (`serde::map_ser`)
+//! The Burlap 1.0 serde [`Serializer`]: the generic serde serializer (`serde::serializer`) with the format part shared with Hessian 1 (`serde::map_ser`)
 //! over [`burlap::Encoder`], so what it writes is byte-identical to the dynamic path
 //! (`burlap::to_vec(&to_value(v)?)`) and to Java's `BurlapOutput` for the matching Java values.
 //!

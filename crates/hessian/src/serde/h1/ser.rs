@@ -1,4 +1,4 @@
-//! The Hessian 1.0.2 serde [`Serializer`]: the serializer shared with Burlap
+//! The Hessian 1.0.2 serde [`Serializer`]: the generic serde serializer (`serde::serializer`) with the format part shared with Burlap
 //! (`serde::map_ser`) over [`h1::Encoder`](crate::h1::Encoder), so what it writes is
 //! byte-identical to the dynamic path (`h1::to_vec(&to_value(v)?)`) and to Java's `HessianOutput`
 //! for the matching Java values.
