@@ -830,9 +830,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             if c == BC_END {
                 return Ok(entries);
             }
-            if entries.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
+            self.check_count(entries.len())?;
             let k = self.parse_value(c)?;
             let v = self.read_value()?;
             entries.push((k, v));
@@ -872,9 +870,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
                     if c == BC_END {
                         break;
                     }
-                    if items.len() >= self.limits.max_collection_len {
-                        return Err(self.limit("collection length", self.limits.max_collection_len));
-                    }
+                    self.check_count(items.len())?;
                     items.push(self.parse_value(c)?);
                 }
                 Ok(List { type_name: h.type_name, fixed_length: false, items })
