@@ -96,6 +96,31 @@ pub struct CallHeader {
     pub argc: Option<usize>,
 }
 
+/// One element of a Hessian 1 or Burlap call before its arguments, as
+/// `h1::Decoder::read_call_item` and `burlap::Decoder::read_call_item` read it: a call is read
+/// piece by piece by tools that show where each piece lies (`hessian dump`). (Both formats are
+/// frozen: the enum is complete.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallItem {
+    /// A header's name; its value follows.
+    Header(String),
+    /// The method name; the arguments follow, up to the call's end.
+    Method(String),
+}
+
+/// What comes next in a Hessian 1 or Burlap reply after its start, as
+/// `h1::Decoder::read_reply_item` and `burlap::Decoder::read_reply_item` read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplyItem {
+    /// A header's name (consumed); its value follows.
+    Header(String),
+    /// A fault's start (consumed); its entries follow, up to the fault's end mark, then the
+    /// reply's end.
+    Fault,
+    /// The reply's value (not consumed); the reply's end follows it.
+    Value,
+}
+
 /// A fault (a remote exception): Hessian's `code`, `message` and optional `detail` entries.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Fault {

@@ -141,6 +141,9 @@ pub trait TokenRead<'de>: sealed::Sealed {
     }
     /// Reads the header of a list whose opening was read and registers its reference.
     fn list_head(&mut self, open: Self::Open) -> Result<ListHead>;
+    /// Like [`list_head`](Self::list_head), and the list's type name too (`None` when
+    /// untyped), for readers that show or keep it.
+    fn list_head_with_type(&mut self, open: Self::Open) -> Result<(ListHead, Option<String>)>;
     /// Reads the header of a map whose opening was read and registers its reference.
     fn map_head(&mut self, open: Self::Open) -> Result<MapHead>;
     /// Reads the entries of a map after its header, up to and with its end mark.

@@ -130,6 +130,19 @@ fn burlap_every_truncation_is_an_error() {
     }
 }
 
+/// A byte order mark counts in the offsets, from a slice and from a stream (quick-xml skips it
+/// without counting it).
+#[test]
+fn burlap_offsets_count_a_byte_order_mark() {
+    let plain = b"<list><int>1</int><int>x</int></list>".to_vec();
+    let at = burlap::from_slice(&plain).unwrap_err().offset();
+    let mut marked = b"\xef\xbb\xbf".to_vec();
+    marked.extend(&plain);
+    assert_eq!(burlap::from_slice(&marked).unwrap_err().offset(), at + 3);
+    assert_eq!(burlap::from_reader(&marked[..]).unwrap_err().offset(), at + 3);
+    assert_eq!(burlap::from_slice(&marked[..3]).unwrap_err().offset(), 3);
+}
+
 fn burlap_err(xml: &str) -> ErrorKind {
     let r = burlap::from_slice(xml.as_bytes());
     assert_err_in(r, xml.len(), xml).into_kind()

@@ -11,7 +11,7 @@ use super::text;
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::java_utf8;
 use crate::kind::Kind;
-use crate::message::{Call, CallHeader, Fault, RawReply, Reply};
+use crate::message::{Call, CallHeader, CallItem, Fault, RawReply, Reply, ReplyItem};
 use crate::read::{finish_str, Read, Reference, SliceRead};
 use crate::token::{forward_token_read, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
@@ -165,7 +165,13 @@ impl<R: std::io::Read> Decoder<std::io::BufReader<R>> {
 
 impl<R: BufRead> Decoder<R> {
     /// A decoder with default limits.
-    pub fn new(read: R) -> Self {
+    pub fn new(mut read: R) -> Self {
+        // quick-xml skips a UTF-8 byte order mark without counting it in its positions: skip it
+        // here, so that offsets count every byte of the input.
+        let bom = matches!(read.fill_buf(), Ok(b) if b.starts_with(b"\xef\xbb\xbf"));
+        if bom {
+            read.consume(3);
+        }
         Decoder {
             xml: xml_reader(read),
             buf: Vec::new(),
@@ -174,7 +180,7 @@ impl<R: BufRead> Decoder<R> {
             limits: Limits::default(),
             refs: 0,
             depth: 0,
-            base: 0,
+            base: if bom { 3 } else { 0 },
             tok_start: 0,
             str_scratch: String::new(),
             bytes: Vec::new(),
@@ -218,6 +224,16 @@ impl<R: BufRead> Decoder<R> {
     /// Offset of the next byte the XML reader will look at.
     pub fn offset(&self) -> u64 {
         self.base + self.xml.buffer_position()
+    }
+
+    /// Offset just past the last element read: unlike [`offset`](Self::offset), not counting
+    /// an element the decoder has looked at ahead (the start of a list is read by looking at
+    /// what follows it for a `<length>`).
+    pub fn read_to(&self) -> u64 {
+        match self.peeked {
+            Some(_) => self.tok_start,
+            None => self.offset(),
+        }
     }
 
     /// Starts a new message: forgets value references.
@@ -675,29 +691,43 @@ impl<R: BufRead> Decoder<R> {
     /// `<method>`. The arguments follow (read them, then [`read_call_end`](Self::read_call_end));
     /// Burlap does not say how many there are ([`CallHeader::argc`] is `None`).
     pub fn read_call_header(&mut self) -> Result<CallHeader> {
-        match self.next_tok()? {
-            Tok::Start(Tag::Call) => {}
-            _ => return Err(self.malformed("expected <burlap:call>")),
-        }
+        self.read_call_start()?;
         let mut headers = Vec::new();
         loop {
-            match self.next_tok()? {
-                tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => {
+            match self.read_call_item()? {
+                CallItem::Header(name) => {
                     if headers.len() >= self.limits.max_collection_len {
                         return Err(self.limit("collection length", self.limits.max_collection_len));
                     }
-                    self.leaf(tok, self.max_text())?;
-                    let name = self.text_string()?;
                     let v = self.read_value()?;
                     headers.push((name, v));
                 }
-                tok @ (Tok::Start(Tag::Method) | Tok::Empty(Tag::Method)) => {
-                    self.leaf(tok, self.max_text())?;
-                    let method = self.text_string()?;
-                    return Ok(CallHeader { method, headers, major: 1, argc: None });
-                }
-                _ => return Err(self.malformed("expected <header> or <method>")),
+                CallItem::Method(method) => return Ok(CallHeader { method, headers, major: 1, argc: None }),
             }
+        }
+    }
+
+    /// Reads `<burlap:call>`, the opening of a call.
+    pub fn read_call_start(&mut self) -> Result<()> {
+        match self.next_tok()? {
+            Tok::Start(Tag::Call) => Ok(()),
+            _ => Err(self.malformed("expected <burlap:call>")),
+        }
+    }
+
+    /// Reads the next element of a call's start: `<header>` (read its value next) or
+    /// `<method>` (the arguments follow).
+    pub fn read_call_item(&mut self) -> Result<CallItem> {
+        match self.next_tok()? {
+            tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => {
+                self.leaf(tok, self.max_text())?;
+                Ok(CallItem::Header(self.text_string()?))
+            }
+            tok @ (Tok::Start(Tag::Method) | Tok::Empty(Tag::Method)) => {
+                self.leaf(tok, self.max_text())?;
+                Ok(CallItem::Method(self.text_string()?))
+            }
+            _ => Err(self.malformed("expected <header> or <method>")),
         }
     }
 
@@ -737,19 +767,13 @@ impl<R: BufRead> Decoder<R> {
     /// whole (with `</burlap:reply>`) and its map's entries returned; otherwise the value
     /// follows (read it, then [`read_reply_end`](Self::read_reply_end)).
     pub fn read_reply_header(&mut self) -> Result<Option<Vec<(Value, Value)>>> {
-        match self.next_tok()? {
-            Tok::Start(Tag::Reply) => {}
-            _ => return Err(self.malformed("expected <burlap:reply>")),
-        }
+        self.read_reply_start()?;
         loop {
-            match self.peek_tok()? {
-                Tok::Start(Tag::Header) | Tok::Empty(Tag::Header) => {
-                    let tok = self.next_tok()?;
-                    self.leaf(tok, self.max_text())?;
+            match self.read_reply_item()? {
+                ReplyItem::Header(_) => {
                     self.read_value()?;
                 }
-                Tok::Start(Tag::Fault) => {
-                    self.next_tok()?;
+                ReplyItem::Fault => {
                     self.enter()?;
                     let mut entries = Vec::new();
                     loop {
@@ -768,8 +792,34 @@ impl<R: BufRead> Decoder<R> {
                     self.read_reply_end()?;
                     return Ok(Some(entries));
                 }
-                _ => return Ok(None),
+                ReplyItem::Value => return Ok(None),
             }
+        }
+    }
+
+    /// Reads `<burlap:reply>`, the opening of a reply.
+    pub fn read_reply_start(&mut self) -> Result<()> {
+        match self.next_tok()? {
+            Tok::Start(Tag::Reply) => Ok(()),
+            _ => Err(self.malformed("expected <burlap:reply>")),
+        }
+    }
+
+    /// Reads what comes next in a reply: `<header>` (read its value next), `<fault>` (its
+    /// entries follow up to `</fault>`, then `</burlap:reply>`) or neither (the value, not
+    /// consumed).
+    pub fn read_reply_item(&mut self) -> Result<ReplyItem> {
+        match self.peek_tok()? {
+            Tok::Start(Tag::Header) | Tok::Empty(Tag::Header) => {
+                let tok = self.next_tok()?;
+                self.leaf(tok, self.max_text())?;
+                Ok(ReplyItem::Header(self.text_string()?))
+            }
+            Tok::Start(Tag::Fault) => {
+                self.next_tok()?;
+                Ok(ReplyItem::Fault)
+            }
+            _ => Ok(ReplyItem::Value),
         }
     }
 
@@ -931,13 +981,17 @@ impl<'de, R: Input> TokenRead<'de> for Decoder<R> {
         }
     }
 
-    fn list_head(&mut self, Opening(tok): Opening) -> Result<ListHead> {
+    fn list_head(&mut self, open: Opening) -> Result<ListHead> {
+        <Self as TokenRead<'de>>::list_head_with_type(self, open).map(|(head, _)| head)
+    }
+
+    fn list_head_with_type(&mut self, Opening(tok): Opening) -> Result<(ListHead, Option<String>)> {
         if let Tok::Empty(_) = tok {
             self.add_ref()?;
-            return Ok(ListHead { len: None, closed: true, counted: false });
+            return Ok((ListHead { len: None, closed: true, counted: false }, None));
         }
-        let (_, len) = self.list_header()?;
-        Ok(ListHead { len, closed: false, counted: false })
+        let (type_name, len) = self.list_header()?;
+        Ok((ListHead { len, closed: false, counted: false }, type_name))
     }
 
     fn map_head(&mut self, Opening(tok): Opening) -> Result<MapHead> {

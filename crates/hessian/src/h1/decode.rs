@@ -8,7 +8,7 @@
 use super::codes::*;
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
-use crate::message::{Call, CallHeader, Fault, Reply};
+use crate::message::{Call, CallHeader, CallItem, Fault, Reply, ReplyItem};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
 use crate::token::{byte_token_read, forward_token_read, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
@@ -479,24 +479,34 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// The arguments follow (read them, then [`read_call_end`](Self::read_call_end)); Hessian 1
     /// does not say how many there are ([`CallHeader::argc`] is `None`).
     pub fn read_call_header(&mut self) -> Result<CallHeader> {
-        self.expect(BC_CALL, "call")?;
-        let [major, _minor] = self.be::<2>()?;
+        let (major, _minor) = self.read_call_start()?;
         let mut headers = Vec::new();
         loop {
-            let c = self.read.next()?;
-            match c {
-                BC_HEADER => {
+            match self.read_call_item()? {
+                CallItem::Header(name) => {
                     self.check_count(headers.len())?;
-                    let name = self.read_len_str()?;
                     let v = self.read_value()?;
                     headers.push((name, v));
                 }
-                BC_METHOD => {
-                    let method = self.read_len_str()?;
-                    return Ok(CallHeader { method, headers, major, argc: None });
-                }
-                _ => return Err(self.unexpected(c, "call header or method")),
+                CallItem::Method(method) => return Ok(CallHeader { method, headers, major, argc: None }),
             }
+        }
+    }
+
+    /// Reads `c major minor`, the opening of a call, and returns its version.
+    pub fn read_call_start(&mut self) -> Result<(u8, u8)> {
+        self.expect(BC_CALL, "call")?;
+        let [major, minor] = self.be::<2>()?;
+        Ok((major, minor))
+    }
+
+    /// Reads the next element of a call's start: `H name` (a header; read its value next) or
+    /// `m method` (the arguments follow).
+    pub fn read_call_item(&mut self) -> Result<CallItem> {
+        match self.read.next()? {
+            BC_HEADER => Ok(CallItem::Header(self.read_len_str()?)),
+            BC_METHOD => Ok(CallItem::Method(self.read_len_str()?)),
+            c => Err(self.unexpected(c, "call header or method")),
         }
     }
 
@@ -528,26 +538,46 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// whole (with the reply's `z`) and returned; otherwise the value follows (read it, then
     /// [`read_reply_end`](Self::read_reply_end)).
     pub fn read_reply_header(&mut self) -> Result<Option<Fault>> {
-        self.expect(BC_REPLY, "reply")?;
-        self.be::<2>()?;
+        self.read_reply_start()?;
         loop {
-            match self.read.peek()? {
-                Some(BC_HEADER) => {
-                    self.read.next()?;
-                    self.read_len_str()?;
+            match self.read_reply_item()? {
+                ReplyItem::Header(_) => {
                     self.read_value()?;
                 }
-                Some(BC_FAULT) => {
-                    self.read.next()?;
+                ReplyItem::Fault => {
                     self.enter()?;
                     let entries = self.read_entries(0)?;
                     self.leave();
                     self.read_reply_end()?;
                     return Ok(Some(Fault::from_entries(entries)));
                 }
-                Some(_) => return Ok(None),
-                None => return Err(self.err(ErrorKind::UnexpectedEof)),
+                ReplyItem::Value => return Ok(None),
             }
+        }
+    }
+
+    /// Reads `r major minor`, the opening of a reply, and returns its version.
+    pub fn read_reply_start(&mut self) -> Result<(u8, u8)> {
+        self.expect(BC_REPLY, "reply")?;
+        let [major, minor] = self.be::<2>()?;
+        Ok((major, minor))
+    }
+
+    /// Reads what comes next in a reply: `H name` (a header; read its value next), `f` (a
+    /// fault; its entries follow up to `z`, then the reply's `z`) or neither (the value, not
+    /// consumed).
+    pub fn read_reply_item(&mut self) -> Result<ReplyItem> {
+        match self.read.peek()? {
+            Some(BC_HEADER) => {
+                self.read.next()?;
+                Ok(ReplyItem::Header(self.read_len_str()?))
+            }
+            Some(BC_FAULT) => {
+                self.read.next()?;
+                Ok(ReplyItem::Fault)
+            }
+            Some(_) => Ok(ReplyItem::Value),
+            None => Err(self.err(ErrorKind::UnexpectedEof)),
         }
     }
 
@@ -677,9 +707,13 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
         }
     }
 
-    fn list_head(&mut self, _code: u8) -> Result<ListHead> {
-        let (_, len) = self.parse_list_header()?;
-        Ok(ListHead { len, closed: false, counted: false })
+    fn list_head(&mut self, code: u8) -> Result<ListHead> {
+        self.list_head_with_type(code).map(|(head, _)| head)
+    }
+
+    fn list_head_with_type(&mut self, _code: u8) -> Result<(ListHead, Option<String>)> {
+        let (type_name, len) = self.parse_list_header()?;
+        Ok((ListHead { len, closed: false, counted: false }, type_name))
     }
 
     fn map_head(&mut self, _code: u8) -> Result<MapHead> {

@@ -1113,6 +1113,11 @@ impl<'de, R: Read<'de>> TokenRead<'de> for Decoder<'de, R> {
         Ok(ListHead { len, closed: false, counted: len.is_some() })
     }
 
+    fn list_head_with_type(&mut self, code: u8) -> Result<(ListHead, Option<String>)> {
+        let ListHeader { type_name, len } = self.parse_list_header(code)?;
+        Ok((ListHead { len, closed: false, counted: len.is_some() }, type_name))
+    }
+
     #[inline]
     fn map_head(&mut self, code: u8) -> Result<MapHead> {
         let type_name = if code == BC_MAP { Some(self.read_type()?) } else { None };
