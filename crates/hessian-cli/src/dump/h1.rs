@@ -1,326 +1,106 @@
 //! `hessian dump` for Hessian 1.0.2: call and reply envelopes (version bytes, headers, method,
-//! fault), values with their type and length markers, references numbered as the decoder
+//! fault), values with their types and declared lengths, references numbered as the decoder
 //! numbers them (lists and maps), one line per string, XML or binary chunk.
 
-use super::{preview, Trace};
+use super::{preview, ChunkHeader, Dumped, Walk};
 use hessian::h1::codes::*;
-use hessian::json::format_date;
-use hessian::kind::Kind;
-use hessian::read::finish_str;
+use hessian::h1::Decoder;
+use hessian::message::{CallItem, ReplyItem};
+use hessian::read::SliceRead;
 use hessian::{Error, ErrorKind, Result};
 use std::io::Write;
-use std::ops::{Deref, DerefMut};
 
 /// Writes the trace of `data` to `out`. On malformed input the trace up to the bad token has
 /// been written when the error (with its byte offset) is returned.
 pub fn dump(data: &[u8], out: &mut dyn Write) -> Result<()> {
-    let mut w = Walker { t: Trace::new(data, out)?, refs: Vec::new() };
-    w.top()
+    let mut w = Walk::new(data, out, Decoder::from_slice(data), false)?;
+    match data.first() {
+        None => return Err(Error::new(ErrorKind::UnexpectedEof, 0)),
+        Some(&BC_CALL) if hessian::detect::is_hessian1_envelope(data) => call(&mut w)?,
+        Some(&BC_REPLY) if hessian::detect::is_hessian1_envelope(data) => reply(&mut w)?,
+        Some(_) => w.value("")?,
+    }
+    w.end()
 }
 
-struct Walker<'a, 'o> {
-    t: Trace<'a, 'o>,
-    /// What each reference number points at (`list`, `map "Money"`).
-    refs: Vec<String>,
-}
+type H1Walk<'a, 'o> = Walk<'a, 'o, Decoder<'a, SliceRead<'a>>>;
 
-impl<'a, 'o> Deref for Walker<'a, 'o> {
-    type Target = Trace<'a, 'o>;
-
-    fn deref(&self) -> &Self::Target {
-        &self.t
-    }
-}
-
-impl DerefMut for Walker<'_, '_> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.t
-    }
-}
-
-fn unexpected(code: u8, context: &'static str, at: usize) -> Error {
-    Trace::unexpected(code, context, at)
-}
-
-impl Walker<'_, '_> {
-    fn top(&mut self) -> Result<()> {
-        if self.data.is_empty() {
-            return Err(self.eof());
-        }
-        if hessian::detect::is_hessian1_envelope(self.data) {
-            self.envelope()?;
-        } else {
-            self.value("")?;
-        }
-        self.end()
-    }
-
-    fn u16(&mut self) -> Result<usize> {
-        let [hi, lo] = self.be::<2>()?;
-        Ok((usize::from(hi) << 8) | usize::from(lo))
-    }
-
-    fn i32(&mut self) -> Result<i32> {
-        Ok(i32::from_be_bytes(self.be::<4>()?))
-    }
-
-    fn i64(&mut self) -> Result<i64> {
-        Ok(i64::from_be_bytes(self.be::<8>()?))
-    }
-
-    /// A length-prefixed name (`len16 utf8`): types, methods, headers.
-    fn name(&mut self) -> Result<String> {
-        let len = self.u16()?;
-        let mut pending = None;
-        let s = self.str_data(len, &mut pending)?;
-        finish_str(pending, self.pos as u64)?;
-        Ok(s)
-    }
-
-    fn envelope(&mut self) -> Result<()> {
-        let kind = self.byte()?;
-        let [major, minor] = self.be::<2>()?;
-        let what = if kind == BC_CALL { "call" } else { "reply" };
-        let hybrid = if kind == BC_CALL && major >= 2 { " (hybrid: asks for a Hessian 2 reply)" } else { "" };
-        self.line(0, "", &format!("Hessian 1 {what}, version {major}.{minor}{hybrid}"))?;
-        self.enter()?;
-        loop {
-            let start = self.pos;
-            match self.byte()? {
-                BC_HEADER => {
-                    let name = self.name()?;
-                    self.line(start, "", &format!("header {}", preview(&name)))?;
-                    self.value("  value ")?;
+/// `c major minor`, the headers (`H name value`), `m method`, the arguments, `z`.
+fn call(w: &mut H1Walk) -> Result<()> {
+    let (major, minor) = w.dec.read_call_start()?;
+    let hybrid = if major >= 2 { " (hybrid: asks for a Hessian 2 reply)" } else { "" };
+    w.line(0, "", &format!("Hessian 1 call, version {major}.{minor}{hybrid}"))?;
+    w.enter()?;
+    loop {
+        let at = w.dec.offset();
+        match w.dec.read_call_item()? {
+            CallItem::Header(name) => {
+                w.line(at, "", &format!("header {}", preview(&name)))?;
+                w.value("  value ")?;
+            }
+            CallItem::Method(name) => {
+                w.line(at, "", &format!("method {}", preview(&name)))?;
+                let mut i = 0;
+                while !w.dec.at_call_end()? {
+                    w.value(&format!("arg[{i}] "))?;
+                    i += 1;
                 }
-                BC_METHOD if kind == BC_CALL => {
-                    let name = self.name()?;
-                    self.line(start, "", &format!("method {}", preview(&name)))?;
-                    let mut i = 0;
-                    while self.peek() != Some(BC_END) {
-                        self.value(&format!("arg[{i}] "))?;
-                        i += 1;
-                    }
-                    break;
-                }
-                BC_FAULT if kind == BC_REPLY => {
-                    self.line(start, "", "fault")?;
-                    self.enter()?;
-                    self.entries("end of fault")?;
-                    self.leave();
-                    break;
-                }
-                _ if kind == BC_REPLY => {
-                    self.pos = start;
-                    self.value("")?;
-                    break;
-                }
-                code => return Err(unexpected(code, "call header or method", start)),
+                break;
             }
         }
-        self.leave();
-        self.end_marker(&format!("end of {what}"))
     }
+    w.leave();
+    let at = w.dec.offset();
+    w.dec.read_call_end()?;
+    w.line(at, "", "end of call")
+}
 
-    /// `z`, the end of a list, map, fault, call or reply.
-    fn end_marker(&mut self, meaning: &str) -> Result<()> {
-        let start = self.pos;
-        match self.byte()? {
-            BC_END => self.line(start, "", meaning),
-            code => Err(unexpected(code, "end marker z", start)),
+/// `r major minor`, the headers, a value or a fault (`f` entries `z`), `z`.
+fn reply(w: &mut H1Walk) -> Result<()> {
+    let (major, minor) = w.dec.read_reply_start()?;
+    w.line(0, "", &format!("Hessian 1 reply, version {major}.{minor}"))?;
+    w.enter()?;
+    loop {
+        let at = w.dec.offset();
+        match w.dec.read_reply_item()? {
+            ReplyItem::Header(name) => {
+                w.line(at, "", &format!("header {}", preview(&name)))?;
+                w.value("  value ")?;
+            }
+            ReplyItem::Fault => {
+                w.line(at, "", "fault")?;
+                w.enter()?;
+                w.entries("end of fault")?;
+                w.leave();
+                break;
+            }
+            ReplyItem::Value => {
+                w.value("")?;
+                break;
+            }
         }
     }
+    w.leave();
+    let at = w.dec.offset();
+    w.dec.read_reply_end()?;
+    w.line(at, "", "end of reply")
+}
 
-    /// Key/value pairs up to and including `z` (maps and faults).
-    fn entries(&mut self, end: &str) -> Result<()> {
-        while self.peek() != Some(BC_END) {
-            self.value("key ")?;
-            self.value("value ")?;
-        }
-        self.end_marker(end)
+impl<'de> Dumped<'de> for Decoder<'de, SliceRead<'de>> {
+    const UTF16: bool = true;
+
+    fn is_xml(bytes: &[u8]) -> bool {
+        matches!(bytes.first(), Some(&(BC_XML | BC_XML_CHUNK)))
     }
 
-    /// An optional `t len type`; the empty type (untyped) is `None`.
-    fn opt_type(&mut self) -> Result<Option<String>> {
-        if self.peek() != Some(BC_TYPE) {
-            return Ok(None);
-        }
-        let start = self.pos;
-        self.pos += 1;
-        let t = self.name()?;
-        self.line(start, "", &format!("type {}", preview(&t)))?;
-        Ok(Some(t).filter(|t| !t.is_empty()))
-    }
-
-    /// A string or XML value (`S`/`s` or `X`/`x` chunks), one line per chunk.
-    fn string(&mut self, start: usize, code: u8, label: &str) -> Result<()> {
-        let (fin, chunk, what) = if matches!(code, BC_XML | BC_XML_CHUNK) {
-            (BC_XML, BC_XML_CHUNK, "xml")
-        } else {
-            (BC_STRING, BC_STRING_CHUNK, "string")
+    fn chunk_header(bytes: &[u8], _string: bool) -> Option<ChunkHeader> {
+        let (code, hi, lo) = (*bytes.first()?, *bytes.get(1)?, *bytes.get(2)?);
+        let last = match code {
+            BC_STRING | BC_XML | BC_BINARY => true,
+            BC_STRING_CHUNK | BC_XML_CHUNK | BC_BINARY_CHUNK => false,
+            _ => return None,
         };
-        let (mut start, mut code, mut label, mut total, mut chunks) = (start, code, label.to_owned(), 0usize, 0);
-        let mut pending = None;
-        loop {
-            let units = self.u16()?;
-            let s = self.str_data(units, &mut pending)?;
-            total += units;
-            chunks += 1;
-            let last = code == fin;
-            let meaning = if last && chunks == 1 {
-                format!("{what} ({units} units) {}", preview(&s))
-            } else if last {
-                format!("final {what} chunk ({units} units; {total} in all) {}", preview(&s))
-            } else {
-                format!("{what} chunk ({units} units, more follow) {}", preview(&s))
-            };
-            if last {
-                finish_str(pending, self.pos as u64)?;
-            }
-            self.line(start, &label, &meaning)?;
-            if last {
-                return Ok(());
-            }
-            label.clear();
-            start = self.pos;
-            code = self.byte()?;
-            if code != fin && code != chunk {
-                return Err(unexpected(code, "string chunk", start));
-            }
-        }
-    }
-
-    /// A binary value (`B`/`b` chunks), one line per chunk.
-    fn binary(&mut self, start: usize, code: u8, label: &str) -> Result<()> {
-        let (mut start, mut code, mut label, mut total, mut chunks) = (start, code, label.to_owned(), 0usize, 0);
-        loop {
-            let len = self.u16()?;
-            self.check_len(len)?;
-            self.pos += len;
-            total += len;
-            chunks += 1;
-            let last = code == BC_BINARY;
-            let meaning = if last && chunks == 1 {
-                format!("binary ({len} bytes)")
-            } else if last {
-                format!("final binary chunk ({len} bytes; {total} in all)")
-            } else {
-                format!("binary chunk ({len} bytes, more follow)")
-            };
-            self.line(start, &label, &meaning)?;
-            if last {
-                return Ok(());
-            }
-            label.clear();
-            start = self.pos;
-            code = self.byte()?;
-            if code != BC_BINARY && code != BC_BINARY_CHUNK {
-                return Err(unexpected(code, "binary chunk", start));
-            }
-        }
-    }
-
-    fn list(&mut self, start: usize, label: &str) -> Result<()> {
-        let r = self.refs.len();
-        self.refs.push("list".into());
-        self.line(start, label, &format!("list (ref #{r})"))?;
-        self.enter()?;
-        self.opt_type()?;
-        let mut declared = None;
-        if self.peek() == Some(BC_LENGTH) {
-            let s = self.pos;
-            self.pos += 1;
-            let n = self.i32()?;
-            // a negative length is "length unknown", as HessianInput reads it
-            declared = usize::try_from(n).ok();
-            let what = if declared.is_some() { format!("length {n}") } else { format!("length {n} (unknown)") };
-            self.line(s, "", &what)?;
-        }
-        let mut i = 0;
-        while self.peek() != Some(BC_END) {
-            self.value(&format!("[{i}] "))?;
-            i += 1;
-        }
-        if let Some(n) = declared.filter(|n| *n != i) {
-            return Err(Error::new(
-                ErrorKind::Malformed(format!("list declares {n} elements but holds {i}")),
-                self.pos as u64,
-            ));
-        }
-        self.end_marker("end of list")?;
-        self.leave();
-        Ok(())
-    }
-
-    fn map(&mut self, start: usize, label: &str) -> Result<()> {
-        let r = self.refs.len();
-        self.refs.push("map".into());
-        self.line(start, label, &format!("map (ref #{r})"))?;
-        self.enter()?;
-        if let Some(t) = self.opt_type()? {
-            if let Some(slot) = self.refs.get_mut(r) {
-                *slot = format!("map {}", preview(&t));
-            }
-        }
-        self.entries("end of map")?;
-        self.leave();
-        Ok(())
-    }
-
-    fn value(&mut self, label: &str) -> Result<()> {
-        let start = self.pos;
-        let code = self.byte()?;
-        match kind(code) {
-            Kind::Null => self.line(start, label, "null"),
-            Kind::Bool => self.line(start, label, if code == BC_TRUE { "true" } else { "false" }),
-            Kind::Int => {
-                let v = self.i32()?;
-                self.line(start, label, &format!("int {v}"))
-            }
-            Kind::Long => {
-                let v = self.i64()?;
-                self.line(start, label, &format!("long {v}"))
-            }
-            Kind::Double => {
-                let v = f64::from_bits(u64::from_be_bytes(self.be::<8>()?));
-                self.line(start, label, &format!("double {v:?}"))
-            }
-            Kind::Date => {
-                let ms = self.i64()?;
-                let text = format_date(ms).unwrap_or_else(|| format!("{ms} ms"));
-                self.line(start, label, &format!("date {text}"))
-            }
-            Kind::String => self.string(start, code, label),
-            Kind::Binary => self.binary(start, code, label),
-            Kind::List => self.list(start, label),
-            Kind::Map => self.map(start, label),
-            Kind::Ref => {
-                let i = self.i32()?;
-                match usize::try_from(i).ok().and_then(|i| self.refs.get(i)) {
-                    Some(what) => {
-                        let what = what.clone();
-                        self.line(start, label, &format!("ref #{i} -> {what}"))
-                    }
-                    None => Err(Error::new(
-                        ErrorKind::RefOutOfRange { index: i as u64, len: self.refs.len() },
-                        start as u64,
-                    )),
-                }
-            }
-            Kind::Remote => {
-                let s = self.pos;
-                let c = self.byte()?;
-                if c != BC_TYPE {
-                    return Err(unexpected(c, "remote type", s));
-                }
-                let t = self.name()?;
-                self.line(start, label, &format!("remote, type {}", preview(&t)))?;
-                self.enter()?;
-                self.value("url ")?;
-                self.leave();
-                Ok(())
-            }
-            _ => Err(unexpected(code, "value", start)),
-        }
+        Some(ChunkHeader { len: 3, units: (usize::from(hi) << 8) | usize::from(lo), last })
     }
 }
 

@@ -1,17 +1,24 @@
 //! `hessian dump`: an annotated trace of every token (offset, raw bytes, meaning), indented by
 //! nesting, in the spirit of Caucho's `HessianDebugInputStream`, for each format.
 //!
-//! The walkers follow each grammar itself rather than the value decoders, so that they can show
-//! each string and binary chunk, each class definition, type and reference where it occurs, and
-//! stop at the first bad byte with everything before it already printed. [`Trace`] is what they
-//! share: the input, the position, the nesting depth and the line layout.
+//! There is one walk for the three formats ([`Walk`]), generic over the token layer
+//! ([`TokenRead`]) that the serde deserializer reads through: every value is read by the
+//! format's own decoder, with its checks, limits, references and class definitions, so the trace
+//! accepts exactly what the decoder accepts and stops where it stops, with everything before the
+//! bad token already printed. The trace shows the bytes each token took; what the token layer
+//! reads whole, it shows in detail from those bytes (the chunks of a long string or binary, the
+//! comments and declarations between Burlap elements). Each format adds its envelopes and its
+//! wording ([`Dumped`], in `h2.rs`, `h1.rs`, `burlap.rs`). [`Trace`] is the line layout.
 
 pub mod burlap;
 pub mod h1;
 pub mod h2;
 
+use hessian::json::format_date;
+use hessian::kind::Kind;
 use hessian::read::{Read, SliceRead};
-use hessian::{Error, ErrorKind, Limits, Result};
+use hessian::token::{Scalar, TokenRead};
+use hessian::{Error, ErrorKind, Result};
 use std::io::Write;
 
 /// Raw bytes shown per line; longer tokens are cut with `..`.
@@ -32,137 +39,444 @@ pub fn preview(s: &str) -> String {
     p
 }
 
-/// The input being traced, the position in it, and where the lines go.
+/// Where the lines go, and how they look: the input, the nesting, and how bytes are shown (in
+/// hex, or as markup for Burlap).
 pub struct Trace<'a, 'o> {
-    /// The whole input.
-    pub data: &'a [u8],
-    /// Offset of the next byte to read.
-    pub pos: usize,
+    data: &'a [u8],
     out: &'o mut dyn Write,
     /// Current nesting (two spaces of indentation each).
-    pub depth: usize,
-    max_depth: usize,
+    depth: usize,
+    /// Whether the input is text (Burlap): bytes are shown as markup, and what lies between
+    /// elements (a byte order mark, comments, declarations) gets lines of its own.
+    text: bool,
+    /// Offset up to which the input has been shown.
+    shown: usize,
 }
 
 impl<'a, 'o> Trace<'a, 'o> {
     /// A trace of `data` into `out`; writes the column header line.
-    pub fn new(data: &'a [u8], out: &'o mut dyn Write) -> Result<Self> {
-        let mut t = Trace { data, pos: 0, out, depth: 0, max_depth: Limits::default().max_depth };
+    pub fn new(data: &'a [u8], out: &'o mut dyn Write, text: bool) -> Result<Self> {
+        let mut t = Trace { data, out, depth: 0, text, shown: 0 };
         t.write(&format!("{:<8}  {:<BYTES_WIDTH$}  meaning", "offset", "bytes"))?;
         Ok(t)
     }
 
     fn write(&mut self, line: &str) -> Result<()> {
-        writeln!(self.out, "{line}").map_err(|e| Error::new(ErrorKind::Io(e), self.pos as u64))
+        writeln!(self.out, "{line}").map_err(|e| Error::new(ErrorKind::Io(e), self.shown as u64))
     }
 
-    /// One trace line at offset `start` whose bytes column shows `shown` (cut to fit).
-    pub fn line_showing(&mut self, start: usize, shown: &str, label: &str, meaning: &str) -> Result<()> {
-        let shown = if shown.chars().count() > BYTES_WIDTH {
+    /// The bytes from `start` to `end` as the bytes column shows them, cut to fit.
+    fn shown(&self, start: usize, end: usize) -> String {
+        let bytes = self.data.get(start..end.max(start)).unwrap_or_default();
+        let shown = if self.text {
+            String::from_utf8_lossy(bytes).chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+        } else {
+            let mut hex: Vec<String> = bytes.iter().take(HEX_BYTES).map(|b| format!("{b:02x}")).collect();
+            if bytes.len() > HEX_BYTES {
+                hex.truncate(HEX_BYTES - 1);
+                hex.push("..".into());
+            }
+            hex.join(" ")
+        };
+        if shown.chars().count() > BYTES_WIDTH {
             let mut s: String = shown.chars().take(BYTES_WIDTH - 2).collect();
             s.push_str("..");
             s
         } else {
-            shown.to_owned()
-        };
+            shown
+        }
+    }
+
+    /// One trace line for the bytes from `start` to `end`; in text, lines for what lies between
+    /// the last line shown and `start` first.
+    pub fn line(&mut self, start: u64, end: u64, label: &str, meaning: &str) -> Result<()> {
+        let (start, end) = (start as usize, end as usize);
+        if self.text {
+            self.between(start)?;
+        }
+        let shown = self.shown(start, end);
         let indent = "  ".repeat(self.depth);
-        self.write(&format!("{start:08x}  {shown:<BYTES_WIDTH$}  {indent}{label}{meaning}"))
-    }
-
-    /// One trace line for the bytes from `start` to the current position, shown in hex.
-    pub fn line(&mut self, start: usize, label: &str, meaning: &str) -> Result<()> {
-        let bytes = &self.data[start.min(self.pos)..self.pos];
-        let mut hex: Vec<String> = bytes.iter().take(HEX_BYTES).map(|b| format!("{b:02x}")).collect();
-        if bytes.len() > HEX_BYTES {
-            hex.truncate(HEX_BYTES - 1);
-            hex.push("..".into());
-        }
-        self.line_showing(start, &hex.join(" "), label, meaning)
-    }
-
-    /// Unexpected end of input, at its end.
-    pub fn eof(&self) -> Error {
-        Error::new(ErrorKind::UnexpectedEof, self.data.len() as u64)
-    }
-
-    /// Reads one byte.
-    pub fn byte(&mut self) -> Result<u8> {
-        let b = *self.data.get(self.pos).ok_or_else(|| self.eof())?;
-        self.pos += 1;
-        Ok(b)
-    }
-
-    /// The next byte, not consumed.
-    pub fn peek(&self) -> Option<u8> {
-        self.data.get(self.pos).copied()
-    }
-
-    /// Reads `N` bytes.
-    pub fn be<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let mut b = [0u8; N];
-        for x in b.iter_mut() {
-            *x = self.byte()?;
-        }
-        Ok(b)
-    }
-
-    /// Bytes left after the position.
-    pub fn remaining(&self) -> usize {
-        self.data.len() - self.pos
-    }
-
-    /// The error for `code` found at offset `at` where `context` was expected.
-    pub fn unexpected(code: u8, context: &'static str, at: usize) -> Error {
-        Error::new(ErrorKind::UnexpectedCode { code, context }, at as u64)
-    }
-
-    /// Fails unless `len` bytes remain.
-    pub fn check_len(&self, len: usize) -> Result<()> {
-        if len > self.remaining() {
-            return Err(Error::new(
-                ErrorKind::LengthPastEnd { declared: len as u64, available: self.remaining() as u64 },
-                self.pos as u64,
-            ));
-        }
+        self.write(&format!("{start:08x}  {shown:<BYTES_WIDTH$}  {indent}{label}{meaning}"))?;
+        self.shown = self.shown.max(end);
         Ok(())
     }
 
-    /// Reads `units` UTF-16 units of string data (UTF-8, or Java's CESU-8 for surrogates); a
-    /// surrogate pair split across chunks waits in `pending`.
-    pub fn str_data(&mut self, units: usize, pending: &mut Option<u16>) -> Result<String> {
-        self.check_len(units)?;
-        let base = self.pos as u64;
-        let mut r = SliceRead::new(&self.data[self.pos..]);
-        let mut s = String::new();
-        r.append_str(units, &mut s, pending).map_err(|e| {
-            let off = e.offset();
-            Error::new(e.into_kind(), base + off)
-        })?;
-        self.pos += r.offset() as usize;
-        Ok(s)
+    /// A line about the token above it, without bytes of its own (the parts of a class
+    /// definition the decoder reads whole).
+    pub fn note(&mut self, meaning: &str) -> Result<()> {
+        let indent = "  ".repeat(self.depth + 1);
+        self.write(&format!("{:<8}  {:<BYTES_WIDTH$}  {indent}{meaning}", "", ""))
     }
 
-    /// One nesting level deeper (bounded like the decoders' depth).
-    pub fn enter(&mut self) -> Result<()> {
-        if self.depth >= self.max_depth {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded { what: "depth", limit: self.max_depth as u64 },
-                self.pos as u64,
-            ));
+    /// Lines for what a text input holds between elements, from the last line shown to `to`: a
+    /// byte order mark, comments, declarations and processing instructions (whitespace is not
+    /// shown). The decoder has read past them; this only shows them.
+    pub fn between(&mut self, to: usize) -> Result<()> {
+        let mut at = self.shown;
+        while at < to {
+            let rest = self.data.get(at..to).unwrap_or_default();
+            let (len, what) = if rest.starts_with(b"\xef\xbb\xbf") {
+                (3, "UTF-8 byte order mark")
+            } else if rest.starts_with(b"<!--") {
+                (find(rest, b"-->").map_or(rest.len(), |i| i + 3), "comment")
+            } else if rest.starts_with(b"<?xml") {
+                (find(rest, b"?>").map_or(rest.len(), |i| i + 2), "XML declaration")
+            } else if rest.starts_with(b"<?") {
+                (find(rest, b"?>").map_or(rest.len(), |i| i + 2), "processing instruction")
+            } else {
+                at += 1;
+                continue;
+            };
+            self.shown = at;
+            let shown = if what.ends_with("mark") { "ef bb bf".to_owned() } else { self.shown(at, at + len) };
+            let indent = "  ".repeat(self.depth);
+            self.write(&format!("{at:08x}  {shown:<BYTES_WIDTH$}  {indent}{what}"))?;
+            at += len;
         }
+        self.shown = self.shown.max(to);
+        Ok(())
+    }
+
+    /// One nesting level deeper.
+    pub fn indent(&mut self) {
         self.depth += 1;
-        Ok(())
     }
 
     /// One nesting level up.
-    pub fn leave(&mut self) {
+    pub fn outdent(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
+}
 
-    /// Fails with [`ErrorKind::TrailingBytes`] unless the whole input was read.
-    pub fn end(&self) -> Result<()> {
-        if self.pos < self.data.len() {
-            return Err(Error::new(ErrorKind::TrailingBytes, self.pos as u64));
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// One chunk of a string or binary value as its bytes hold it.
+#[derive(Debug)]
+pub struct ChunkHeader {
+    /// Bytes of the chunk's header (code and length).
+    pub len: usize,
+    /// UTF-16 units (strings) or bytes (binaries) of data that follow the header.
+    pub units: usize,
+    /// Whether it is the final chunk.
+    pub last: bool,
+}
+
+/// What a format adds to the one walk: its wording and the detail the token layer reads whole.
+/// The defaults are those of a format without class definitions or type references.
+pub trait Dumped<'de>: TokenRead<'de> {
+    /// Whether string lengths are counted in UTF-16 units (Hessian) rather than characters
+    /// (Burlap's text).
+    const UTF16: bool;
+
+    /// Reads and traces what the format puts before a value's opening (Hessian 2's class
+    /// definitions).
+    fn before_value(&mut self, t: &mut Trace) -> Result<()> {
+        let _ = t;
+        Ok(())
+    }
+
+    /// The form a leaf whose bytes are `bytes` was written in, when the format has several
+    /// (Hessian 2's compact doubles and dates).
+    fn form(bytes: &[u8]) -> Option<&'static str> {
+        let _ = bytes;
+        None
+    }
+
+    /// Whether the string whose bytes are `bytes` is XML.
+    fn is_xml(bytes: &[u8]) -> bool;
+
+    /// The header of the string (`string`) or binary chunk that `bytes` start with, if the
+    /// format writes chunks.
+    fn chunk_header(bytes: &[u8], string: bool) -> Option<ChunkHeader> {
+        let _ = (bytes, string);
+        None
+    }
+
+    /// How many type names the message has defined so far (Hessian 2's type references).
+    fn type_count(&self) -> usize {
+        0
+    }
+
+    /// The number of a type name defined before (Hessian 2).
+    fn type_index(&self, name: &str) -> Option<usize> {
+        let _ = name;
+        None
+    }
+
+    /// Offset just past the last token read (in Burlap, not counting an element the decoder
+    /// has looked at ahead).
+    fn read_to(&self) -> u64 {
+        self.offset()
+    }
+
+    /// The class name of class definition `class` (Hessian 2).
+    fn class_name(&self, class: usize) -> String {
+        let _ = class;
+        String::new()
+    }
+}
+
+/// The one walk over the values of a format: a decoder over the whole input and the trace it
+/// writes.
+pub struct Walk<'a, 'o, D> {
+    /// The trace lines go to.
+    pub t: Trace<'a, 'o>,
+    /// The format's decoder over the whole input.
+    pub dec: D,
+    /// What each reference number points at (`list`, `map "Money"`, `object "Money"`), as the
+    /// decoder numbers them.
+    refs: Vec<String>,
+}
+
+impl<'a, 'o, D: Dumped<'a>> Walk<'a, 'o, D> {
+    /// A walk of `data` with `dec`, a decoder over it.
+    pub fn new(data: &'a [u8], out: &'o mut dyn Write, dec: D, text: bool) -> Result<Self> {
+        Ok(Walk { t: Trace::new(data, out, text)?, dec, refs: Vec::new() })
+    }
+
+    /// A line for the bytes from `start` to where the decoder is.
+    pub fn line(&mut self, start: u64, label: &str, meaning: &str) -> Result<()> {
+        let end = self.dec.read_to();
+        self.t.line(start, end, label, meaning)
+    }
+
+    /// Where the next token starts (after what Burlap skips between elements).
+    pub fn next_at(&mut self) -> Result<u64> {
+        Ok(self.dec.peek()?.1)
+    }
+
+    /// One value, labelled `label` (`[2] `, `key `, `arg[0] `, …).
+    pub fn value(&mut self, label: &str) -> Result<()> {
+        self.dec.before_value(&mut self.t)?;
+        let (open, at) = self.dec.open()?;
+        match D::kind(open) {
+            Kind::List => self.list(open, at, label),
+            Kind::Map => self.map(open, at, label),
+            Kind::Object => self.object(open, at, label),
+            Kind::ClassDef | Kind::Invalid => Err(self.dec.invalid(open)),
+            kind => self.leaf(kind, open, at, label),
+        }
+    }
+
+    fn leaf(&mut self, kind: Kind, open: D::Open, at: u64, label: &str) -> Result<()> {
+        let meaning = match self.dec.scalar(open)? {
+            Scalar::Null => "null".to_owned(),
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Int(i) => format!("int {i}"),
+            Scalar::Long(l) => format!("long {l}"),
+            Scalar::Double(d) => format!("double {d:?}"),
+            Scalar::Date(ms) => format!("date {}", format_date(ms).unwrap_or_else(|| format!("{ms} ms"))),
+            Scalar::Str(s) => {
+                let n = if D::UTF16 { s.encode_utf16().count() } else { s.chars().count() };
+                format!("({n} {}) {}", if D::UTF16 { "units" } else { "chars" }, preview(&s))
+            }
+            Scalar::Bytes(b) => format!("({} bytes)", b.len()),
+            Scalar::Ref(i) => {
+                let what = self.refs.get(i as usize).map_or("?", String::as_str);
+                format!("ref #{i} -> {what}")
+            }
+            Scalar::Remote(r) => format!("remote, type {}, url {}", preview(&r.type_name), preview(&r.url)),
+        };
+        let end = self.dec.read_to();
+        let bytes = self.t.data.get(at as usize..end as usize).unwrap_or_default();
+        match kind {
+            Kind::String | Kind::Binary => {
+                let what = match kind {
+                    Kind::Binary => "binary",
+                    _ if D::is_xml(bytes) => "xml",
+                    _ => "string",
+                };
+                self.chunked(at, bytes, what, label, &meaning)
+            }
+            _ => {
+                let meaning = match D::form(bytes) {
+                    Some(form) => format!("{meaning} ({form})"),
+                    None => meaning,
+                };
+                self.line(at, label, &meaning)
+            }
+        }
+    }
+
+    /// A string or binary value at `at` whose bytes are `bytes`: one line, or one per chunk.
+    fn chunked(&mut self, at: u64, bytes: &[u8], what: &str, label: &str, whole: &str) -> Result<()> {
+        let string = what != "binary";
+        let mut chunks = Vec::new();
+        let mut pos = 0;
+        while let Some(h) = bytes.get(pos..).and_then(|rest| D::chunk_header(rest, string)) {
+            let data = pos + h.len;
+            let mut text = String::new();
+            let len = if string {
+                // (the decoder has checked these bytes; a surrogate pair split across chunks
+                // shows as two halves)
+                let mut r = SliceRead::new(bytes.get(data..).unwrap_or_default());
+                let _ = r.append_str(h.units, &mut text, &mut None);
+                r.offset() as usize
+            } else {
+                h.units
+            };
+            chunks.push((pos, h.units, text));
+            pos = data + len;
+            if h.last || pos >= bytes.len() {
+                break;
+            }
+        }
+        if chunks.len() < 2 {
+            return self.line(at, label, &format!("{what} {whole}"));
+        }
+        let unit = if string { "units" } else { "bytes" };
+        let (mut total, n) = (0, chunks.len());
+        for (i, (start, units, text)) in chunks.iter().enumerate() {
+            total += units;
+            let end = chunks.get(i + 1).map_or(bytes.len(), |c| c.0);
+            let text = if string { format!(" {}", preview(text)) } else { String::new() };
+            let meaning = if i + 1 < n {
+                format!("{what} chunk ({units} {unit}, more follow){text}")
+            } else {
+                format!("final {what} chunk ({units} {unit}; {total} in all){text}")
+            };
+            let label = if i == 0 { label } else { "" };
+            self.t.line(at + *start as u64, at + end as u64, label, &meaning)?;
+        }
+        Ok(())
+    }
+
+    /// A type name as the trace shows it: defined by the header just read when the count of
+    /// type names grew past `types_before`, else a reference to one defined before.
+    fn type_text(&self, name: &str, types_before: usize) -> String {
+        let count = self.dec.type_count();
+        if count > types_before {
+            format!("type {} (defines type #{})", preview(name), count - 1)
+        } else if let Some(i) = self.dec.type_index(name) {
+            format!("type #{i} {}", preview(name))
+        } else {
+            format!("type {}", preview(name))
+        }
+    }
+
+    fn list(&mut self, open: D::Open, at: u64, label: &str) -> Result<()> {
+        let types = self.dec.type_count();
+        let (head, type_name) = self.dec.list_head_with_type(open)?;
+        let r = self.refs.len();
+        self.refs.push("list".into());
+        let mut meaning = format!("list (ref #{r})");
+        if let Some(t) = type_name {
+            meaning = format!("{meaning}, {}", self.type_text(&t, types));
+        }
+        meaning.push_str(&match head.len {
+            Some(n) if head.counted => format!(", {n} items"),
+            Some(n) => format!(", length {n}"),
+            None if head.closed => ", empty".into(),
+            None => ", variable length".into(),
+        });
+        self.line(at, label, &meaning)?;
+        if head.closed {
+            return Ok(());
+        }
+        self.enter()?;
+        match head.len {
+            Some(n) if head.counted => {
+                for i in 0..n {
+                    self.value(&format!("[{i}] "))?;
+                }
+            }
+            _ => {
+                let mut i = 0;
+                loop {
+                    let (next, end_at) = self.dec.peek()?;
+                    if next.is_none() {
+                        self.dec.close()?;
+                        self.dec.check_list_len(head.len, i)?;
+                        self.line(end_at, "", "end of list")?;
+                        break;
+                    }
+                    self.dec.check_count(i)?;
+                    self.value(&format!("[{i}] "))?;
+                    i += 1;
+                }
+            }
+        }
+        self.leave();
+        Ok(())
+    }
+
+    fn map(&mut self, open: D::Open, at: u64, label: &str) -> Result<()> {
+        let types = self.dec.type_count();
+        let head = self.dec.map_head(open)?;
+        let r = self.refs.len();
+        let mut meaning = format!("map (ref #{r})");
+        match &head.type_name {
+            Some(t) => {
+                self.refs.push(format!("map {}", preview(t)));
+                meaning = format!("{meaning}, {}", self.type_text(t, types));
+            }
+            None => self.refs.push("map".into()),
+        }
+        if head.closed {
+            meaning.push_str(", empty");
+        }
+        self.line(at, label, &meaning)?;
+        if head.closed {
+            return Ok(());
+        }
+        self.enter()?;
+        self.entries("end of map")?;
+        self.leave();
+        Ok(())
+    }
+
+    /// Key/value pairs up to and with the end mark, traced as `end` (maps and faults).
+    pub fn entries(&mut self, end: &str) -> Result<()> {
+        let mut n = 0;
+        loop {
+            let (next, end_at) = self.dec.peek()?;
+            if next.is_none() {
+                self.dec.close()?;
+                self.line(end_at, "", end)?;
+                return Ok(());
+            }
+            self.dec.check_count(n)?;
+            self.value("key ")?;
+            self.value("value ")?;
+            n += 1;
+        }
+    }
+
+    fn object(&mut self, open: D::Open, at: u64, label: &str) -> Result<()> {
+        let class = self.dec.object_head(open)?;
+        let name = self.dec.class_name(class);
+        let r = self.refs.len();
+        self.refs.push(format!("object {}", preview(&name)));
+        self.line(at, label, &format!("object (ref #{r}) of class #{class} {}", preview(&name)))?;
+        self.enter()?;
+        for f in self.dec.class_fields(class).to_vec() {
+            self.value(&format!("{f}: "))?;
+        }
+        self.leave();
+        Ok(())
+    }
+
+    /// Into a list, map, object or envelope: the decoder's depth limit, one more indentation.
+    pub fn enter(&mut self) -> Result<()> {
+        self.dec.enter()?;
+        self.t.indent();
+        Ok(())
+    }
+
+    /// Out of a list, map, object or envelope.
+    pub fn leave(&mut self) {
+        self.dec.leave();
+        self.t.outdent();
+    }
+
+    /// The end of the input: fails unless it is exhausted; in text, what follows the last
+    /// element is shown.
+    pub fn end(&mut self) -> Result<()> {
+        self.dec.end()?;
+        if self.t.text {
+            self.t.between(self.t.data.len())?;
         }
         Ok(())
     }
