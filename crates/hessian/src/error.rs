@@ -249,6 +249,22 @@ impl Limits {
         Ok(())
     }
 
+    /// Refuses another element of a list or map (or call argument, header, fault entry) that
+    /// holds `count` already, past `max_collection_len`; the error is at offset `at()`. Every
+    /// decoder's `check_count`.
+    #[inline]
+    pub(crate) fn check_count(&self, count: usize, at: impl FnOnce() -> u64) -> Result<()> {
+        if count >= self.max_collection_len {
+            return Err(self.collection_limit(at()));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn collection_limit(&self, at: u64) -> Error {
+        Error::new(ErrorKind::LimitExceeded { what: "collection length", limit: self.max_collection_len as u64 }, at)
+    }
+
     /// No limits beyond memory and the input itself (for trusted input only).
     pub fn unlimited() -> Self {
         Limits {

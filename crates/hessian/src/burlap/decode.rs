@@ -443,10 +443,7 @@ impl<R: BufRead> Decoder<R> {
 
     /// Fails when a collection already holds `count` elements, the most the limits allow.
     pub(crate) fn check_count(&self, count: usize) -> Result<()> {
-        if count >= self.limits.max_collection_len {
-            return Err(self.limit("collection length", self.limits.max_collection_len));
-        }
-        Ok(())
+        self.limits.check_count(count, || self.offset())
     }
 
     /// Fails when a list holds another number of elements than it declared.
@@ -678,9 +675,7 @@ impl<R: BufRead> Decoder<R> {
         let header = self.read_call_header()?;
         let mut args = Vec::new();
         while !self.at_call_end()? {
-            if args.len() >= self.limits.max_collection_len {
-                return Err(self.limit("collection length", self.limits.max_collection_len));
-            }
+            self.check_count(args.len())?;
             args.push(self.read_value()?);
         }
         self.read_call_end()?;
@@ -696,9 +691,7 @@ impl<R: BufRead> Decoder<R> {
         loop {
             match self.read_call_item()? {
                 CallItem::Header(name) => {
-                    if headers.len() >= self.limits.max_collection_len {
-                        return Err(self.limit("collection length", self.limits.max_collection_len));
-                    }
+                    self.check_count(headers.len())?;
                     let v = self.read_value()?;
                     headers.push((name, v));
                 }
@@ -781,9 +774,7 @@ impl<R: BufRead> Decoder<R> {
                         if tok == Tok::End(Tag::Fault) {
                             break;
                         }
-                        if entries.len() >= self.limits.max_collection_len {
-                            return Err(self.limit("collection length", self.limits.max_collection_len));
-                        }
+                        self.check_count(entries.len())?;
                         let k = self.parse_value(tok)?;
                         let v = self.read_value()?;
                         entries.push((k, v));

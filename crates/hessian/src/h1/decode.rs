@@ -386,10 +386,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// Before the element or entry after `count` others: refuses one past the collection limit.
     #[inline]
     pub(crate) fn check_count(&self, count: usize) -> Result<()> {
-        if count >= self.limits.max_collection_len {
-            return Err(self.limit("collection length", self.limits.max_collection_len));
-        }
-        Ok(())
+        self.limits.check_count(count, || self.read.offset())
     }
 
     /// After a list's `z`: the list held as many elements as it declared, if it declared any.

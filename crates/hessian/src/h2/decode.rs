@@ -841,10 +841,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     /// collection limit (lists of variable length and maps, whose length is not declared).
     #[inline]
     pub(crate) fn check_count(&self, count: usize) -> Result<()> {
-        if count >= self.limits.max_collection_len {
-            return Err(self.limit("collection length", self.limits.max_collection_len));
-        }
-        Ok(())
+        self.limits.check_count(count, || self.read.offset())
     }
 
     /// After a list's end: a Hessian 2 list either declares its length and holds exactly that

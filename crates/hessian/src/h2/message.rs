@@ -191,12 +191,7 @@ fn read_fault_map<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<Fault>
         if c == BC_END {
             break;
         }
-        if entries.len() >= dec.limits().max_collection_len {
-            return Err(Error::new(
-                ErrorKind::LimitExceeded { what: "collection length", limit: dec.limits().max_collection_len as u64 },
-                dec.offset(),
-            ));
-        }
+        dec.check_count(entries.len())?;
         let k = dec.parse_value(c)?;
         let v = dec.read_value()?;
         entries.push((k, v));

@@ -92,6 +92,16 @@ fn located(e: Error, start: u64) -> Error {
     e.at_offset(start)
 }
 
+/// Deserializes one complete `T` with `dec`, a decoder over a whole message with its limits
+/// set: what each format's `from_slice_with_limits` does once it has checked the message size
+/// (trailing input is an error).
+pub(crate) fn whole_message<'de, D: TokenRead<'de>, T: de::Deserialize<'de>>(dec: D) -> Result<T> {
+    let mut d = Deserializer::new(dec);
+    let v = d.deserialize_value()?;
+    d.end()?;
+    Ok(v)
+}
+
 impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
     /// A deserializer on top of an existing decoder (e.g. with seeded tables, or positioned
     /// inside an RPC envelope).

@@ -5,7 +5,7 @@
 //! buffered input). It gives the results of the dynamic path (`from_value(h2::from_slice(data)?)`)
 //! for every input that path accepts, with errors at the offset of the offending value.
 
-use super::super::de::Deserializer as TokenDeserializer;
+use super::super::de::{whole_message, Deserializer as TokenDeserializer};
 use crate::error::{Limits, Result};
 use crate::h2::Decoder;
 use crate::read::{IoRead, SliceRead};
@@ -37,10 +37,7 @@ pub fn from_slice<'de, T: de::Deserialize<'de>>(data: &'de [u8]) -> Result<T> {
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(data: &'de [u8], limits: Limits) -> Result<T> {
     limits.check_message_size(data.len())?;
-    let mut d = Deserializer::new(Decoder::from_slice_with_limits(data, limits));
-    let v = d.deserialize_value()?;
-    d.end()?;
-    Ok(v)
+    whole_message(Decoder::from_slice_with_limits(data, limits))
 }
 
 /// Deserializes a `T` from one Hessian 2.0 value read from `r` (stops after the value).
