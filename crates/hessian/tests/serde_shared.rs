@@ -463,3 +463,90 @@ fn what_a_visitor_leaves_unread_is_skipped_in_every_format() {
     what_a_visitor_leaves_unread_is_skipped::<H1>();
     what_a_visitor_leaves_unread_is_skipped::<Burlap>();
 }
+
+// ---- errors and their offsets ----
+
+/// A number out of range of its field, a missing field, an unknown variant or field and a type
+/// error at the top are errors at the offset of the value that caused them: the number, the
+/// struct that lacks the field, the string naming the variant or the field, the top value.
+fn overflow_and_visitor_errors_report_their_offsets<F: Format>() {
+    #[derive(Serialize)]
+    #[serde(rename = "U")]
+    struct Wide {
+        a: i32,
+        small: i32,
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(rename = "U")]
+    #[allow(dead_code)]
+    struct Narrow {
+        a: i32,
+        small: u8,
+    }
+    let name = F::NAME;
+    let h1 = F::NAME == H1::NAME;
+    let bytes = F::to_vec(&Wide { a: 1, small: 300 }).unwrap();
+    let e = F::from_slice::<Narrow>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 300, target: "u8" }), "{name}: {e}");
+    assert_eq!(e.offset(), value_at::<F>(&bytes, &Value::Int(300)), "{name}: {e}");
+    if h1 {
+        // `M t 0 1 U` 5, `S 0 1 a` 4, `I` 5, `S 0 5 small` 8: the value at 22
+        assert_eq!(e.offset(), 22, "{e}");
+    }
+    let e = F::from_slice::<i32>(&F::to_vec(&(1i64 << 40)).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 1_099_511_627_776, target: "i32" }), "{name}: {e}");
+    assert_eq!(e.offset(), 0, "{name}");
+    let pair = F::to_vec(&(1, -1i64)).unwrap();
+    let e = F::from_slice::<(u8, u64)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: -1, target: "u64" }), "{name}: {e}");
+    assert_eq!(e.offset(), value_at::<F>(&pair, &Value::Long(-1)), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 11, "after `V l n` (6) and `I` (5)");
+    }
+
+    // a missing field: the start of the struct
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct NeedsMore {
+        a: i32,
+        absent: i32,
+    }
+    let pair = F::to_vec(&(0, Wide { a: 1, small: 2 })).unwrap();
+    let e = F::from_slice::<(i32, NeedsMore)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::MissingField("absent")), "{name}: {e}");
+    assert_eq!(e.offset(), F::struct_at(&pair, "U"), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 11);
+    }
+    // an unknown variant or field: the value that named it
+    let pair = F::to_vec(&(1, "Blue")).unwrap();
+    let e = F::from_slice::<(u8, Color)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownVariant(v) if v == "Blue"), "{name}: {e}");
+    assert_eq!(e.offset(), F::string_at(&pair, "Blue"), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 11);
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        a: i32,
+    }
+    let e = F::from_slice::<Strict>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownField(f) if f == "small"), "{name}: {e}");
+    assert_eq!(e.offset(), F::field_at(&bytes, "U", "small"), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 14);
+    }
+    // a type error at the top
+    let e = F::from_slice::<String>(&F::value_to_vec(&Value::Int(5)).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{name}: {e}");
+    assert_eq!(e.offset(), 0, "{name}");
+}
+
+#[test]
+fn overflow_and_visitor_errors_report_their_offsets_in_every_format() {
+    overflow_and_visitor_errors_report_their_offsets::<H2>();
+    overflow_and_visitor_errors_report_their_offsets::<H1>();
+    overflow_and_visitor_errors_report_their_offsets::<Burlap>();
+}

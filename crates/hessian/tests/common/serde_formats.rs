@@ -42,6 +42,16 @@ pub trait Format {
     fn string_at(bytes: &[u8], s: &str) -> u64;
     /// `bytes` as an assertion message shows them.
     fn show(bytes: &[u8]) -> String;
+    /// Where the first struct named `class` (its value, which a missing field is reported at)
+    /// starts in `bytes`.
+    fn struct_at(bytes: &[u8], class: &str) -> u64;
+    /// Where an unknown field `field` of the first struct named `class` in `bytes` is reported:
+    /// at the key that names it (Hessian 1, Burlap) or, as a Hessian 2 instance does not name
+    /// its fields (its class definition does), at the instance.
+    fn field_at(bytes: &[u8], class: &str, field: &str) -> u64 {
+        let _ = class;
+        Self::string_at(bytes, field)
+    }
 }
 
 /// Hessian 2.0.
@@ -91,6 +101,16 @@ impl Format for H2 {
     fn show(bytes: &[u8]) -> String {
         format!("{bytes:02x?}")
     }
+    /// The instance after the class definition `C <class> …`: the message's first, so the
+    /// first `0x60` (object of definition 0) after the definition's start.
+    fn struct_at(bytes: &[u8], class: &str) -> u64 {
+        let def = [&[b'C', class.len() as u8][..], class.as_bytes()].concat();
+        let at = find_bytes(bytes, &def);
+        at + find_bytes(&bytes[at as usize..], &[0x60])
+    }
+    fn field_at(bytes: &[u8], class: &str, _field: &str) -> u64 {
+        Self::struct_at(bytes, class)
+    }
 }
 
 impl Format for H1 {
@@ -133,6 +153,10 @@ impl Format for H1 {
     fn show(bytes: &[u8]) -> String {
         format!("{bytes:02x?}")
     }
+    /// The typed map `M t <class>`.
+    fn struct_at(bytes: &[u8], class: &str) -> u64 {
+        find_bytes(bytes, &[&[b'M', b't', 0, class.len() as u8][..], class.as_bytes()].concat())
+    }
 }
 
 impl Format for Burlap {
@@ -173,6 +197,10 @@ impl Format for Burlap {
     fn show(bytes: &[u8]) -> String {
         String::from_utf8_lossy(bytes).into_owned()
     }
+    /// The typed map `<map><type>class</type>`.
+    fn struct_at(bytes: &[u8], class: &str) -> u64 {
+        find(bytes, &format!("<map><type>{class}</type>"))
+    }
 }
 
 /// The dynamic path's bytes for `v`.
@@ -189,6 +217,17 @@ pub fn oracle_decode<F: Format, T: DeserializeOwned>(bytes: &[u8]) -> hessian::R
 pub fn find(bytes: &[u8], needle: &str) -> u64 {
     let n = needle.as_bytes();
     bytes.windows(n.len()).position(|w| w == n).unwrap_or_else(|| panic!("{needle} not in the input")) as u64
+}
+
+/// The offset of the first occurrence of `needle` in `bytes`.
+pub fn find_bytes(bytes: &[u8], needle: &[u8]) -> u64 {
+    bytes.windows(needle.len()).position(|w| w == needle).unwrap_or_else(|| panic!("{needle:02x?} not in the input"))
+        as u64
+}
+
+/// The offset of the first value in `bytes` written as the format's value encoder writes `v`.
+pub fn value_at<F: Format>(bytes: &[u8], v: &Value) -> u64 {
+    find_bytes(bytes, &F::value_to_vec(v).unwrap())
 }
 
 /// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
