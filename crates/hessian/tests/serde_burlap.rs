@@ -303,35 +303,6 @@ fn malformed_xml_is_an_error_where_the_reader_stopped() {
     assert!((18..=30).contains(&e.offset()), "{e}");
 }
 
-#[test]
-fn dates_decode_into_chrono_and_time_as_the_dynamic_path_decodes_them() {
-    #[derive(Serialize)]
-    #[serde(rename = "com.example.When")]
-    struct Plain {
-        id: i32,
-        at: Date,
-    }
-    #[derive(Deserialize, Debug, PartialEq)]
-    #[serde(rename = "com.example.When")]
-    struct WithChrono {
-        id: i32,
-        #[serde(with = "hessian::serde::date::chrono_utc")]
-        at: chrono::DateTime<chrono::Utc>,
-    }
-    #[derive(Deserialize, Debug, PartialEq)]
-    #[serde(rename = "com.example.When")]
-    struct WithTime {
-        id: i32,
-        #[serde(with = "hessian::serde::date::offset_date_time")]
-        at: time::OffsetDateTime,
-    }
-    let bytes = sb::to_vec(&Plain { id: 7, at: Date(1_200_000_000_000) }).unwrap();
-    let c = same_decode::<WithChrono>(&bytes).unwrap();
-    assert_eq!(c.at.timestamp_millis(), 1_200_000_000_000);
-    let t = same_decode::<WithTime>(&bytes).unwrap();
-    assert_eq!(t.at.unix_timestamp(), 1_200_000_000);
-}
-
 fn assert_limit<T: Debug>(r: hessian::Result<T>, what: &str) -> hessian::Error {
     match r {
         Err(e) => match e.kind() {

@@ -242,40 +242,6 @@ fn an_unknown_code_at_the_top_is_an_error_at_its_offset() {
     assert_eq!(e.offset(), 0);
 }
 
-#[test]
-fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset() {
-    #[derive(Serialize)]
-    #[serde(rename = "com.example.When")]
-    struct Plain {
-        id: i32,
-        at: Date,
-    }
-    #[derive(Deserialize, Debug, PartialEq)]
-    #[serde(rename = "com.example.When")]
-    struct WithChrono {
-        id: i32,
-        #[serde(with = "hessian::serde::date::chrono_utc")]
-        at: chrono::DateTime<chrono::Utc>,
-    }
-    #[derive(Deserialize, Debug, PartialEq)]
-    #[serde(rename = "com.example.When")]
-    struct WithTime {
-        id: i32,
-        #[serde(with = "hessian::serde::date::offset_date_time")]
-        at: time::OffsetDateTime,
-    }
-    let bytes = sh1::to_vec(&Plain { id: 7, at: Date(i64::MAX) }).unwrap();
-    // `M t 0 16 com.example.When` 20, `S 0 2 id` 5, `I` 5, `S 0 2 at` 5: the date at 35
-    assert_eq!(bytes[35], b'd');
-    assert_eq!(sh1::from_slice::<WithChrono>(&bytes).unwrap_err().offset(), 35);
-    assert_eq!(sh1::from_slice::<WithTime>(&bytes).unwrap_err().offset(), 35);
-    let bytes = sh1::to_vec(&Plain { id: 7, at: Date(1_200_000_000_000) }).unwrap();
-    let c = same_decode::<WithChrono>(&bytes).unwrap();
-    assert_eq!(c.at.timestamp_millis(), 1_200_000_000_000);
-    let t = same_decode::<WithTime>(&bytes).unwrap();
-    assert_eq!(t.at.unix_timestamp(), 1_200_000_000);
-}
-
 fn assert_limit<T: Debug>(r: hessian::Result<T>, what: &str) -> hessian::Error {
     match r {
         Err(e) => match e.kind() {

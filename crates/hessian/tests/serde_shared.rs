@@ -550,3 +550,66 @@ fn overflow_and_visitor_errors_report_their_offsets_in_every_format() {
     overflow_and_visitor_errors_report_their_offsets::<H1>();
     overflow_and_visitor_errors_report_their_offsets::<Burlap>();
 }
+
+#[derive(Serialize)]
+#[serde(rename = "com.example.When")]
+struct When {
+    id: i32,
+    at: Date,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.When")]
+struct WhenChrono {
+    id: i32,
+    #[serde(with = "hessian::serde::date::chrono_utc")]
+    at: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.When")]
+struct WhenTime {
+    id: i32,
+    #[serde(with = "hessian::serde::date::offset_date_time")]
+    at: time::OffsetDateTime,
+}
+
+/// A date decodes into chrono's and time's types as the dynamic path decodes it.
+fn dates_decode_into_chrono_and_time<F: Format>() {
+    let bytes = F::to_vec(&When { id: 7, at: Date(1_200_000_000_000) }).unwrap();
+    let c = same_decode::<F, WhenChrono>(&bytes);
+    assert_eq!(c.at.timestamp_millis(), 1_200_000_000_000, "{}", F::NAME);
+    let t = same_decode::<F, WhenTime>(&bytes);
+    assert_eq!(t.at.unix_timestamp(), 1_200_000_000, "{}", F::NAME);
+}
+
+#[test]
+fn dates_decode_into_chrono_and_time_as_the_dynamic_path_decodes_them_in_every_format() {
+    dates_decode_into_chrono_and_time::<H2>();
+    dates_decode_into_chrono_and_time::<H1>();
+    dates_decode_into_chrono_and_time::<Burlap>();
+}
+
+/// A date outside chrono's and time's range is an error at the date's offset.
+///
+/// (Not Burlap: its date is text with a four-digit year, and both its serde and its value
+/// encoder write `Date(i64::MAX)` as `<date>89940817T071255.807Z</date>`, a date in chrono's
+/// range, without an error, so there is no out-of-range date to decode.)
+fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset<F: Format>() {
+    let name = F::NAME;
+    let bytes = F::to_vec(&When { id: 7, at: Date(i64::MAX) }).unwrap();
+    let at = value_at::<F>(&bytes, &Value::Date(i64::MAX));
+    if F::NAME == H1::NAME {
+        // `M t 0 16 com.example.When` 20, `S 0 2 id` 5, `I` 5, `S 0 2 at` 5: the date at 35
+        assert_eq!(at, 35);
+        assert_eq!(bytes[35], b'd');
+    }
+    assert_eq!(F::from_slice::<WhenChrono>(&bytes).unwrap_err().offset(), at, "{name}");
+    assert_eq!(F::from_slice::<WhenTime>(&bytes).unwrap_err().offset(), at, "{name}");
+}
+
+#[test]
+fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset_in_both_hessians() {
+    dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset::<H2>();
+    dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset::<H1>();
+}
