@@ -14,7 +14,7 @@ mod common;
 use common::serde_formats::*;
 use common::serde_types::*;
 use hessian::serde::{to_value, Date, Shared};
-use hessian::{ErrorKind, Value};
+use hessian::{ErrorKind, Limits, Value};
 use hessian_testkit::{structs, workloads};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -612,4 +612,139 @@ fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset<F: Forma
 fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset_in_both_hessians() {
     dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset::<H2>();
     dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset::<H1>();
+}
+
+// ---- the limits ----
+
+fn assert_limit<T: Debug>(r: hessian::Result<T>, what: &str) -> hessian::Error {
+    match r {
+        Err(e) => match e.kind() {
+            ErrorKind::LimitExceeded { what: w, .. } if *w == what => e,
+            k => panic!("expected the {what} limit, got {k} at {}", e.offset()),
+        },
+        Ok(v) => panic!("expected the {what} limit, decoded {v:?}"),
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Node {
+    next: Option<Box<Node>>,
+}
+
+/// The configured limits hold for every kind of value, into plain types and skipping.
+///
+/// (Not Hessian 2: its serde deserializer reads a compact list with a length (`0x78`-`0x7f`, up
+/// to 7 elements) into a `Vec`, or skips it, without checking `max_collection_len`: `[1, 2, 3]`,
+/// `7b 91 92 93`, decodes under a limit of 2, where a `Value` (through serde or not) is refused.)
+fn configured_limits_hold<F: Format>(nulls: usize) {
+    let name = F::NAME;
+    let strict = Limits {
+        max_collection_len: 2,
+        max_string_len: 3,
+        max_binary_len: 3,
+        max_refs: 2,
+        max_message_size: 1000,
+        ..Limits::default()
+    };
+    let list = F::to_vec(&vec![1, 2, 3]).unwrap();
+    assert_limit(F::from_slice_with_limits::<Vec<i32>>(&list, strict), "collection length");
+    assert_limit(F::from_slice_with_limits::<IgnoredAny>(&list, strict), "collection length");
+    let map = F::to_vec(&BTreeMap::from([(1, 1), (2, 2), (3, 3)])).unwrap();
+    assert_limit(F::from_slice_with_limits::<BTreeMap<i32, i32>>(&map, strict), "collection length");
+    let s = F::to_vec("four").unwrap();
+    assert_limit(F::from_slice_with_limits::<String>(&s, strict), "string length");
+    assert_limit(F::from_slice_with_limits::<&str>(&s, strict), "string length");
+    let b = F::to_vec(&serde_bytes::ByteBuf::from(vec![0u8; 4])).unwrap();
+    assert_limit(F::from_slice_with_limits::<serde_bytes::ByteBuf>(&b, strict), "binary length");
+    let nested = F::to_vec(&vec![vec![vec![0u8]]]).unwrap();
+    assert_limit(F::from_slice_with_limits::<Vec<Vec<Vec<u8>>>>(&nested, strict), "references");
+    // `nulls` nulls: past the message size
+    let nulls = F::NULL.repeat(nulls);
+    assert!(nulls.len() > 1000, "{name}");
+    assert_limit(F::from_slice_with_limits::<()>(&nulls, strict), "message size");
+    assert!(F::from_slice_with_limits::<Vec<i32>>(&F::to_vec(&vec![1, 2]).unwrap(), strict).is_ok(), "{name}");
+}
+
+#[test]
+fn configured_limits_hold_in_h1_and_burlap() {
+    configured_limits_hold::<H1>(1001);
+    configured_limits_hold::<Burlap>(200);
+}
+
+/// How one format nests far deeper than any limit, for [`nesting_ends_at_the_depth_limit`].
+struct Nesting {
+    /// A list's opening, and how many of them nest far deeper than any limit.
+    list: &'static [u8],
+    deep: usize,
+    /// A map's opening with the key `next` (the field of [`Node`]), its opening's length and
+    /// its end.
+    map: &'static [u8],
+    map_open: usize,
+    map_end: &'static [u8],
+}
+
+const H2_NESTING: Nesting = Nesting { list: b"W", deep: 200_000, map: b"H\x04next", map_open: 1, map_end: b"Z" };
+const H1_NESTING: Nesting =
+    Nesting { list: b"V", deep: 200_000, map: b"Mt\x00\x00S\x00\x04next", map_open: 1, map_end: b"z" };
+const BURLAP_NESTING: Nesting =
+    Nesting { list: b"<list>", deep: 100_000, map: b"<map><string>next</string>", map_open: 5, map_end: b"</map>" };
+
+/// Nesting far deeper than any limit ends at the depth limit, into self-describing types and a
+/// recursive struct, just after the opening that went too deep; right up to the limit is fine.
+fn nesting_ends_at_the_depth_limit<F: Format>(t: &Nesting) {
+    let deep_lists = t.list.repeat(t.deep);
+    let deep_maps = t.map.repeat(t.deep);
+    for bytes in [&deep_lists, &deep_maps] {
+        assert_limit(F::from_slice::<serde_json::Value>(bytes), "depth");
+        assert_limit(F::from_slice::<Value>(bytes), "depth");
+        assert_limit(F::from_slice::<IgnoredAny>(bytes), "depth");
+        assert_limit(F::from_reader::<IgnoredAny>(bytes), "depth");
+    }
+    let shallow = Limits { max_depth: 32, ..Limits::default() };
+    let e = assert_limit(F::from_slice_with_limits::<Node>(&deep_maps, shallow), "depth");
+    let after_33rd = (32 * t.map.len() + t.map_open) as u64;
+    assert_eq!(e.offset(), after_33rd, "{}: just after the opening of the 33rd map", F::NAME);
+    // right up to the limit is fine
+    let ok = [t.map.repeat(31), F::NULL.to_vec(), t.map_end.repeat(31)].concat();
+    F::from_slice_with_limits::<Node>(&ok, shallow).unwrap();
+    same_decode::<F, Node>(&ok);
+}
+
+#[test]
+fn nesting_ends_at_the_depth_limit_in_every_format() {
+    nesting_ends_at_the_depth_limit::<H2>(&H2_NESTING);
+    nesting_ends_at_the_depth_limit::<H1>(&H1_NESTING);
+    nesting_ends_at_the_depth_limit::<Burlap>(&BURLAP_NESTING);
+}
+
+/// A list declaring more elements than the collection limit is refused before anything is
+/// allocated (from a reader too); one holding more or fewer elements than it declares is
+/// malformed.
+///
+/// (Not Hessian 2: it finds the declared length longer than the input before it checks the
+/// limit, a `LengthPastEnd` error; and its list with a length has no end, it is read by count,
+/// so what follows the declared elements is the next value, and fewer elements are an end of
+/// input.)
+fn declared_list_lengths_are_checked<F: Format>() {
+    let name = F::NAME;
+    // declared lengths past the limits: refused before anything is allocated
+    let (one, end) = (F::value_to_vec(&Value::Int(1)).unwrap(), F::LIST_END.as_bytes());
+    let huge = [F::list_declaring(i32::MAX), end.to_vec()].concat();
+    assert_limit(F::from_slice::<Vec<i32>>(&huge), "collection length");
+    let streamed = [F::list_declaring(i32::MAX), one.clone()].concat();
+    assert!(F::from_reader::<Vec<i32>>(&streamed).is_err(), "{name}");
+    // a list holding more or fewer elements than it declares
+    let fewer = [F::list_declaring(2), one.clone(), end.to_vec()].concat();
+    let e = F::from_slice::<Vec<i32>>(&fewer).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{name}: {e}");
+    let more = [F::list_declaring(1), one.clone(), one, end.to_vec()].concat();
+    let e = F::from_slice::<(i32,)>(&more).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{name}: {e}");
+}
+
+#[test]
+fn declared_list_lengths_are_checked_in_h1_and_burlap() {
+    declared_list_lengths_are_checked::<H1>();
+    declared_list_lengths_are_checked::<Burlap>();
 }

@@ -8,7 +8,7 @@ use hessian::serde::{from_value, to_value, Date, Shared};
 use hessian::{ErrorKind, Limits, Value};
 use hessian_testkit::structs;
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
 
@@ -27,14 +27,17 @@ pub trait Format {
     const REF: &'static str;
     /// How a list ends in the bytes.
     const LIST_END: &'static str;
+    /// The shortest null, as other writers may write it (Burlap's encoder writes the longer
+    /// `<null></null>`).
+    const NULL: &'static [u8];
     /// How an int ends in the bytes (its last byte, its end tag).
     const INT_END: &'static str;
     /// Where an out-of-range reference is reported in `bytes` that hold one reference.
     fn ref_error_at(bytes: &[u8]) -> u64;
     fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>>;
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()>;
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T>;
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T>;
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T>;
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
     fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>>;
     fn value_from_slice(b: &[u8]) -> hessian::Result<Value>;
@@ -45,6 +48,9 @@ pub trait Format {
     /// Where the first struct named `class` (its value, which a missing field is reported at)
     /// starts in `bytes`.
     fn struct_at(bytes: &[u8], class: &str) -> u64;
+    /// The opening of an untyped list that declares `len` elements (its elements and, but in
+    /// Hessian 2, its [end](Self::LIST_END) to follow).
+    fn list_declaring(len: i32) -> Vec<u8>;
     /// Where an unknown field `field` of the first struct named `class` in `bytes` is reported:
     /// at the key that names it (Hessian 1, Burlap) or, as a Hessian 2 instance does not name
     /// its fields (its class definition does), at the instance.
@@ -66,6 +72,7 @@ impl Format for H2 {
     const COPIES_REFS: bool = false;
     const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "Q";
+    const NULL: &'static [u8] = b"N";
     const LIST_END: &'static str = "Z";
     const INT_END: &'static str = "\x0c";
     /// At the `Q`.
@@ -83,10 +90,10 @@ impl Format for H2 {
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
         hessian::serde::h2::to_writer(w, v)
     }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T> {
         hessian::serde::h2::from_slice(b)
     }
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T> {
         hessian::serde::h2::from_slice_with_limits(b, limits)
     }
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
@@ -111,6 +118,10 @@ impl Format for H2 {
     fn field_at(bytes: &[u8], class: &str, _field: &str) -> u64 {
         Self::struct_at(bytes, class)
     }
+    /// `X` and the length (a fixed-length list: no end follows).
+    fn list_declaring(len: i32) -> Vec<u8> {
+        [&[b'X'][..], &Self::value_to_vec(&Value::Int(len)).unwrap()].concat()
+    }
 }
 
 impl Format for H1 {
@@ -118,6 +129,7 @@ impl Format for H1 {
     const COPIES_REFS: bool = false;
     const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "R";
+    const NULL: &'static [u8] = b"N";
     const LIST_END: &'static str = "z";
     const INT_END: &'static str = "\x0c";
     /// At the `R`.
@@ -135,10 +147,10 @@ impl Format for H1 {
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
         hessian::serde::h1::to_writer(w, v)
     }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T> {
         hessian::serde::h1::from_slice(b)
     }
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T> {
         hessian::serde::h1::from_slice_with_limits(b, limits)
     }
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
@@ -157,6 +169,10 @@ impl Format for H1 {
     fn struct_at(bytes: &[u8], class: &str) -> u64 {
         find_bytes(bytes, &[&[b'M', b't', 0, class.len() as u8][..], class.as_bytes()].concat())
     }
+    /// `V l` and the length in four bytes.
+    fn list_declaring(len: i32) -> Vec<u8> {
+        [&b"Vl"[..], &len.to_be_bytes()].concat()
+    }
 }
 
 impl Format for Burlap {
@@ -164,6 +180,7 @@ impl Format for Burlap {
     const COPIES_REFS: bool = true;
     const AGREES_SKIPPING: bool = true;
     const REF: &'static str = "<ref>";
+    const NULL: &'static [u8] = b"<null/>";
     const LIST_END: &'static str = "</list>";
     const INT_END: &'static str = "</int>";
     /// After the `<ref>…</ref>`, where the XML reader stopped.
@@ -176,10 +193,10 @@ impl Format for Burlap {
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
         hessian::serde::burlap::to_writer(w, v)
     }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T> {
         hessian::serde::burlap::from_slice(b)
     }
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T> {
         hessian::serde::burlap::from_slice_with_limits(b, limits)
     }
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
@@ -200,6 +217,9 @@ impl Format for Burlap {
     /// The typed map `<map><type>class</type>`.
     fn struct_at(bytes: &[u8], class: &str) -> u64 {
         find(bytes, &format!("<map><type>{class}</type>"))
+    }
+    fn list_declaring(len: i32) -> Vec<u8> {
+        format!("<list><length>{len}</length>").into_bytes()
     }
 }
 
