@@ -15,7 +15,7 @@ use common::serde_formats::{self as formats, find, Burlap};
 use common::serde_types::*;
 
 use hessian::serde::burlap as sb;
-use hessian::serde::{Date, Shared};
+use hessian::serde::Date;
 use hessian::{burlap, ErrorKind, Limits, Value};
 use hessian_testkit::{structs, workloads};
 use proptest::prelude::*;
@@ -23,7 +23,6 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::sync::Arc;
 
 // ---- the oracle: the dynamic path (`common::serde_formats`, shared with the other format) ----
 
@@ -227,49 +226,6 @@ fn java_shapes_decode_as_the_dynamic_path_decodes_them() {
     // references into Value stay references
     let v = same_decode::<Vec<Value>>(b"<list><length>1</length><ref>0</ref></list>").unwrap();
     assert_eq!(v, [Value::Ref(0)]);
-}
-
-#[test]
-fn the_deserializer_and_serializer_types() {
-    // several values in one message, references numbered across them
-    let a = Shared::new(vec![1i32]);
-    let mut s = sb::Serializer::new(Vec::new());
-    s.serialize_value(&a).unwrap();
-    s.serialize_value(&"between").unwrap();
-    s.serialize_value(&a).unwrap();
-    let bytes = s.finish().unwrap();
-    assert!(bytes.ends_with(b"<ref>0</ref>"));
-    let mut d = sb::Deserializer::from_slice(&bytes);
-    let x: Shared<Vec<i32>> = d.deserialize_value().unwrap();
-    assert_eq!(d.deserialize_value::<String>().unwrap(), "between");
-    let y: Shared<Vec<i32>> = d.deserialize_value().unwrap();
-    assert!(Arc::ptr_eq(&x.0, &y.0));
-    d.end().unwrap();
-    // trailing bytes
-    let mut d = sb::Deserializer::from_slice(b"<null/><null/>");
-    d.deserialize_value::<()>().unwrap();
-    let e = d.end().unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::TrailingBytes));
-    assert!(matches!(sb::from_slice::<()>(b"<null/><null/>").unwrap_err().kind(), ErrorKind::TrailingBytes));
-    // readers stop after the value
-    let mut d = sb::Deserializer::from_reader(&b"<int>1</int><int>2</int>"[..]);
-    assert_eq!(d.deserialize_value::<i32>().unwrap(), 1);
-    assert_eq!(d.deserialize_value::<i32>().unwrap(), 2);
-    d.end().unwrap();
-    // limits through the builder; reset forgets references
-    let mut d =
-        sb::Deserializer::from_slice(b"<list/><list/>").with_limits(Limits { max_refs: 1, ..Limits::default() });
-    d.deserialize_value::<Vec<i32>>().unwrap();
-    d.reset();
-    d.deserialize_value::<Vec<i32>>().unwrap();
-    // a deserializer on a decoder (e.g. inside an envelope)
-    let mut d = sb::Deserializer::new(burlap::Decoder::from_slice(b"<int>3</int>"));
-    assert_eq!(d.deserialize_value::<u8>().unwrap(), 3);
-    let mut s = sb::Serializer::new(Vec::new());
-    s.serialize_value(&a).unwrap();
-    s.reset();
-    s.serialize_value(&a).unwrap();
-    assert_eq!(s.finish().unwrap(), [sb::to_vec(&a).unwrap(), sb::to_vec(&a).unwrap()].concat());
 }
 
 // ---- errors and their offsets ----

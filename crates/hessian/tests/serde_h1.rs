@@ -14,15 +14,14 @@ use common::serde_formats::{self as formats, H1};
 use common::serde_types::*;
 
 use hessian::serde::h1 as sh1;
-use hessian::serde::{Date, Shared};
-use hessian::{h1, ErrorKind, Limits, Value};
+use hessian::serde::Date;
+use hessian::{h1, ErrorKind, Value};
 use hessian_testkit::{structs, workloads};
 use proptest::prelude::*;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::sync::Arc;
 
 // ---- the oracle: the dynamic path (`common::serde_formats`, shared with the other format) ----
 
@@ -167,69 +166,6 @@ fn java_shapes_decode_as_the_dynamic_path_decodes_them() {
     assert!(same_decode::<Vec<Vec<i32>>>(b"Vl\x00\x00\x00\x01R\x00\x00\x00\x00z").is_err());
     let v = same_decode::<Vec<Value>>(b"Vl\x00\x00\x00\x01R\x00\x00\x00\x00z").unwrap();
     assert_eq!(v, [Value::Ref(0)]);
-}
-
-#[test]
-fn borrowed_strings_and_bytes_come_from_the_input() {
-    #[derive(Deserialize)]
-    struct Borrowed<'a> {
-        #[serde(borrow)]
-        name: &'a str,
-        #[serde(borrow, with = "serde_bytes")]
-        data: &'a [u8],
-    }
-    #[derive(Serialize)]
-    struct Owned {
-        name: String,
-        #[serde(with = "serde_bytes")]
-        data: Vec<u8>,
-    }
-    let bytes = sh1::to_vec(&Owned { name: "borrowed".into(), data: vec![1, 2, 3] }).unwrap();
-    let b: Borrowed = sh1::from_slice(&bytes).unwrap();
-    assert_eq!(b.name, "borrowed");
-    assert_eq!(b.data, [1, 2, 3]);
-    assert!(std::ptr::eq(b.name.as_ptr(), bytes[bytes.windows(8).position(|w| w == b"borrowed").unwrap()..].as_ptr()));
-}
-
-#[test]
-fn the_deserializer_and_serializer_types() {
-    // several values in one message, references numbered across them
-    let a = Shared::new(vec![1i32]);
-    let mut s = sh1::Serializer::new(Vec::new());
-    s.serialize_value(&a).unwrap();
-    s.serialize_value(&"between").unwrap();
-    s.serialize_value(&a).unwrap();
-    let bytes = s.finish().unwrap();
-    assert!(bytes.ends_with(b"R\x00\x00\x00\x00"));
-    let mut d = sh1::Deserializer::from_slice(&bytes);
-    let x: Shared<Vec<i32>> = d.deserialize_value().unwrap();
-    assert_eq!(d.deserialize_value::<&str>().unwrap(), "between");
-    let y: Shared<Vec<i32>> = d.deserialize_value().unwrap();
-    assert!(Arc::ptr_eq(&x.0, &y.0));
-    d.end().unwrap();
-    // trailing bytes
-    let mut d = sh1::Deserializer::from_slice(b"NN");
-    d.deserialize_value::<()>().unwrap();
-    let e = d.end().unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::TrailingBytes));
-    assert_eq!(e.offset(), 1);
-    assert!(matches!(sh1::from_slice::<()>(b"NN").unwrap_err().kind(), ErrorKind::TrailingBytes));
-    // readers stop after the value
-    let mut d = sh1::Deserializer::from_reader(&b"I\x00\x00\x00\x01I\x00\x00\x00\x02"[..]);
-    assert_eq!(d.deserialize_value::<i32>().unwrap(), 1);
-    assert_eq!(d.deserialize_value::<i32>().unwrap(), 2);
-    d.end().unwrap();
-    // limits through the builder; reset forgets references
-    let mut d = sh1::Deserializer::from_slice(b"VzVz").with_limits(Limits { max_refs: 1, ..Limits::default() });
-    d.deserialize_value::<Vec<i32>>().unwrap();
-    d.reset();
-    d.deserialize_value::<Vec<i32>>().unwrap();
-    assert_eq!(d.decoder().offset(), 4);
-    let mut s = sh1::Serializer::new(Vec::new());
-    s.serialize_value(&a).unwrap();
-    s.reset();
-    s.serialize_value(&a).unwrap();
-    assert_eq!(s.finish().unwrap(), [sh1::to_vec(&a).unwrap(), sh1::to_vec(&a).unwrap()].concat());
 }
 
 // ---- errors and their offsets ----

@@ -176,27 +176,6 @@ fn typed_errors() {
 }
 
 #[test]
-fn strings_borrow_from_the_input() {
-    #[derive(Deserialize)]
-    struct Borrowed<'a> {
-        #[serde(borrow)]
-        name: &'a str,
-        #[serde(borrow, with = "serde_bytes")]
-        data: &'a [u8],
-    }
-    #[derive(Serialize)]
-    struct Owned {
-        name: String,
-        #[serde(with = "serde_bytes")]
-        data: Vec<u8>,
-    }
-    let bytes = to_vec(&Owned { name: "borrowed".into(), data: vec![1, 2, 3] }).unwrap();
-    let b: Borrowed = from_slice(&bytes).unwrap();
-    assert_eq!(b.name, "borrowed");
-    assert_eq!(b.data, [1, 2, 3]);
-}
-
-#[test]
 fn shared_values_become_references() {
     #[derive(Serialize, Deserialize, Debug, PartialEq)]
     struct Address {

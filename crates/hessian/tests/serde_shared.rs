@@ -13,7 +13,9 @@ mod common;
 
 use common::serde_formats::*;
 use common::serde_types::*;
+use hessian::serde::de::Deserializer;
 use hessian::serde::{to_value, Date, Shared};
+use hessian::token::TokenRead;
 use hessian::{ErrorKind, Limits, Value};
 use hessian_testkit::{structs, workloads};
 use serde::de::IgnoredAny;
@@ -747,4 +749,108 @@ fn declared_list_lengths_are_checked<F: Format>() {
 fn declared_list_lengths_are_checked_in_h1_and_burlap() {
     declared_list_lengths_are_checked::<H1>();
     declared_list_lengths_are_checked::<Burlap>();
+}
+
+// ---- the serializer and deserializer types ----
+
+/// Several values in one message, references numbered across them (borrowed or not); trailing
+/// bytes; readers that stop after each value; limits through the builder, and `reset`, which
+/// forgets references (also in the serializer); a deserializer on a decoder (as inside an
+/// envelope).
+fn the_deserializer_and_serializer_types<F: Format>() {
+    let name = F::NAME;
+    // several values in one message, references numbered across them
+    let a = Shared::new(vec![1i32]);
+    let mut s = F::serializer();
+    s.serialize_value(&a).unwrap();
+    s.serialize_value(&"between").unwrap();
+    s.serialize_value(&a).unwrap();
+    let bytes = s.finish().unwrap();
+    assert!(bytes.ends_with(&F::value_to_vec(&Value::Ref(0)).unwrap()), "{name}: {}", F::show(&bytes));
+    for borrowed in [true, false].into_iter().filter(|&b| F::BORROWS || !b) {
+        let mut d = F::deserializer(&bytes);
+        let x: Shared<Vec<i32>> = d.deserialize_value().unwrap();
+        if borrowed {
+            assert_eq!(d.deserialize_value::<&str>().unwrap(), "between", "{name}");
+        } else {
+            assert_eq!(d.deserialize_value::<String>().unwrap(), "between", "{name}");
+        }
+        let y: Shared<Vec<i32>> = d.deserialize_value().unwrap();
+        assert!(Arc::ptr_eq(&x.0, &y.0), "{name}");
+        d.end().unwrap();
+    }
+    // trailing bytes
+    let nulls = F::NULL.repeat(2);
+    let mut d = F::deserializer(&nulls);
+    d.deserialize_value::<()>().unwrap();
+    let e = d.end().unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::TrailingBytes), "{name}: {e}");
+    // at the trailing value (Burlap: where the XML reader stopped, after it)
+    let trailing_at = if F::NAME == Burlap::NAME { nulls.len() } else { F::NULL.len() };
+    assert_eq!(e.offset(), trailing_at as u64, "{name}");
+    assert!(matches!(F::from_slice::<()>(&nulls).unwrap_err().kind(), ErrorKind::TrailingBytes), "{name}");
+    // readers stop after the value
+    let ints = [F::value_to_vec(&Value::Int(1)).unwrap(), F::value_to_vec(&Value::Int(2)).unwrap()].concat();
+    let mut d = F::reader_deserializer(&ints);
+    assert_eq!(d.deserialize_value::<i32>().unwrap(), 1, "{name}");
+    assert_eq!(d.deserialize_value::<i32>().unwrap(), 2, "{name}");
+    d.end().unwrap();
+    // limits through the builder; reset forgets references
+    let lists = F::EMPTY_LIST.repeat(2);
+    let mut d = F::deserializer(&lists).with_limits(Limits { max_refs: 1, ..Limits::default() });
+    d.deserialize_value::<Vec<i32>>().unwrap();
+    d.reset();
+    d.deserialize_value::<Vec<i32>>().unwrap();
+    assert_eq!(d.decoder().offset(), lists.len() as u64, "{name}");
+    // a deserializer on a decoder (e.g. inside an envelope)
+    let three = F::value_to_vec(&Value::Int(3)).unwrap();
+    let mut d = Deserializer::new(F::decoder(&three));
+    assert_eq!(d.deserialize_value::<u8>().unwrap(), 3, "{name}");
+    let mut s = F::serializer();
+    s.serialize_value(&a).unwrap();
+    s.reset();
+    s.serialize_value(&a).unwrap();
+    assert_eq!(s.finish().unwrap(), [F::to_vec(&a).unwrap(), F::to_vec(&a).unwrap()].concat(), "{name}");
+}
+
+#[test]
+fn the_deserializer_and_serializer_types_in_every_format() {
+    the_deserializer_and_serializer_types::<H2>();
+    the_deserializer_and_serializer_types::<H1>();
+    the_deserializer_and_serializer_types::<Burlap>();
+}
+
+/// Strings and bytes decoded from a slice into `&str` and `&[u8]` point into the input.
+///
+/// (Not Burlap: its strings are text copied out of the XML and its bytes base64, so neither can
+/// be borrowed; a `&str` is an invalid-type error.)
+fn borrowed_strings_and_bytes_come_from_the_input<F: Format>() {
+    #[derive(Deserialize)]
+    struct Borrowed<'a> {
+        #[serde(borrow)]
+        name: &'a str,
+        #[serde(borrow, with = "serde_bytes")]
+        data: &'a [u8],
+    }
+    #[derive(Serialize)]
+    struct Owned {
+        name: String,
+        #[serde(with = "serde_bytes")]
+        data: Vec<u8>,
+    }
+    let name = F::NAME;
+    let bytes = F::to_vec(&Owned { name: "borrowed".into(), data: vec![1, 2, 3] }).unwrap();
+    let b: Borrowed = F::from_slice(&bytes).unwrap();
+    assert_eq!(b.name, "borrowed", "{name}");
+    assert_eq!(b.data, [1, 2, 3], "{name}");
+    let at = find(&bytes, "borrowed") as usize;
+    assert!(std::ptr::eq(b.name.as_ptr(), bytes[at..].as_ptr()), "{name}");
+}
+
+#[test]
+fn borrowed_strings_and_bytes_come_from_the_input_in_both_hessians() {
+    borrowed_strings_and_bytes_come_from_the_input::<H2>();
+    borrowed_strings_and_bytes_come_from_the_input::<H1>();
+    let e = Burlap::from_slice::<&str>(b"<string>text</string>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
 }

@@ -4,13 +4,18 @@
 //! once.
 
 use super::serde_types::*;
+use hessian::read::{IoRead, SliceRead};
+use hessian::serde::de::Deserializer;
+use hessian::serde::serializer::{SerdeEncoder, Serializer};
 use hessian::serde::{from_value, to_value, Date, Shared};
+use hessian::token::TokenRead;
 use hessian::{ErrorKind, Limits, Value};
 use hessian_testkit::structs;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
+use std::io::BufReader;
 
 /// One format's serde functions and the dynamic path they are checked against.
 pub trait Format {
@@ -30,6 +35,25 @@ pub trait Format {
     /// The shortest null, as other writers may write it (Burlap's encoder writes the longer
     /// `<null></null>`).
     const NULL: &'static [u8];
+    /// The shortest empty list, as other writers may write it.
+    const EMPTY_LIST: &'static [u8];
+    /// Whether a string decoded from a slice can be borrowed from it as a `&str` (Burlap's
+    /// decoder gives every string as text it copied out of the XML).
+    const BORROWS: bool;
+    /// The format's encoder into a `Vec`, which the one serde [`Serializer`] writes through.
+    type Encoder: SerdeEncoder<Writer = Vec<u8>>;
+    /// The format's decoder over a slice, which the one serde [`Deserializer`] reads.
+    type SliceDecoder<'de>: TokenRead<'de>;
+    /// The format's decoder over a reader of a slice.
+    type ReaderDecoder<'a>: TokenRead<'static>;
+    /// `FORMAT::Serializer::new(Vec::new())`.
+    fn serializer() -> Serializer<Self::Encoder>;
+    /// `FORMAT::Decoder::from_slice(b)`.
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_>;
+    /// `FORMAT::Deserializer::from_slice(b)`.
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>>;
+    /// `FORMAT::Deserializer::from_reader(b)`.
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>>;
     /// How an int ends in the bytes (its last byte, its end tag).
     const INT_END: &'static str;
     /// Where an out-of-range reference is reported in `bytes` that hold one reference.
@@ -73,6 +97,23 @@ impl Format for H2 {
     const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "Q";
     const NULL: &'static [u8] = b"N";
+    const EMPTY_LIST: &'static [u8] = b"\x78";
+    const BORROWS: bool = true;
+    type Encoder = hessian::h2::Encoder<Vec<u8>>;
+    type SliceDecoder<'de> = hessian::h2::Decoder<'de, SliceRead<'de>>;
+    type ReaderDecoder<'a> = hessian::h2::Decoder<'static, IoRead<&'a [u8]>>;
+    fn serializer() -> Serializer<Self::Encoder> {
+        hessian::serde::h2::Serializer::new(Vec::new())
+    }
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_> {
+        hessian::h2::Decoder::from_slice(b)
+    }
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>> {
+        hessian::serde::h2::Deserializer::from_slice(b)
+    }
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>> {
+        hessian::serde::h2::Deserializer::from_reader(b)
+    }
     const LIST_END: &'static str = "Z";
     const INT_END: &'static str = "\x0c";
     /// At the `Q`.
@@ -130,6 +171,23 @@ impl Format for H1 {
     const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "R";
     const NULL: &'static [u8] = b"N";
+    const EMPTY_LIST: &'static [u8] = b"Vz";
+    const BORROWS: bool = true;
+    type Encoder = hessian::h1::Encoder<Vec<u8>>;
+    type SliceDecoder<'de> = hessian::h1::Decoder<'de, SliceRead<'de>>;
+    type ReaderDecoder<'a> = hessian::h1::Decoder<'static, IoRead<&'a [u8]>>;
+    fn serializer() -> Serializer<Self::Encoder> {
+        hessian::serde::h1::Serializer::new(Vec::new())
+    }
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_> {
+        hessian::h1::Decoder::from_slice(b)
+    }
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>> {
+        hessian::serde::h1::Deserializer::from_slice(b)
+    }
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>> {
+        hessian::serde::h1::Deserializer::from_reader(b)
+    }
     const LIST_END: &'static str = "z";
     const INT_END: &'static str = "\x0c";
     /// At the `R`.
@@ -181,6 +239,23 @@ impl Format for Burlap {
     const AGREES_SKIPPING: bool = true;
     const REF: &'static str = "<ref>";
     const NULL: &'static [u8] = b"<null/>";
+    const EMPTY_LIST: &'static [u8] = b"<list/>";
+    const BORROWS: bool = false;
+    type Encoder = hessian::burlap::Encoder<Vec<u8>>;
+    type SliceDecoder<'de> = hessian::burlap::Decoder<&'de [u8]>;
+    type ReaderDecoder<'a> = hessian::burlap::Decoder<BufReader<&'a [u8]>>;
+    fn serializer() -> Serializer<Self::Encoder> {
+        hessian::serde::burlap::Serializer::new(Vec::new())
+    }
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_> {
+        hessian::burlap::Decoder::from_slice(b)
+    }
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>> {
+        hessian::serde::burlap::Deserializer::from_slice(b)
+    }
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>> {
+        hessian::serde::burlap::Deserializer::from_reader(b)
+    }
     const LIST_END: &'static str = "</list>";
     const INT_END: &'static str = "</int>";
     /// After the `<ref>…</ref>`, where the XML reader stopped.
