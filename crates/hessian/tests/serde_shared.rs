@@ -731,7 +731,7 @@ fn nesting_ends_at_the_depth_limit_in_every_format() {
 fn declared_list_lengths_are_checked<F: Format>() {
     let name = F::NAME;
     // declared lengths past the limits: refused before anything is allocated
-    let (one, end) = (F::value_to_vec(&Value::Int(1)).unwrap(), F::LIST_END.as_bytes());
+    let (one, end) = (F::value_to_vec(&Value::Int(1)).unwrap(), F::DECLARED_LIST_END.as_bytes());
     let huge = [F::list_declaring(i32::MAX), end.to_vec()].concat();
     assert_limit(F::from_slice::<Vec<i32>>(&huge), "collection length");
     let streamed = [F::list_declaring(i32::MAX), one.clone()].concat();
@@ -853,4 +853,130 @@ fn borrowed_strings_and_bytes_come_from_the_input_in_both_hessians() {
     borrowed_strings_and_bytes_come_from_the_input::<H1>();
     let e = Burlap::from_slice::<&str>(b"<string>text</string>").unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+}
+
+// ---- decoding what Java (and others) write ----
+
+/// `v` as the format's value encoder writes it.
+fn bytes_of<F: Format>(v: Value) -> Vec<u8> {
+    F::value_to_vec(&v).unwrap()
+}
+
+/// The entries of a map keyed by strings, as Java writes them.
+fn entries<F: Format>(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    entries.iter().flat_map(|(k, v)| [bytes_of::<F>(Value::string(*k)), v.clone()].concat()).collect()
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "org.example.remoting.Item")]
+struct ItemSubset {
+    // declared in another order than the wire, with fields missing and one optional extra
+    updated: Date,
+    name: String,
+    count: i64,
+    #[serde(default)]
+    missing: Option<String>,
+}
+
+/// Inputs shaped as Java (and other writers) write them decode as the dynamic path decodes
+/// them: Java enums, one-entry maps as enums, structs from maps of any type or from lists,
+/// lists with or without a length and longer than a tuple, binary as bytes, numbers and dates
+/// in each other's forms, maps with other keys, a remote, anything into self-describing types,
+/// and references into `Value`.
+fn java_shapes_decode_as_the_dynamic_path_decodes_them<F: Format>() {
+    let name = F::NAME;
+    let (string, int) = (|s: &str| bytes_of::<F>(Value::string(s)), |i: i32| bytes_of::<F>(Value::Int(i)));
+    let map = |class: &str, e: &[(&str, Vec<u8>)]| F::typed_map(class, &entries::<F>(e));
+    let list = |items: &[Vec<u8>]| [F::LIST_START, &items.concat(), F::LIST_END.as_bytes()].concat();
+    let same = |b: &[u8]| F::show(b);
+    // a Java enum: the `name` entry anywhere in a map typed with the enum's class
+    let red = map("com.example.Color", &[("name", string("Red"))]);
+    assert_eq!(same_decode::<F, Color>(&red), Color::Red, "{name}");
+    let green = map("com.example.Color", &[("ordinal", int(1)), ("name", string("Green"))]);
+    assert_eq!(same_decode::<F, Color>(&green), Color::Green, "{name}");
+    assert!(agree::<F, Color>(&map("X", &[("name", int(1))])).is_err(), "{name}");
+    assert!(agree::<F, Color>(&map("X", &[("name", string("Blue"))])).is_err(), "{name}");
+    // a plain string, a one-entry map (untyped or typed), and what is not an enum
+    assert_eq!(same_decode::<F, Color>(&string("Green")), Color::Green, "{name}");
+    assert_eq!(same_decode::<F, Shape>(&map("", &[("Circle", int(2))])), Shape::Circle(2.0), "{name}");
+    assert_eq!(same_decode::<F, Shape>(&map("T", &[("Circle", int(2))])), Shape::Circle(2.0), "{name}");
+    assert_eq!(same_decode::<F, Shape>(&map("", &[("Dot", int(2))])), Shape::Dot, "{name}");
+    // (two nulls, the short one and the encoder's)
+    let two = map("", &[("Dot", F::NULL.to_vec()), ("Dot", bytes_of::<F>(Value::Null))]);
+    assert!(agree::<F, Shape>(&two).is_err(), "{name}: {}", same(&two));
+    assert!(agree::<F, Shape>(&map("", &[])).is_err(), "{name}");
+    let int_key = F::typed_map("", &[int(1), F::NULL.to_vec()].concat());
+    assert!(agree::<F, Shape>(&int_key).is_err(), "{name}: {}", same(&int_key));
+    assert!(agree::<F, Shape>(&int(1)).is_err(), "{name}");
+    // structs: fields in any order, unknown ones skipped, from a map of any type or a list
+    let items = F::value_to_vec(&workloads::items(3)).unwrap();
+    let v = same_decode::<F, Vec<ItemSubset>>(&items);
+    assert_eq!(v[2].name, structs::padded("name-", 2), "{name}");
+    let third = (v[2].count, v[2].updated, v[2].missing.clone());
+    assert_eq!(third, (2, Date(1_200_000_002_000 + 86_400_000), None), "{name}");
+    let p = map("java.util.HashMap", &[("y", int(2)), ("zz", F::EMPTY_LIST.to_vec()), ("x", int(1))]);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Xy {
+        x: i64,
+        y: f64,
+    }
+    assert_eq!(same_decode::<F, Xy>(&p), Xy { x: 1, y: 2.0 }, "{name}");
+    let xy = list(&[int(1), bytes_of::<F>(Value::Double(1.0))]);
+    assert_eq!(same_decode::<F, Xy>(&xy), Xy { x: 1, y: 1.0 }, "{name}: {}", same(&xy));
+    // lists: typed, untyped, with or without a length; longer than a tuple (the rest is
+    // skipped); binary as a list of bytes
+    let typed = bytes_of::<F>(Value::typed_list("[int", vec![Value::Int(1), Value::Int(2)]));
+    assert_eq!(same_decode::<F, Vec<i32>>(&typed), [1, 2], "{name}");
+    let three = list(&[int(1), int(2), int(3)]);
+    assert_eq!(same_decode::<F, (i8, u8)>(&three), (1, 2), "{name}");
+    assert_eq!(same_decode::<F, Vec<u8>>(&bytes_of::<F>(Value::Binary(b"abc".to_vec()))), b"abc", "{name}");
+    // a one-character string into a char
+    assert_eq!(same_decode::<F, char>(&string("x")), 'x', "{name}");
+    assert!(agree::<F, char>(&string("xy")).is_err(), "{name}");
+    // numbers, booleans and dates in each other's forms
+    let long5 = bytes_of::<F>(Value::Long(5));
+    assert_eq!(same_decode::<F, f64>(&int(3)), 3.0, "{name}");
+    assert_eq!(same_decode::<F, f32>(&long5), 5.0, "{name}");
+    assert_eq!(same_decode::<F, Date>(&long5), Date(5), "{name}");
+    assert_eq!(same_decode::<F, Date>(&int(6)), Date(6), "{name}");
+    for ms in [5, 7] {
+        let date = bytes_of::<F>(Value::Date(ms));
+        assert_eq!(same_decode::<F, Date>(&date), Date(ms), "{name}");
+        assert!(agree::<F, i64>(&date).is_err(), "{name}");
+    }
+    assert_eq!(same_decode::<F, i16>(&long5), 5, "{name}");
+    assert!(same_decode::<F, bool>(&bytes_of::<F>(Value::Bool(true))), "{name}");
+    assert_eq!(same_decode::<F, Option<String>>(F::NULL), None, "{name}");
+    // maps with other keys; typed maps into maps; a remote into anything
+    let m = F::typed_map("java.util.Hashtable", &[int(1), string("a")].concat());
+    assert_eq!(same_decode::<F, BTreeMap<i64, String>>(&m), BTreeMap::from([(1, "a".to_string())]), "{name}");
+    let remote =
+        bytes_of::<F>(Value::Remote(Box::new(hessian::Remote { type_name: "Api".into(), url: "http".into() })));
+    let j = same_decode::<F, serde_json::Value>(&remote);
+    assert_eq!(j, serde_json::json!({"type": "Api", "url": "http"}), "{name}");
+    // (Hessian 2 has no remote code: its remote is the object Java writes for one, its type and
+    // URL as fields, which a map of strings holds)
+    let remote_as_map = agree::<F, BTreeMap<String, String>>(&remote);
+    assert_eq!(remote_as_map.is_err(), F::NAME != H2::NAME, "{name}: {remote_as_map:?}");
+    assert_eq!(same_decode::<F, Value>(&remote), F::value_from_slice(&remote).unwrap(), "{name}");
+    // anything into serde's self-describing types and into Value
+    let bytes = F::to_vec(&compound()).unwrap();
+    let _ = agree::<F, serde_json::Value>(&bytes);
+    assert_eq!(same_decode::<F, Value>(&bytes), F::value_from_slice(&bytes).unwrap(), "{name}");
+    same_decode::<F, IgnoredAny>(&bytes);
+    // references decode into Value (and, but where a format copies them, only into Value and
+    // Shared)
+    let one_ref =
+        [F::list_declaring(1), bytes_of::<F>(Value::Ref(0)), F::DECLARED_LIST_END.as_bytes().to_vec()].concat();
+    if !F::COPIES_REFS {
+        assert!(agree::<F, Vec<Vec<i32>>>(&one_ref).is_err(), "{name}");
+    }
+    assert_eq!(same_decode::<F, Vec<Value>>(&one_ref), [Value::Ref(0)], "{name}");
+}
+
+#[test]
+fn java_shapes_decode_as_the_dynamic_path_decodes_them_in_every_format() {
+    java_shapes_decode_as_the_dynamic_path_decodes_them::<H2>();
+    java_shapes_decode_as_the_dynamic_path_decodes_them::<H1>();
+    java_shapes_decode_as_the_dynamic_path_decodes_them::<Burlap>();
 }

@@ -32,11 +32,17 @@ pub trait Format {
     const REF: &'static str;
     /// How a list ends in the bytes.
     const LIST_END: &'static str;
+    /// How a list that declares its length ([`list_declaring`](Self::list_declaring)) ends
+    /// (Hessian 2: it does not, it is read by count).
+    const DECLARED_LIST_END: &'static str;
     /// The shortest null, as other writers may write it (Burlap's encoder writes the longer
     /// `<null></null>`).
     const NULL: &'static [u8];
     /// The shortest empty list, as other writers may write it.
     const EMPTY_LIST: &'static [u8];
+    /// The opening of an untyped list without a length (its elements and its
+    /// [end](Self::LIST_END) to follow).
+    const LIST_START: &'static [u8];
     /// Whether a string decoded from a slice can be borrowed from it as a `&str` (Burlap's
     /// decoder gives every string as text it copied out of the XML).
     const BORROWS: bool;
@@ -72,8 +78,11 @@ pub trait Format {
     /// Where the first struct named `class` (its value, which a missing field is reported at)
     /// starts in `bytes`.
     fn struct_at(bytes: &[u8], class: &str) -> u64;
-    /// The opening of an untyped list that declares `len` elements (its elements and, but in
-    /// Hessian 2, its [end](Self::LIST_END) to follow).
+    /// A map typed `class` (empty: untyped, as Java writes a `HashMap`'s type in Hessian 1) whose
+    /// keys and values are `entries`, as Java writes it.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8>;
+    /// The opening of an untyped list that declares `len` elements (its elements and its
+    /// [end](Self::DECLARED_LIST_END) to follow).
     fn list_declaring(len: i32) -> Vec<u8>;
     /// Where an unknown field `field` of the first struct named `class` in `bytes` is reported:
     /// at the key that names it (Hessian 1, Burlap) or, as a Hessian 2 instance does not name
@@ -98,6 +107,7 @@ impl Format for H2 {
     const REF: &'static str = "Q";
     const NULL: &'static [u8] = b"N";
     const EMPTY_LIST: &'static [u8] = b"\x78";
+    const LIST_START: &'static [u8] = b"W";
     const BORROWS: bool = true;
     type Encoder = hessian::h2::Encoder<Vec<u8>>;
     type SliceDecoder<'de> = hessian::h2::Decoder<'de, SliceRead<'de>>;
@@ -115,6 +125,7 @@ impl Format for H2 {
         hessian::serde::h2::Deserializer::from_reader(b)
     }
     const LIST_END: &'static str = "Z";
+    const DECLARED_LIST_END: &'static str = "";
     const INT_END: &'static str = "\x0c";
     /// At the `Q`.
     fn ref_error_at(bytes: &[u8]) -> u64 {
@@ -163,6 +174,10 @@ impl Format for H2 {
     fn list_declaring(len: i32) -> Vec<u8> {
         [&[b'X'][..], &Self::value_to_vec(&Value::Int(len)).unwrap()].concat()
     }
+    /// `M`, the type as a string, the entries, `Z`.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8> {
+        [&b"M"[..], &Self::value_to_vec(&Value::string(class)).unwrap(), entries, b"Z"].concat()
+    }
 }
 
 impl Format for H1 {
@@ -172,6 +187,7 @@ impl Format for H1 {
     const REF: &'static str = "R";
     const NULL: &'static [u8] = b"N";
     const EMPTY_LIST: &'static [u8] = b"Vz";
+    const LIST_START: &'static [u8] = b"V";
     const BORROWS: bool = true;
     type Encoder = hessian::h1::Encoder<Vec<u8>>;
     type SliceDecoder<'de> = hessian::h1::Decoder<'de, SliceRead<'de>>;
@@ -189,6 +205,7 @@ impl Format for H1 {
         hessian::serde::h1::Deserializer::from_reader(b)
     }
     const LIST_END: &'static str = "z";
+    const DECLARED_LIST_END: &'static str = "z";
     const INT_END: &'static str = "\x0c";
     /// At the `R`.
     fn ref_error_at(bytes: &[u8]) -> u64 {
@@ -231,6 +248,10 @@ impl Format for H1 {
     fn list_declaring(len: i32) -> Vec<u8> {
         [&b"Vl"[..], &len.to_be_bytes()].concat()
     }
+    /// `M t`, the type's length in two bytes, the type, the entries, `z`.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8> {
+        [&[b'M', b't', 0, class.len() as u8][..], class.as_bytes(), entries, b"z"].concat()
+    }
 }
 
 impl Format for Burlap {
@@ -240,6 +261,7 @@ impl Format for Burlap {
     const REF: &'static str = "<ref>";
     const NULL: &'static [u8] = b"<null/>";
     const EMPTY_LIST: &'static [u8] = b"<list/>";
+    const LIST_START: &'static [u8] = b"<list>";
     const BORROWS: bool = false;
     type Encoder = hessian::burlap::Encoder<Vec<u8>>;
     type SliceDecoder<'de> = hessian::burlap::Decoder<&'de [u8]>;
@@ -257,6 +279,7 @@ impl Format for Burlap {
         hessian::serde::burlap::Deserializer::from_reader(b)
     }
     const LIST_END: &'static str = "</list>";
+    const DECLARED_LIST_END: &'static str = "</list>";
     const INT_END: &'static str = "</int>";
     /// After the `<ref>…</ref>`, where the XML reader stopped.
     fn ref_error_at(bytes: &[u8]) -> u64 {
@@ -295,6 +318,10 @@ impl Format for Burlap {
     }
     fn list_declaring(len: i32) -> Vec<u8> {
         format!("<list><length>{len}</length>").into_bytes()
+    }
+    /// `<map><type>class</type>`, the entries, `</map>`.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8> {
+        [format!("<map><type>{class}</type>").as_bytes(), entries, b"</map>"].concat()
     }
 }
 
