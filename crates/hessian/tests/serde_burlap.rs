@@ -1,13 +1,15 @@
-//! The native Burlap 1.0 serde layer (`hessian::serde::burlap`) against the dynamic path it
-//! replaced, `burlap::to_vec(&to_value(v))` / `from_value(burlap::from_slice(b))`, which is
-//! byte-identical to Java's `BurlapOutput` (`serde_java.rs` checks the W1-W3 structs against the
-//! jar):
-//! - the same bytes for every row of `docs/serde-mapping.md` and more (the W1-W3 structs and
-//!   sequences without a length: `serde_shared.rs`, one test for this format and Hessian 1);
-//! - the same decoded results for those bytes, for inputs shaped as Java writes them, and for
-//!   thousands of mutated inputs (both succeed with equal values, or both fail);
-//! - errors with the offset of the offending element (the dynamic path says 0), the `Limits`,
-//!   and no panic on any input.
+//! What only Burlap 1.0 has, in its native serde layer (`hessian::serde::burlap`) against the
+//! dynamic path it replaced, `burlap::to_vec(&to_value(v))` / `from_value(burlap::from_slice(b))`,
+//! which is byte-identical to Java's `BurlapOutput` (`serde_java.rs` checks the W1-W3 structs
+//! against the jar): strings needing escapes, long binaries and doubles written as that path
+//! writes them; references copied into plain types from a slice; XML forms (empty elements,
+//! whitespace, comments, entities, CDATA) decoded as it decodes them; offsets with whitespace and
+//! comments; malformed XML, and lengths and limits reported where the XML reader stopped;
+//! thousands of mutated inputs and arbitrary markup decoded as it decodes them, and generated
+//! structs (Burlap's generators). Every property the formats share (the bytes of every row of
+//! `docs/serde-mapping.md`, the W1-W3 structs, Java's shapes, the errors and their offsets,
+//! dates, the limits, the serializer and deserializer types) is one generic test in
+//! `serde_shared.rs`, run for this format too.
 
 mod common;
 
@@ -245,10 +247,6 @@ proptest! {
             a, b: a.into(), c, d, e: a as u8, f: c as u16, g, h: g.into(), i, j, k, l: 'x', m, n, o: None, p: (), q,
             r: d.into(), s: g.into(),
         };
-        let bytes = same_bytes(&v);
-        prop_assert!(same_decode::<Scalars>(&bytes).is_ok());
-        let colors: Vec<Color> = colors.into_iter().map(|g| if g { Color::Green } else { Color::Red }).collect();
-        let bytes = same_bytes(&colors);
-        prop_assert_eq!(same_decode::<Vec<Color>>(&bytes).unwrap(), colors);
+        formats::generated_structs_match_the_dynamic_path::<Burlap>(&v, colors)?;
     }
 }

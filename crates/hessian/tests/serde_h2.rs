@@ -1,6 +1,12 @@
-//! Serde over Hessian 2.0 without Java: byte equality with the `Value` encoder (itself proven
-//! equal to Java's bytes in `workloads_java.rs`), round trips of every mapped type, and the
-//! typed errors.
+//! Serde over Hessian 2.0 without Java, what only this format has or tests its own way: values
+//! of the `Value` encoder (itself proven equal to Java's bytes in `workloads_java.rs`) into
+//! structs, a compound round trip with a unit enum written as a Java enum object, structs in any
+//! order, the typed errors, shared values, hand-written and derived types, class definitions
+//! (skipped fields, one class name for two types, generic structs, varying fields, definitions
+//! remembered across messages), `SystemTime` and readers, and Hessian 1 and Burlap round trips.
+//! The properties it shares with the other formats (bytes of every scalar and the W1-W3 structs,
+//! Java's shapes, the errors and their offsets, dates, the depth limit, the serializer and
+//! deserializer types, borrowing) are generic tests in `serde_shared.rs`, run for it too.
 
 use hessian::serde::{from_slice, to_vec, Date, Shared};
 use hessian::{h2, ClassDef, ErrorKind, Value};

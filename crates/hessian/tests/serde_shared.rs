@@ -1,13 +1,24 @@
-//! Properties of the native serde layers that are the same for Hessian 1.0.2 and Burlap 1.0 (and,
-//! where it writes the dynamic path's bytes too, Hessian 2.0), written once and run for each
-//! format: the native bytes are the dynamic path's (`FORMAT::to_vec(&to_value(v))`) for every
-//! scalar and compound type of `docs/serde-mapping.md` (`common/serde_types.rs`), the
-//! catalogue's values and the W1-W3 structs, both decoders give the value back, sequences that
-//! do not say their length are counted, shared values become references, truncated input is an
-//! error inside it, a wrong field is reported at its value's offset and what a visitor leaves
-//! unread is skipped (the last four for all three formats, which share one deserializer). (`serde_h2.rs`,
-//! `serde_h1.rs` and `serde_burlap.rs` keep what differs: the bytes each format writes, its
-//! offsets and its quirks.)
+//! Properties of the native serde layers of Hessian 2.0, Hessian 1.0.2 and Burlap 1.0 (one
+//! serializer and one deserializer for the three), each written once as `fn prop<F: Format>()`
+//! and run for every format where it holds (a test's doc comment says why a format is left
+//! out); what differs between formats is behind `common::serde_formats::Format` or a small
+//! per-format table. Covered:
+//! - bytes: the native bytes are the dynamic path's (`FORMAT::to_vec(&to_value(v))`) for every
+//!   scalar and compound type of `docs/serde-mapping.md` (`common/serde_types.rs`), the
+//!   catalogue's values and the W1-W3 structs, and both decoders give the value back; sequences
+//!   that do not say their length are counted; shared values become references;
+//! - decoding: inputs shaped as Java writes them decode as the dynamic path decodes them; what a
+//!   visitor leaves unread is skipped; dates decode into chrono's and time's types;
+//! - errors: truncated input is an error inside it; a wrong field, an overflow, a missing or
+//!   unknown field or variant are reported at their value's offset; dates out of chrono's and
+//!   time's range at the date's;
+//! - limits: the configured limits, declared list lengths, the depth limit;
+//! - API: the `Serializer` and `Deserializer` types (several values, trailing bytes, readers,
+//!   limits, `reset`, a decoder underneath), strings and bytes borrowed from the input.
+//!
+//! (`serde_h2.rs`, `serde_h1.rs` and `serde_burlap.rs` keep what only one format has: Hessian 2's
+//! class definitions, Hessian 1's chunks and codes, Burlap's XML quirks, each format's mutation
+//! and arbitrary-input tests.)
 
 mod common;
 

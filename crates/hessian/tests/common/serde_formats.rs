@@ -410,6 +410,21 @@ pub fn same_decode<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> T {
     agree::<F, T>(bytes).unwrap_or_else(|e| panic!("{}: {e}", F::NAME))
 }
 
+/// The body of each format's `generated_structs_match_the_dynamic_path` (whose generators
+/// differ): for a generated `Scalars` and a list of colors (`true` for green), the native
+/// bytes are the dynamic path's and both decoders agree on them.
+pub fn generated_structs_match_the_dynamic_path<F: Format>(
+    v: &Scalars,
+    colors: Vec<bool>,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let bytes = same_bytes::<F, _>(v);
+    proptest::prop_assert!(agree::<F, Scalars>(&bytes).is_ok());
+    let colors: Vec<Color> = colors.into_iter().map(|g| if g { Color::Green } else { Color::Red }).collect();
+    let bytes = same_bytes::<F, _>(&colors);
+    proptest::prop_assert_eq!(agree::<F, Vec<Color>>(&bytes).unwrap(), colors);
+    Ok(())
+}
+
 // ---- no panic, and the same results as the dynamic path, on any input ----
 
 /// A tiny deterministic generator for mutation tests.
