@@ -1,20 +1,33 @@
-//! Properties of the native serde layers that are the same for Hessian 1.0.2 and Burlap 1.0 (and,
-//! where it writes the dynamic path's bytes too, Hessian 2.0), written once and run for each
-//! format: the native bytes are the dynamic path's (`FORMAT::to_vec(&to_value(v))`) for every
-//! scalar and compound type of `docs/serde-mapping.md` (`common/serde_types.rs`), the
-//! catalogue's values and the W1-W3 structs, both decoders give the value back, sequences that
-//! do not say their length are counted, shared values become references, truncated input is an
-//! error inside it, a wrong field is reported at its value's offset and what a visitor leaves
-//! unread is skipped (the last four for all three formats, which share one deserializer). (`serde_h2.rs`,
-//! `serde_h1.rs` and `serde_burlap.rs` keep what differs: the bytes each format writes, its
-//! offsets and its quirks.)
+//! Properties of the native serde layers of Hessian 2.0, Hessian 1.0.2 and Burlap 1.0 (one
+//! serializer and one deserializer for the three), each written once as `fn prop<F: Format>()`
+//! and run for every format where it holds (a test's doc comment says why a format is left
+//! out); what differs between formats is behind `common::serde_formats::Format` or a small
+//! per-format table. Covered:
+//! - bytes: the native bytes are the dynamic path's (`FORMAT::to_vec(&to_value(v))`) for every
+//!   scalar and compound type of `docs/serde-mapping.md` (`common/serde_types.rs`), the
+//!   catalogue's values and the W1-W3 structs, and both decoders give the value back; sequences
+//!   that do not say their length are counted; shared values become references;
+//! - decoding: inputs shaped as Java writes them decode as the dynamic path decodes them; what a
+//!   visitor leaves unread is skipped; dates decode into chrono's and time's types;
+//! - errors: truncated input is an error inside it; a wrong field, an overflow, a missing or
+//!   unknown field or variant are reported at their value's offset; dates out of chrono's and
+//!   time's range at the date's;
+//! - limits: the configured limits, declared list lengths, the depth limit;
+//! - API: the `Serializer` and `Deserializer` types (several values, trailing bytes, readers,
+//!   limits, `reset`, a decoder underneath), strings and bytes borrowed from the input.
+//!
+//! (`serde_h2.rs`, `serde_h1.rs` and `serde_burlap.rs` keep what only one format has: Hessian 2's
+//! class definitions, Hessian 1's chunks and codes, Burlap's XML quirks, each format's mutation
+//! and arbitrary-input tests.)
 
 mod common;
 
 use common::serde_formats::*;
 use common::serde_types::*;
+use hessian::serde::de::Deserializer;
 use hessian::serde::{to_value, Date, Shared};
-use hessian::{ErrorKind, Value};
+use hessian::token::TokenRead;
+use hessian::{ErrorKind, Limits, Value};
 use hessian_testkit::{structs, workloads};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -462,4 +475,519 @@ fn what_a_visitor_leaves_unread_is_skipped_in_every_format() {
     what_a_visitor_leaves_unread_is_skipped::<H2>();
     what_a_visitor_leaves_unread_is_skipped::<H1>();
     what_a_visitor_leaves_unread_is_skipped::<Burlap>();
+}
+
+// ---- errors and their offsets ----
+
+/// A number out of range of its field, a missing field, an unknown variant or field and a type
+/// error at the top are errors at the offset of the value that caused them: the number, the
+/// struct that lacks the field, the string naming the variant or the field, the top value.
+fn overflow_and_visitor_errors_report_their_offsets<F: Format>() {
+    #[derive(Serialize)]
+    #[serde(rename = "U")]
+    struct Wide {
+        a: i32,
+        small: i32,
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(rename = "U")]
+    #[allow(dead_code)]
+    struct Narrow {
+        a: i32,
+        small: u8,
+    }
+    let name = F::NAME;
+    let h1 = F::NAME == H1::NAME;
+    let bytes = F::to_vec(&Wide { a: 1, small: 300 }).unwrap();
+    let e = F::from_slice::<Narrow>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 300, target: "u8" }), "{name}: {e}");
+    assert_eq!(e.offset(), value_at::<F>(&bytes, &Value::Int(300)), "{name}: {e}");
+    if h1 {
+        // `M t 0 1 U` 5, `S 0 1 a` 4, `I` 5, `S 0 5 small` 8: the value at 22
+        assert_eq!(e.offset(), 22, "{e}");
+    }
+    let e = F::from_slice::<i32>(&F::to_vec(&(1i64 << 40)).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 1_099_511_627_776, target: "i32" }), "{name}: {e}");
+    assert_eq!(e.offset(), 0, "{name}");
+    let pair = F::to_vec(&(1, -1i64)).unwrap();
+    let e = F::from_slice::<(u8, u64)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: -1, target: "u64" }), "{name}: {e}");
+    assert_eq!(e.offset(), value_at::<F>(&pair, &Value::Long(-1)), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 11, "after `V l n` (6) and `I` (5)");
+    }
+
+    // a missing field: the start of the struct
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct NeedsMore {
+        a: i32,
+        absent: i32,
+    }
+    let pair = F::to_vec(&(0, Wide { a: 1, small: 2 })).unwrap();
+    let e = F::from_slice::<(i32, NeedsMore)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::MissingField("absent")), "{name}: {e}");
+    assert_eq!(e.offset(), F::struct_at(&pair, "U"), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 11);
+    }
+    // an unknown variant or field: the value that named it
+    let pair = F::to_vec(&(1, "Blue")).unwrap();
+    let e = F::from_slice::<(u8, Color)>(&pair).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownVariant(v) if v == "Blue"), "{name}: {e}");
+    assert_eq!(e.offset(), F::string_at(&pair, "Blue"), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 11);
+    }
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        a: i32,
+    }
+    let e = F::from_slice::<Strict>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::UnknownField(f) if f == "small"), "{name}: {e}");
+    assert_eq!(e.offset(), F::field_at(&bytes, "U", "small"), "{name}: {e}");
+    if h1 {
+        assert_eq!(e.offset(), 14);
+    }
+    // a type error at the top
+    let e = F::from_slice::<String>(&F::value_to_vec(&Value::Int(5)).unwrap()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{name}: {e}");
+    assert_eq!(e.offset(), 0, "{name}");
+}
+
+#[test]
+fn overflow_and_visitor_errors_report_their_offsets_in_every_format() {
+    overflow_and_visitor_errors_report_their_offsets::<H2>();
+    overflow_and_visitor_errors_report_their_offsets::<H1>();
+    overflow_and_visitor_errors_report_their_offsets::<Burlap>();
+}
+
+#[derive(Serialize)]
+#[serde(rename = "com.example.When")]
+struct When {
+    id: i32,
+    at: Date,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.When")]
+struct WhenChrono {
+    id: i32,
+    #[serde(with = "hessian::serde::date::chrono_utc")]
+    at: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(rename = "com.example.When")]
+struct WhenTime {
+    id: i32,
+    #[serde(with = "hessian::serde::date::offset_date_time")]
+    at: time::OffsetDateTime,
+}
+
+/// A date decodes into chrono's and time's types as the dynamic path decodes it.
+fn dates_decode_into_chrono_and_time<F: Format>() {
+    let bytes = F::to_vec(&When { id: 7, at: Date(1_200_000_000_000) }).unwrap();
+    let c = same_decode::<F, WhenChrono>(&bytes);
+    assert_eq!(c.at.timestamp_millis(), 1_200_000_000_000, "{}", F::NAME);
+    let t = same_decode::<F, WhenTime>(&bytes);
+    assert_eq!(t.at.unix_timestamp(), 1_200_000_000, "{}", F::NAME);
+}
+
+#[test]
+fn dates_decode_into_chrono_and_time_as_the_dynamic_path_decodes_them_in_every_format() {
+    dates_decode_into_chrono_and_time::<H2>();
+    dates_decode_into_chrono_and_time::<H1>();
+    dates_decode_into_chrono_and_time::<Burlap>();
+}
+
+/// A date outside chrono's and time's range is an error at the date's offset.
+///
+/// (Not Burlap: its date is text with a four-digit year, and both its serde and its value
+/// encoder write `Date(i64::MAX)` as `<date>89940817T071255.807Z</date>`, a date in chrono's
+/// range, without an error, so there is no out-of-range date to decode.)
+fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset<F: Format>() {
+    let name = F::NAME;
+    let bytes = F::to_vec(&When { id: 7, at: Date(i64::MAX) }).unwrap();
+    let at = value_at::<F>(&bytes, &Value::Date(i64::MAX));
+    if F::NAME == H1::NAME {
+        // `M t 0 16 com.example.When` 20, `S 0 2 id` 5, `I` 5, `S 0 2 at` 5: the date at 35
+        assert_eq!(at, 35);
+        assert_eq!(bytes[35], b'd');
+    }
+    assert_eq!(F::from_slice::<WhenChrono>(&bytes).unwrap_err().offset(), at, "{name}");
+    assert_eq!(F::from_slice::<WhenTime>(&bytes).unwrap_err().offset(), at, "{name}");
+}
+
+#[test]
+fn dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset_in_both_hessians() {
+    dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset::<H2>();
+    dates_outside_chronos_and_times_range_are_errors_at_the_dates_offset::<H1>();
+}
+
+// ---- the limits ----
+
+fn assert_limit<T: Debug>(r: hessian::Result<T>, what: &str) -> hessian::Error {
+    match r {
+        Err(e) => match e.kind() {
+            ErrorKind::LimitExceeded { what: w, .. } if *w == what => e,
+            k => panic!("expected the {what} limit, got {k} at {}", e.offset()),
+        },
+        Ok(v) => panic!("expected the {what} limit, decoded {v:?}"),
+    }
+}
+
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct Node {
+    next: Option<Box<Node>>,
+}
+
+/// The configured limits hold for every kind of value, into plain types and skipping.
+///
+/// (Not Hessian 2: its serde deserializer reads a compact list with a length (`0x78`-`0x7f`, up
+/// to 7 elements) into a `Vec`, or skips it, without checking `max_collection_len`: `[1, 2, 3]`,
+/// `7b 91 92 93`, decodes under a limit of 2, where a `Value` (through serde or not) is refused.)
+fn configured_limits_hold<F: Format>(nulls: usize) {
+    let name = F::NAME;
+    let strict = Limits {
+        max_collection_len: 2,
+        max_string_len: 3,
+        max_binary_len: 3,
+        max_refs: 2,
+        max_message_size: 1000,
+        ..Limits::default()
+    };
+    let list = F::to_vec(&vec![1, 2, 3]).unwrap();
+    assert_limit(F::from_slice_with_limits::<Vec<i32>>(&list, strict), "collection length");
+    assert_limit(F::from_slice_with_limits::<IgnoredAny>(&list, strict), "collection length");
+    let map = F::to_vec(&BTreeMap::from([(1, 1), (2, 2), (3, 3)])).unwrap();
+    assert_limit(F::from_slice_with_limits::<BTreeMap<i32, i32>>(&map, strict), "collection length");
+    let s = F::to_vec("four").unwrap();
+    assert_limit(F::from_slice_with_limits::<String>(&s, strict), "string length");
+    assert_limit(F::from_slice_with_limits::<&str>(&s, strict), "string length");
+    let b = F::to_vec(&serde_bytes::ByteBuf::from(vec![0u8; 4])).unwrap();
+    assert_limit(F::from_slice_with_limits::<serde_bytes::ByteBuf>(&b, strict), "binary length");
+    let nested = F::to_vec(&vec![vec![vec![0u8]]]).unwrap();
+    assert_limit(F::from_slice_with_limits::<Vec<Vec<Vec<u8>>>>(&nested, strict), "references");
+    // `nulls` nulls: past the message size
+    let nulls = F::NULL.repeat(nulls);
+    assert!(nulls.len() > 1000, "{name}");
+    assert_limit(F::from_slice_with_limits::<()>(&nulls, strict), "message size");
+    assert!(F::from_slice_with_limits::<Vec<i32>>(&F::to_vec(&vec![1, 2]).unwrap(), strict).is_ok(), "{name}");
+}
+
+#[test]
+fn configured_limits_hold_in_h1_and_burlap() {
+    configured_limits_hold::<H1>(1001);
+    configured_limits_hold::<Burlap>(200);
+}
+
+/// How one format nests far deeper than any limit, for [`nesting_ends_at_the_depth_limit`].
+struct Nesting {
+    /// A list's opening, and how many of them nest far deeper than any limit.
+    list: &'static [u8],
+    deep: usize,
+    /// A map's opening with the key `next` (the field of [`Node`]), its opening's length and
+    /// its end.
+    map: &'static [u8],
+    map_open: usize,
+    map_end: &'static [u8],
+}
+
+const H2_NESTING: Nesting = Nesting { list: b"W", deep: 200_000, map: b"H\x04next", map_open: 1, map_end: b"Z" };
+const H1_NESTING: Nesting =
+    Nesting { list: b"V", deep: 200_000, map: b"Mt\x00\x00S\x00\x04next", map_open: 1, map_end: b"z" };
+const BURLAP_NESTING: Nesting =
+    Nesting { list: b"<list>", deep: 100_000, map: b"<map><string>next</string>", map_open: 5, map_end: b"</map>" };
+
+/// Nesting far deeper than any limit ends at the depth limit, into self-describing types and a
+/// recursive struct, just after the opening that went too deep; right up to the limit is fine.
+fn nesting_ends_at_the_depth_limit<F: Format>(t: &Nesting) {
+    let deep_lists = t.list.repeat(t.deep);
+    let deep_maps = t.map.repeat(t.deep);
+    for bytes in [&deep_lists, &deep_maps] {
+        assert_limit(F::from_slice::<serde_json::Value>(bytes), "depth");
+        assert_limit(F::from_slice::<Value>(bytes), "depth");
+        assert_limit(F::from_slice::<IgnoredAny>(bytes), "depth");
+        assert_limit(F::from_reader::<IgnoredAny>(bytes), "depth");
+    }
+    let shallow = Limits { max_depth: 32, ..Limits::default() };
+    let e = assert_limit(F::from_slice_with_limits::<Node>(&deep_maps, shallow), "depth");
+    let after_33rd = (32 * t.map.len() + t.map_open) as u64;
+    assert_eq!(e.offset(), after_33rd, "{}: just after the opening of the 33rd map", F::NAME);
+    // right up to the limit is fine
+    let ok = [t.map.repeat(31), F::NULL.to_vec(), t.map_end.repeat(31)].concat();
+    F::from_slice_with_limits::<Node>(&ok, shallow).unwrap();
+    same_decode::<F, Node>(&ok);
+}
+
+#[test]
+fn nesting_ends_at_the_depth_limit_in_every_format() {
+    nesting_ends_at_the_depth_limit::<H2>(&H2_NESTING);
+    nesting_ends_at_the_depth_limit::<H1>(&H1_NESTING);
+    nesting_ends_at_the_depth_limit::<Burlap>(&BURLAP_NESTING);
+}
+
+/// A list declaring more elements than the collection limit is refused before anything is
+/// allocated (from a reader too); one holding more or fewer elements than it declares is
+/// malformed.
+///
+/// (Not Hessian 2: it finds the declared length longer than the input before it checks the
+/// limit, a `LengthPastEnd` error; and its list with a length has no end, it is read by count,
+/// so what follows the declared elements is the next value, and fewer elements are an end of
+/// input.)
+fn declared_list_lengths_are_checked<F: Format>() {
+    let name = F::NAME;
+    // declared lengths past the limits: refused before anything is allocated
+    let (one, end) = (F::value_to_vec(&Value::Int(1)).unwrap(), F::DECLARED_LIST_END.as_bytes());
+    let huge = [F::list_declaring(i32::MAX), end.to_vec()].concat();
+    assert_limit(F::from_slice::<Vec<i32>>(&huge), "collection length");
+    let streamed = [F::list_declaring(i32::MAX), one.clone()].concat();
+    assert!(F::from_reader::<Vec<i32>>(&streamed).is_err(), "{name}");
+    // a list holding more or fewer elements than it declares
+    let fewer = [F::list_declaring(2), one.clone(), end.to_vec()].concat();
+    let e = F::from_slice::<Vec<i32>>(&fewer).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{name}: {e}");
+    let more = [F::list_declaring(1), one.clone(), one, end.to_vec()].concat();
+    let e = F::from_slice::<(i32,)>(&more).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Malformed(_)), "{name}: {e}");
+}
+
+#[test]
+fn declared_list_lengths_are_checked_in_h1_and_burlap() {
+    declared_list_lengths_are_checked::<H1>();
+    declared_list_lengths_are_checked::<Burlap>();
+}
+
+// ---- the serializer and deserializer types ----
+
+/// Several values in one message, references numbered across them (borrowed or not); trailing
+/// bytes; readers that stop after each value; limits through the builder, and `reset`, which
+/// forgets references (also in the serializer); a deserializer on a decoder (as inside an
+/// envelope).
+fn the_deserializer_and_serializer_types<F: Format>() {
+    let name = F::NAME;
+    // several values in one message, references numbered across them
+    let a = Shared::new(vec![1i32]);
+    let mut s = F::serializer();
+    s.serialize_value(&a).unwrap();
+    s.serialize_value(&"between").unwrap();
+    s.serialize_value(&a).unwrap();
+    let bytes = s.finish().unwrap();
+    assert!(bytes.ends_with(&F::value_to_vec(&Value::Ref(0)).unwrap()), "{name}: {}", F::show(&bytes));
+    for borrowed in [true, false].into_iter().filter(|&b| F::BORROWS || !b) {
+        let mut d = F::deserializer(&bytes);
+        let x: Shared<Vec<i32>> = d.deserialize_value().unwrap();
+        if borrowed {
+            assert_eq!(d.deserialize_value::<&str>().unwrap(), "between", "{name}");
+        } else {
+            assert_eq!(d.deserialize_value::<String>().unwrap(), "between", "{name}");
+        }
+        let y: Shared<Vec<i32>> = d.deserialize_value().unwrap();
+        assert!(Arc::ptr_eq(&x.0, &y.0), "{name}");
+        d.end().unwrap();
+    }
+    // trailing bytes
+    let nulls = F::NULL.repeat(2);
+    let mut d = F::deserializer(&nulls);
+    d.deserialize_value::<()>().unwrap();
+    let e = d.end().unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::TrailingBytes), "{name}: {e}");
+    // at the trailing value (Burlap: where the XML reader stopped, after it)
+    let trailing_at = if F::NAME == Burlap::NAME { nulls.len() } else { F::NULL.len() };
+    assert_eq!(e.offset(), trailing_at as u64, "{name}");
+    assert!(matches!(F::from_slice::<()>(&nulls).unwrap_err().kind(), ErrorKind::TrailingBytes), "{name}");
+    // readers stop after the value
+    let ints = [F::value_to_vec(&Value::Int(1)).unwrap(), F::value_to_vec(&Value::Int(2)).unwrap()].concat();
+    let mut d = F::reader_deserializer(&ints);
+    assert_eq!(d.deserialize_value::<i32>().unwrap(), 1, "{name}");
+    assert_eq!(d.deserialize_value::<i32>().unwrap(), 2, "{name}");
+    d.end().unwrap();
+    // limits through the builder; reset forgets references
+    let lists = F::EMPTY_LIST.repeat(2);
+    let mut d = F::deserializer(&lists).with_limits(Limits { max_refs: 1, ..Limits::default() });
+    d.deserialize_value::<Vec<i32>>().unwrap();
+    d.reset();
+    d.deserialize_value::<Vec<i32>>().unwrap();
+    assert_eq!(d.decoder().offset(), lists.len() as u64, "{name}");
+    // a deserializer on a decoder (e.g. inside an envelope)
+    let three = F::value_to_vec(&Value::Int(3)).unwrap();
+    let mut d = Deserializer::new(F::decoder(&three));
+    assert_eq!(d.deserialize_value::<u8>().unwrap(), 3, "{name}");
+    let mut s = F::serializer();
+    s.serialize_value(&a).unwrap();
+    s.reset();
+    s.serialize_value(&a).unwrap();
+    assert_eq!(s.finish().unwrap(), [F::to_vec(&a).unwrap(), F::to_vec(&a).unwrap()].concat(), "{name}");
+}
+
+#[test]
+fn the_deserializer_and_serializer_types_in_every_format() {
+    the_deserializer_and_serializer_types::<H2>();
+    the_deserializer_and_serializer_types::<H1>();
+    the_deserializer_and_serializer_types::<Burlap>();
+}
+
+/// Strings and bytes decoded from a slice into `&str` and `&[u8]` point into the input.
+///
+/// (Not Burlap: its strings are text copied out of the XML and its bytes base64, so neither can
+/// be borrowed; a `&str` is an invalid-type error.)
+fn borrowed_strings_and_bytes_come_from_the_input<F: Format>() {
+    #[derive(Deserialize)]
+    struct Borrowed<'a> {
+        #[serde(borrow)]
+        name: &'a str,
+        #[serde(borrow, with = "serde_bytes")]
+        data: &'a [u8],
+    }
+    #[derive(Serialize)]
+    struct Owned {
+        name: String,
+        #[serde(with = "serde_bytes")]
+        data: Vec<u8>,
+    }
+    let name = F::NAME;
+    let bytes = F::to_vec(&Owned { name: "borrowed".into(), data: vec![1, 2, 3] }).unwrap();
+    let b: Borrowed = F::from_slice(&bytes).unwrap();
+    assert_eq!(b.name, "borrowed", "{name}");
+    assert_eq!(b.data, [1, 2, 3], "{name}");
+    let at = find(&bytes, "borrowed") as usize;
+    assert!(std::ptr::eq(b.name.as_ptr(), bytes[at..].as_ptr()), "{name}");
+}
+
+#[test]
+fn borrowed_strings_and_bytes_come_from_the_input_in_both_hessians() {
+    borrowed_strings_and_bytes_come_from_the_input::<H2>();
+    borrowed_strings_and_bytes_come_from_the_input::<H1>();
+    let e = Burlap::from_slice::<&str>(b"<string>text</string>").unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidType { .. }), "{e}");
+}
+
+// ---- decoding what Java (and others) write ----
+
+/// `v` as the format's value encoder writes it.
+fn bytes_of<F: Format>(v: Value) -> Vec<u8> {
+    F::value_to_vec(&v).unwrap()
+}
+
+/// The entries of a map keyed by strings, as Java writes them.
+fn entries<F: Format>(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    entries.iter().flat_map(|(k, v)| [bytes_of::<F>(Value::string(*k)), v.clone()].concat()).collect()
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+#[serde(rename = "org.example.remoting.Item")]
+struct ItemSubset {
+    // declared in another order than the wire, with fields missing and one optional extra
+    updated: Date,
+    name: String,
+    count: i64,
+    #[serde(default)]
+    missing: Option<String>,
+}
+
+/// Inputs shaped as Java (and other writers) write them decode as the dynamic path decodes
+/// them: Java enums, one-entry maps as enums, structs from maps of any type or from lists,
+/// lists with or without a length and longer than a tuple, binary as bytes, numbers and dates
+/// in each other's forms, maps with other keys, a remote, anything into self-describing types,
+/// and references into `Value`.
+fn java_shapes_decode_as_the_dynamic_path_decodes_them<F: Format>() {
+    let name = F::NAME;
+    let (string, int) = (|s: &str| bytes_of::<F>(Value::string(s)), |i: i32| bytes_of::<F>(Value::Int(i)));
+    let map = |class: &str, e: &[(&str, Vec<u8>)]| F::typed_map(class, &entries::<F>(e));
+    let list = |items: &[Vec<u8>]| [F::LIST_START, &items.concat(), F::LIST_END.as_bytes()].concat();
+    let same = |b: &[u8]| F::show(b);
+    // a Java enum: the `name` entry anywhere in a map typed with the enum's class
+    let red = map("com.example.Color", &[("name", string("Red"))]);
+    assert_eq!(same_decode::<F, Color>(&red), Color::Red, "{name}");
+    let green = map("com.example.Color", &[("ordinal", int(1)), ("name", string("Green"))]);
+    assert_eq!(same_decode::<F, Color>(&green), Color::Green, "{name}");
+    assert!(agree::<F, Color>(&map("X", &[("name", int(1))])).is_err(), "{name}");
+    assert!(agree::<F, Color>(&map("X", &[("name", string("Blue"))])).is_err(), "{name}");
+    // a plain string, a one-entry map (untyped or typed), and what is not an enum
+    assert_eq!(same_decode::<F, Color>(&string("Green")), Color::Green, "{name}");
+    assert_eq!(same_decode::<F, Shape>(&map("", &[("Circle", int(2))])), Shape::Circle(2.0), "{name}");
+    assert_eq!(same_decode::<F, Shape>(&map("T", &[("Circle", int(2))])), Shape::Circle(2.0), "{name}");
+    assert_eq!(same_decode::<F, Shape>(&map("", &[("Dot", int(2))])), Shape::Dot, "{name}");
+    // (two nulls, the short one and the encoder's)
+    let two = map("", &[("Dot", F::NULL.to_vec()), ("Dot", bytes_of::<F>(Value::Null))]);
+    assert!(agree::<F, Shape>(&two).is_err(), "{name}: {}", same(&two));
+    assert!(agree::<F, Shape>(&map("", &[])).is_err(), "{name}");
+    let int_key = F::typed_map("", &[int(1), F::NULL.to_vec()].concat());
+    assert!(agree::<F, Shape>(&int_key).is_err(), "{name}: {}", same(&int_key));
+    assert!(agree::<F, Shape>(&int(1)).is_err(), "{name}");
+    // structs: fields in any order, unknown ones skipped, from a map of any type or a list
+    let items = F::value_to_vec(&workloads::items(3)).unwrap();
+    let v = same_decode::<F, Vec<ItemSubset>>(&items);
+    assert_eq!(v[2].name, structs::padded("name-", 2), "{name}");
+    let third = (v[2].count, v[2].updated, v[2].missing.clone());
+    assert_eq!(third, (2, Date(1_200_000_002_000 + 86_400_000), None), "{name}");
+    let p = map("java.util.HashMap", &[("y", int(2)), ("zz", F::EMPTY_LIST.to_vec()), ("x", int(1))]);
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Xy {
+        x: i64,
+        y: f64,
+    }
+    assert_eq!(same_decode::<F, Xy>(&p), Xy { x: 1, y: 2.0 }, "{name}");
+    let xy = list(&[int(1), bytes_of::<F>(Value::Double(1.0))]);
+    assert_eq!(same_decode::<F, Xy>(&xy), Xy { x: 1, y: 1.0 }, "{name}: {}", same(&xy));
+    // lists: typed, untyped, with or without a length; longer than a tuple (the rest is
+    // skipped); binary as a list of bytes
+    let typed = bytes_of::<F>(Value::typed_list("[int", vec![Value::Int(1), Value::Int(2)]));
+    assert_eq!(same_decode::<F, Vec<i32>>(&typed), [1, 2], "{name}");
+    let three = list(&[int(1), int(2), int(3)]);
+    assert_eq!(same_decode::<F, (i8, u8)>(&three), (1, 2), "{name}");
+    assert_eq!(same_decode::<F, Vec<u8>>(&bytes_of::<F>(Value::Binary(b"abc".to_vec()))), b"abc", "{name}");
+    // a one-character string into a char
+    assert_eq!(same_decode::<F, char>(&string("x")), 'x', "{name}");
+    assert!(agree::<F, char>(&string("xy")).is_err(), "{name}");
+    // numbers, booleans and dates in each other's forms
+    let long5 = bytes_of::<F>(Value::Long(5));
+    assert_eq!(same_decode::<F, f64>(&int(3)), 3.0, "{name}");
+    assert_eq!(same_decode::<F, f32>(&long5), 5.0, "{name}");
+    assert_eq!(same_decode::<F, Date>(&long5), Date(5), "{name}");
+    assert_eq!(same_decode::<F, Date>(&int(6)), Date(6), "{name}");
+    for ms in [5, 7] {
+        let date = bytes_of::<F>(Value::Date(ms));
+        assert_eq!(same_decode::<F, Date>(&date), Date(ms), "{name}");
+        assert!(agree::<F, i64>(&date).is_err(), "{name}");
+    }
+    assert_eq!(same_decode::<F, i16>(&long5), 5, "{name}");
+    assert!(same_decode::<F, bool>(&bytes_of::<F>(Value::Bool(true))), "{name}");
+    assert_eq!(same_decode::<F, Option<String>>(F::NULL), None, "{name}");
+    // maps with other keys; typed maps into maps; a remote into anything
+    let m = F::typed_map("java.util.Hashtable", &[int(1), string("a")].concat());
+    assert_eq!(same_decode::<F, BTreeMap<i64, String>>(&m), BTreeMap::from([(1, "a".to_string())]), "{name}");
+    let remote =
+        bytes_of::<F>(Value::Remote(Box::new(hessian::Remote { type_name: "Api".into(), url: "http".into() })));
+    let j = same_decode::<F, serde_json::Value>(&remote);
+    assert_eq!(j, serde_json::json!({"type": "Api", "url": "http"}), "{name}");
+    // (Hessian 2 has no remote code: its remote is the object Java writes for one, its type and
+    // URL as fields, which a map of strings holds)
+    let remote_as_map = agree::<F, BTreeMap<String, String>>(&remote);
+    assert_eq!(remote_as_map.is_err(), F::NAME != H2::NAME, "{name}: {remote_as_map:?}");
+    assert_eq!(same_decode::<F, Value>(&remote), F::value_from_slice(&remote).unwrap(), "{name}");
+    // anything into serde's self-describing types and into Value
+    let bytes = F::to_vec(&compound()).unwrap();
+    let _ = agree::<F, serde_json::Value>(&bytes);
+    assert_eq!(same_decode::<F, Value>(&bytes), F::value_from_slice(&bytes).unwrap(), "{name}");
+    same_decode::<F, IgnoredAny>(&bytes);
+    // references decode into Value (and, but where a format copies them, only into Value and
+    // Shared)
+    let one_ref =
+        [F::list_declaring(1), bytes_of::<F>(Value::Ref(0)), F::DECLARED_LIST_END.as_bytes().to_vec()].concat();
+    if !F::COPIES_REFS {
+        assert!(agree::<F, Vec<Vec<i32>>>(&one_ref).is_err(), "{name}");
+    }
+    assert_eq!(same_decode::<F, Vec<Value>>(&one_ref), [Value::Ref(0)], "{name}");
+}
+
+#[test]
+fn java_shapes_decode_as_the_dynamic_path_decodes_them_in_every_format() {
+    java_shapes_decode_as_the_dynamic_path_decodes_them::<H2>();
+    java_shapes_decode_as_the_dynamic_path_decodes_them::<H1>();
+    java_shapes_decode_as_the_dynamic_path_decodes_them::<Burlap>();
 }

@@ -4,13 +4,18 @@
 //! once.
 
 use super::serde_types::*;
+use hessian::read::{IoRead, SliceRead};
+use hessian::serde::de::Deserializer;
+use hessian::serde::serializer::{SerdeEncoder, Serializer};
 use hessian::serde::{from_value, to_value, Date, Shared};
+use hessian::token::TokenRead;
 use hessian::{ErrorKind, Limits, Value};
 use hessian_testkit::structs;
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
+use std::io::BufReader;
 
 /// One format's serde functions and the dynamic path they are checked against.
 pub trait Format {
@@ -27,14 +32,42 @@ pub trait Format {
     const REF: &'static str;
     /// How a list ends in the bytes.
     const LIST_END: &'static str;
+    /// How a list that declares its length ([`list_declaring`](Self::list_declaring)) ends
+    /// (Hessian 2: it does not, it is read by count).
+    const DECLARED_LIST_END: &'static str;
+    /// The shortest null, as other writers may write it (Burlap's encoder writes the longer
+    /// `<null></null>`).
+    const NULL: &'static [u8];
+    /// The shortest empty list, as other writers may write it.
+    const EMPTY_LIST: &'static [u8];
+    /// The opening of an untyped list without a length (its elements and its
+    /// [end](Self::LIST_END) to follow).
+    const LIST_START: &'static [u8];
+    /// Whether a string decoded from a slice can be borrowed from it as a `&str` (Burlap's
+    /// decoder gives every string as text it copied out of the XML).
+    const BORROWS: bool;
+    /// The format's encoder into a `Vec`, which the one serde [`Serializer`] writes through.
+    type Encoder: SerdeEncoder<Writer = Vec<u8>>;
+    /// The format's decoder over a slice, which the one serde [`Deserializer`] reads.
+    type SliceDecoder<'de>: TokenRead<'de>;
+    /// The format's decoder over a reader of a slice.
+    type ReaderDecoder<'a>: TokenRead<'static>;
+    /// `FORMAT::Serializer::new(Vec::new())`.
+    fn serializer() -> Serializer<Self::Encoder>;
+    /// `FORMAT::Decoder::from_slice(b)`.
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_>;
+    /// `FORMAT::Deserializer::from_slice(b)`.
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>>;
+    /// `FORMAT::Deserializer::from_reader(b)`.
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>>;
     /// How an int ends in the bytes (its last byte, its end tag).
     const INT_END: &'static str;
     /// Where an out-of-range reference is reported in `bytes` that hold one reference.
     fn ref_error_at(bytes: &[u8]) -> u64;
     fn to_vec<T: ?Sized + Serialize>(v: &T) -> hessian::Result<Vec<u8>>;
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()>;
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T>;
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T>;
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T>;
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T>;
     fn value_to_vec(v: &Value) -> hessian::Result<Vec<u8>>;
     fn value_from_slice(b: &[u8]) -> hessian::Result<Value>;
@@ -42,6 +75,22 @@ pub trait Format {
     fn string_at(bytes: &[u8], s: &str) -> u64;
     /// `bytes` as an assertion message shows them.
     fn show(bytes: &[u8]) -> String;
+    /// Where the first struct named `class` (its value, which a missing field is reported at)
+    /// starts in `bytes`.
+    fn struct_at(bytes: &[u8], class: &str) -> u64;
+    /// A map typed `class` (empty: untyped, as Java writes a `HashMap`'s type in Hessian 1) whose
+    /// keys and values are `entries`, as Java writes it.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8>;
+    /// The opening of an untyped list that declares `len` elements (its elements and its
+    /// [end](Self::DECLARED_LIST_END) to follow).
+    fn list_declaring(len: i32) -> Vec<u8>;
+    /// Where an unknown field `field` of the first struct named `class` in `bytes` is reported:
+    /// at the key that names it (Hessian 1, Burlap) or, as a Hessian 2 instance does not name
+    /// its fields (its class definition does), at the instance.
+    fn field_at(bytes: &[u8], class: &str, field: &str) -> u64 {
+        let _ = class;
+        Self::string_at(bytes, field)
+    }
 }
 
 /// Hessian 2.0.
@@ -56,7 +105,27 @@ impl Format for H2 {
     const COPIES_REFS: bool = false;
     const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "Q";
+    const NULL: &'static [u8] = b"N";
+    const EMPTY_LIST: &'static [u8] = b"\x78";
+    const LIST_START: &'static [u8] = b"W";
+    const BORROWS: bool = true;
+    type Encoder = hessian::h2::Encoder<Vec<u8>>;
+    type SliceDecoder<'de> = hessian::h2::Decoder<'de, SliceRead<'de>>;
+    type ReaderDecoder<'a> = hessian::h2::Decoder<'static, IoRead<&'a [u8]>>;
+    fn serializer() -> Serializer<Self::Encoder> {
+        hessian::serde::h2::Serializer::new(Vec::new())
+    }
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_> {
+        hessian::h2::Decoder::from_slice(b)
+    }
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>> {
+        hessian::serde::h2::Deserializer::from_slice(b)
+    }
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>> {
+        hessian::serde::h2::Deserializer::from_reader(b)
+    }
     const LIST_END: &'static str = "Z";
+    const DECLARED_LIST_END: &'static str = "";
     const INT_END: &'static str = "\x0c";
     /// At the `Q`.
     fn ref_error_at(bytes: &[u8]) -> u64 {
@@ -73,10 +142,10 @@ impl Format for H2 {
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
         hessian::serde::h2::to_writer(w, v)
     }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T> {
         hessian::serde::h2::from_slice(b)
     }
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T> {
         hessian::serde::h2::from_slice_with_limits(b, limits)
     }
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
@@ -91,6 +160,24 @@ impl Format for H2 {
     fn show(bytes: &[u8]) -> String {
         format!("{bytes:02x?}")
     }
+    /// The instance after the class definition `C <class> …`: the message's first, so the
+    /// first `0x60` (object of definition 0) after the definition's start.
+    fn struct_at(bytes: &[u8], class: &str) -> u64 {
+        let def = [&[b'C', class.len() as u8][..], class.as_bytes()].concat();
+        let at = find_bytes(bytes, &def);
+        at + find_bytes(&bytes[at as usize..], &[0x60])
+    }
+    fn field_at(bytes: &[u8], class: &str, _field: &str) -> u64 {
+        Self::struct_at(bytes, class)
+    }
+    /// `X` and the length (a fixed-length list: no end follows).
+    fn list_declaring(len: i32) -> Vec<u8> {
+        [&[b'X'][..], &Self::value_to_vec(&Value::Int(len)).unwrap()].concat()
+    }
+    /// `M`, the type as a string, the entries, `Z`.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8> {
+        [&b"M"[..], &Self::value_to_vec(&Value::string(class)).unwrap(), entries, b"Z"].concat()
+    }
 }
 
 impl Format for H1 {
@@ -98,7 +185,27 @@ impl Format for H1 {
     const COPIES_REFS: bool = false;
     const AGREES_SKIPPING: bool = false;
     const REF: &'static str = "R";
+    const NULL: &'static [u8] = b"N";
+    const EMPTY_LIST: &'static [u8] = b"Vz";
+    const LIST_START: &'static [u8] = b"V";
+    const BORROWS: bool = true;
+    type Encoder = hessian::h1::Encoder<Vec<u8>>;
+    type SliceDecoder<'de> = hessian::h1::Decoder<'de, SliceRead<'de>>;
+    type ReaderDecoder<'a> = hessian::h1::Decoder<'static, IoRead<&'a [u8]>>;
+    fn serializer() -> Serializer<Self::Encoder> {
+        hessian::serde::h1::Serializer::new(Vec::new())
+    }
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_> {
+        hessian::h1::Decoder::from_slice(b)
+    }
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>> {
+        hessian::serde::h1::Deserializer::from_slice(b)
+    }
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>> {
+        hessian::serde::h1::Deserializer::from_reader(b)
+    }
     const LIST_END: &'static str = "z";
+    const DECLARED_LIST_END: &'static str = "z";
     const INT_END: &'static str = "\x0c";
     /// At the `R`.
     fn ref_error_at(bytes: &[u8]) -> u64 {
@@ -115,10 +222,10 @@ impl Format for H1 {
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
         hessian::serde::h1::to_writer(w, v)
     }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T> {
         hessian::serde::h1::from_slice(b)
     }
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T> {
         hessian::serde::h1::from_slice_with_limits(b, limits)
     }
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
@@ -133,6 +240,18 @@ impl Format for H1 {
     fn show(bytes: &[u8]) -> String {
         format!("{bytes:02x?}")
     }
+    /// The typed map `M t <class>`.
+    fn struct_at(bytes: &[u8], class: &str) -> u64 {
+        find_bytes(bytes, &[&[b'M', b't', 0, class.len() as u8][..], class.as_bytes()].concat())
+    }
+    /// `V l` and the length in four bytes.
+    fn list_declaring(len: i32) -> Vec<u8> {
+        [&b"Vl"[..], &len.to_be_bytes()].concat()
+    }
+    /// `M t`, the type's length in two bytes, the type, the entries, `z`.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8> {
+        [&[b'M', b't', 0, class.len() as u8][..], class.as_bytes(), entries, b"z"].concat()
+    }
 }
 
 impl Format for Burlap {
@@ -140,7 +259,27 @@ impl Format for Burlap {
     const COPIES_REFS: bool = true;
     const AGREES_SKIPPING: bool = true;
     const REF: &'static str = "<ref>";
+    const NULL: &'static [u8] = b"<null/>";
+    const EMPTY_LIST: &'static [u8] = b"<list/>";
+    const LIST_START: &'static [u8] = b"<list>";
+    const BORROWS: bool = false;
+    type Encoder = hessian::burlap::Encoder<Vec<u8>>;
+    type SliceDecoder<'de> = hessian::burlap::Decoder<&'de [u8]>;
+    type ReaderDecoder<'a> = hessian::burlap::Decoder<BufReader<&'a [u8]>>;
+    fn serializer() -> Serializer<Self::Encoder> {
+        hessian::serde::burlap::Serializer::new(Vec::new())
+    }
+    fn decoder(b: &[u8]) -> Self::SliceDecoder<'_> {
+        hessian::burlap::Decoder::from_slice(b)
+    }
+    fn deserializer(b: &[u8]) -> Deserializer<'_, Self::SliceDecoder<'_>> {
+        hessian::serde::burlap::Deserializer::from_slice(b)
+    }
+    fn reader_deserializer(b: &[u8]) -> Deserializer<'static, Self::ReaderDecoder<'_>> {
+        hessian::serde::burlap::Deserializer::from_reader(b)
+    }
     const LIST_END: &'static str = "</list>";
+    const DECLARED_LIST_END: &'static str = "</list>";
     const INT_END: &'static str = "</int>";
     /// After the `<ref>…</ref>`, where the XML reader stopped.
     fn ref_error_at(bytes: &[u8]) -> u64 {
@@ -152,10 +291,10 @@ impl Format for Burlap {
     fn to_writer<T: ?Sized + Serialize>(w: &mut Vec<u8>, v: &T) -> hessian::Result<()> {
         hessian::serde::burlap::to_writer(w, v)
     }
-    fn from_slice<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
+    fn from_slice<'de, T: Deserialize<'de>>(b: &'de [u8]) -> hessian::Result<T> {
         hessian::serde::burlap::from_slice(b)
     }
-    fn from_slice_with_limits<T: DeserializeOwned>(b: &[u8], limits: Limits) -> hessian::Result<T> {
+    fn from_slice_with_limits<'de, T: Deserialize<'de>>(b: &'de [u8], limits: Limits) -> hessian::Result<T> {
         hessian::serde::burlap::from_slice_with_limits(b, limits)
     }
     fn from_reader<T: DeserializeOwned>(b: &[u8]) -> hessian::Result<T> {
@@ -173,6 +312,17 @@ impl Format for Burlap {
     fn show(bytes: &[u8]) -> String {
         String::from_utf8_lossy(bytes).into_owned()
     }
+    /// The typed map `<map><type>class</type>`.
+    fn struct_at(bytes: &[u8], class: &str) -> u64 {
+        find(bytes, &format!("<map><type>{class}</type>"))
+    }
+    fn list_declaring(len: i32) -> Vec<u8> {
+        format!("<list><length>{len}</length>").into_bytes()
+    }
+    /// `<map><type>class</type>`, the entries, `</map>`.
+    fn typed_map(class: &str, entries: &[u8]) -> Vec<u8> {
+        [format!("<map><type>{class}</type>").as_bytes(), entries, b"</map>"].concat()
+    }
 }
 
 /// The dynamic path's bytes for `v`.
@@ -189,6 +339,17 @@ pub fn oracle_decode<F: Format, T: DeserializeOwned>(bytes: &[u8]) -> hessian::R
 pub fn find(bytes: &[u8], needle: &str) -> u64 {
     let n = needle.as_bytes();
     bytes.windows(n.len()).position(|w| w == n).unwrap_or_else(|| panic!("{needle} not in the input")) as u64
+}
+
+/// The offset of the first occurrence of `needle` in `bytes`.
+pub fn find_bytes(bytes: &[u8], needle: &[u8]) -> u64 {
+    bytes.windows(needle.len()).position(|w| w == needle).unwrap_or_else(|| panic!("{needle:02x?} not in the input"))
+        as u64
+}
+
+/// The offset of the first value in `bytes` written as the format's value encoder writes `v`.
+pub fn value_at<F: Format>(bytes: &[u8], v: &Value) -> u64 {
+    find_bytes(bytes, &F::value_to_vec(v).unwrap())
 }
 
 /// The native bytes are the dynamic path's (also through `to_writer`), and both decoders, from
@@ -247,6 +408,21 @@ pub fn agree<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> hessian::R
 pub fn same_decode<F: Format, T: DeserializeOwned + Debug>(bytes: &[u8]) -> T {
     assert!(oracle_decode::<F, T>(bytes).is_ok(), "{}: the dynamic path failed on {}", F::NAME, F::show(bytes));
     agree::<F, T>(bytes).unwrap_or_else(|e| panic!("{}: {e}", F::NAME))
+}
+
+/// The body of each format's `generated_structs_match_the_dynamic_path` (whose generators
+/// differ): for a generated `Scalars` and a list of colors (`true` for green), the native
+/// bytes are the dynamic path's and both decoders agree on them.
+pub fn generated_structs_match_the_dynamic_path<F: Format>(
+    v: &Scalars,
+    colors: Vec<bool>,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    let bytes = same_bytes::<F, _>(v);
+    proptest::prop_assert!(agree::<F, Scalars>(&bytes).is_ok());
+    let colors: Vec<Color> = colors.into_iter().map(|g| if g { Color::Green } else { Color::Red }).collect();
+    let bytes = same_bytes::<F, _>(&colors);
+    proptest::prop_assert_eq!(agree::<F, Vec<Color>>(&bytes).unwrap(), colors);
+    Ok(())
 }
 
 // ---- no panic, and the same results as the dynamic path, on any input ----
