@@ -645,11 +645,9 @@ struct Node {
     next: Option<Box<Node>>,
 }
 
-/// The configured limits hold for every kind of value, into plain types and skipping.
-///
-/// (Not Hessian 2: its serde deserializer reads a compact list with a length (`0x78`-`0x7f`, up
-/// to 7 elements) into a `Vec`, or skips it, without checking `max_collection_len`: `[1, 2, 3]`,
-/// `7b 91 92 93`, decodes under a limit of 2, where a `Value` (through serde or not) is refused.)
+/// The configured limits hold for every kind of value, into plain types and skipping (in
+/// Hessian 2 a compact list too, `[1, 2, 3]` as `7b 91 92 93`, which its serde layer once read
+/// past `max_collection_len`).
 fn configured_limits_hold<F: Format>(nulls: usize) {
     let name = F::NAME;
     let strict = Limits {
@@ -680,7 +678,8 @@ fn configured_limits_hold<F: Format>(nulls: usize) {
 }
 
 #[test]
-fn configured_limits_hold_in_h1_and_burlap() {
+fn configured_limits_hold_in_every_format() {
+    configured_limits_hold::<H2>(1001);
     configured_limits_hold::<H1>(1001);
     configured_limits_hold::<Burlap>(200);
 }

@@ -619,9 +619,9 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             }
             0x70..=0x77 => {
                 self.skip_type()?;
-                Some(usize::from(code - BC_LIST_DIRECT))
+                Some(self.check_len(i64::from(code - BC_LIST_DIRECT))?)
             }
-            0x78..=0x7f => Some(usize::from(code - BC_LIST_DIRECT_UNTYPED)),
+            0x78..=0x7f => Some(self.check_len(i64::from(code - BC_LIST_DIRECT_UNTYPED))?),
             _ => return Err(self.unexpected(code, "list")),
         };
         self.add_ref()?;
