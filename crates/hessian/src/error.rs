@@ -242,6 +242,7 @@ impl Default for Limits {
 impl Limits {
     /// Refuses a whole message of `len` bytes that exceeds `max_message_size` (offset 0: the
     /// message is refused before any of it is read).
+    #[inline]
     pub fn check_message_size(&self, len: usize) -> Result<()> {
         if len as u64 > self.max_message_size {
             return Err(Error::new(ErrorKind::LimitExceeded { what: "message size", limit: self.max_message_size }, 0));

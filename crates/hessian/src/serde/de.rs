@@ -94,7 +94,8 @@ fn located(e: Error, start: u64) -> Error {
 
 /// Deserializes one complete `T` with `dec`, a decoder over a whole message with its limits
 /// set: what each format's `from_slice_with_limits` does once it has checked the message size
-/// (trailing input is an error).
+/// (trailing input is an error). In line, so that the decoder is built in place.
+#[inline(always)]
 pub(crate) fn whole_message<'de, D: TokenRead<'de>, T: de::Deserialize<'de>>(dec: D) -> Result<T> {
     let mut d = Deserializer::new(dec);
     let v = d.deserialize_value()?;
