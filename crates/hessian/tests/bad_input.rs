@@ -2,7 +2,7 @@
 //! per property, run for each format where it holds (the format differences are behind
 //! `common::value_formats::ValueFormat`). Every failure is a typed error with an offset inside
 //! the input, never a panic, a hang, or an allocation sized by a declared length. The
-//! format-specific cases are in `bad_input_h2.rs` and `bad_input_legacy.rs`.
+//! format-specific cases are in `bad_input_h2.rs`, `bad_input_h1.rs` and `bad_input_burlap.rs`.
 
 mod common;
 
@@ -125,7 +125,7 @@ fn configured_limits_are_enforced_in_every_format() {
 /// Through a stream the length cannot be checked up front: the read fails at the end of the
 /// input after growing only with the data actually received, or at the collection limit.
 /// (Hessian 2 and Hessian 1 write the same `S` and `B` codes with a two-byte length; Burlap
-/// declares no string or binary lengths, its list lengths are in `bad_input_legacy.rs`.)
+/// declares no string or binary lengths, its list lengths are in `bad_input_burlap.rs`.)
 fn lengths_past_the_end_fail_before_allocating<F: CodedFormat>() {
     for bytes in [&b"S\xff\xff"[..], b"S\xff\xffabc", b"B\xff\xff", b"B\xff\xffabc"] {
         let e = err::<F>(bytes);
