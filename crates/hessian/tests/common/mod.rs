@@ -1,11 +1,13 @@
 //! Shared by the Hessian 1 and Burlap interop tests and the conversion test: the boundary
 //! catalogue (the same cases as `interop/java/src/LegacyCatalogue.java`, by name), the envelope
 //! cases of `LegacyInterop.java`, framing of the Java driver's stdin/stdout, and a NaN-aware
-//! value comparison.
+//! value comparison. `serde_formats` and `value_formats` put the three formats' serde and
+//! dynamic `Value` APIs behind traits for the generic tests.
 #![allow(dead_code, clippy::approx_constant)]
 
 pub mod serde_formats;
 pub mod serde_types;
+pub mod value_formats;
 
 use hessian::{Call, ClassDef, Fault, Reply, Value};
 use hessian_testkit::workloads;
