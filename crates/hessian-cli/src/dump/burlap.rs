@@ -5,7 +5,7 @@
 //! lies between elements (a byte order mark, comments, declarations) gets a line of its own.
 //! Lists and maps are numbered as reference targets, as the decoder numbers them.
 
-use super::{preview, Dumped, Walk};
+use super::{Dumped, Envelope, Walk};
 use hessian::burlap::Decoder;
 use hessian::message::{CallItem, ReplyItem};
 use hessian::Result;
@@ -18,77 +18,50 @@ pub fn dump(data: &[u8], out: &mut dyn Write) -> Result<()> {
     let at = w.next_at()?;
     let rest = data.get(at as usize..).unwrap_or_default();
     if rest.starts_with(b"<burlap:call>") {
-        call(&mut w)?;
+        w.call()?;
     } else if rest.starts_with(b"<burlap:reply>") {
-        reply(&mut w)?;
+        w.reply()?;
     } else {
         w.value("")?;
     }
     w.end()
 }
 
-type BurlapWalk<'a, 'o> = Walk<'a, 'o, Decoder<&'a [u8]>>;
-
-/// `<burlap:call>`, the headers, `<method>`, the arguments, `</burlap:call>`.
-fn call(w: &mut BurlapWalk) -> Result<()> {
-    let at = w.next_at()?;
-    w.dec.read_call_start()?;
-    w.line(at, "", "Burlap call")?;
-    w.enter()?;
-    loop {
-        let at = w.next_at()?;
-        match w.dec.read_call_item()? {
-            CallItem::Header(name) => {
-                w.line(at, "", &format!("header {}", preview(&name)))?;
-                w.value("  value ")?;
-            }
-            CallItem::Method(name) => {
-                w.line(at, "", &format!("method {}", preview(&name)))?;
-                let mut i = 0;
-                while !w.dec.at_call_end()? {
-                    w.value(&format!("arg[{i}] "))?;
-                    i += 1;
-                }
-                break;
-            }
-        }
-    }
-    w.leave();
-    let at = w.next_at()?;
-    w.dec.read_call_end()?;
-    w.line(at, "", "end of Burlap call")
-}
-
+/// `<burlap:call>`, the headers, `<method>`, the arguments, `</burlap:call>`;
 /// `<burlap:reply>`, the headers, a value or a `<fault>`, `</burlap:reply>`.
-fn reply(w: &mut BurlapWalk) -> Result<()> {
-    let at = w.next_at()?;
-    w.dec.read_reply_start()?;
-    w.line(at, "", "Burlap reply")?;
-    w.enter()?;
-    loop {
-        let at = w.next_at()?;
-        match w.dec.read_reply_item()? {
-            ReplyItem::Header(name) => {
-                w.line(at, "", &format!("header {}", preview(&name)))?;
-                w.value("  value ")?;
-            }
-            ReplyItem::Fault => {
-                w.line(at, "", "fault")?;
-                w.enter()?;
-                w.entries("end of fault")?;
-                w.leave();
-                break;
-            }
-            ReplyItem::Value => {
-                w.value("")?;
-                break;
-            }
-        }
+impl<'de> Envelope<'de> for Decoder<&'de [u8]> {
+    const CALL: &'static str = "Burlap call";
+    const REPLY: &'static str = "Burlap reply";
+
+    fn call_start(&mut self) -> Result<String> {
+        self.read_call_start()?;
+        Ok(Self::CALL.into())
     }
-    w.leave();
-    let at = w.next_at()?;
-    w.dec.read_reply_end()?;
-    w.line(at, "", "end of Burlap reply")
+
+    fn call_item(&mut self) -> Result<CallItem> {
+        self.read_call_item()
+    }
+
+    fn at_call_end(&mut self) -> Result<bool> {
+        Decoder::at_call_end(self)
+    }
+
+    fn call_end(&mut self) -> Result<()> {
+        self.read_call_end()
+    }
+
+    fn reply_start(&mut self) -> Result<String> {
+        self.read_reply_start()?;
+        Ok(Self::REPLY.into())
+    }
+
+    fn reply_item(&mut self) -> Result<ReplyItem> {
+        self.read_reply_item()
+    }
+
+    fn reply_end(&mut self) -> Result<()> {
+        self.read_reply_end()
+    }
 }
 
 impl<'de> Dumped<'de> for Decoder<&'de [u8]> {

@@ -2,7 +2,7 @@
 //! fault), values with their types and declared lengths, references numbered as the decoder
 //! numbers them (lists and maps), one line per string, XML or binary chunk.
 
-use super::{preview, ChunkHeader, Dumped, Walk};
+use super::{ChunkHeader, Dumped, Envelope, Walk};
 use hessian::h1::codes::*;
 use hessian::h1::Decoder;
 use hessian::message::{CallItem, ReplyItem};
@@ -16,74 +16,49 @@ pub fn dump(data: &[u8], out: &mut dyn Write) -> Result<()> {
     let mut w = Walk::new(data, out, Decoder::from_slice(data), false)?;
     match data.first() {
         None => return Err(Error::new(ErrorKind::UnexpectedEof, 0)),
-        Some(&BC_CALL) if hessian::detect::is_hessian1_envelope(data) => call(&mut w)?,
-        Some(&BC_REPLY) if hessian::detect::is_hessian1_envelope(data) => reply(&mut w)?,
+        Some(&BC_CALL) if hessian::detect::is_hessian1_envelope(data) => w.call()?,
+        Some(&BC_REPLY) if hessian::detect::is_hessian1_envelope(data) => w.reply()?,
         Some(_) => w.value("")?,
     }
     w.end()
 }
 
-type H1Walk<'a, 'o> = Walk<'a, 'o, Decoder<'a, SliceRead<'a>>>;
+/// `c major minor`, the headers (`H name value`), `m method`, the arguments, `z`; `r major
+/// minor`, the headers, a value or a fault (`f` entries `z`), `z`.
+impl<'de> Envelope<'de> for Decoder<'de, SliceRead<'de>> {
+    const CALL: &'static str = "call";
+    const REPLY: &'static str = "reply";
 
-/// `c major minor`, the headers (`H name value`), `m method`, the arguments, `z`.
-fn call(w: &mut H1Walk) -> Result<()> {
-    let (major, minor) = w.dec.read_call_start()?;
-    let hybrid = if major >= 2 { " (hybrid: asks for a Hessian 2 reply)" } else { "" };
-    w.line(0, "", &format!("Hessian 1 call, version {major}.{minor}{hybrid}"))?;
-    w.enter()?;
-    loop {
-        let at = w.dec.offset();
-        match w.dec.read_call_item()? {
-            CallItem::Header(name) => {
-                w.line(at, "", &format!("header {}", preview(&name)))?;
-                w.value("  value ")?;
-            }
-            CallItem::Method(name) => {
-                w.line(at, "", &format!("method {}", preview(&name)))?;
-                let mut i = 0;
-                while !w.dec.at_call_end()? {
-                    w.value(&format!("arg[{i}] "))?;
-                    i += 1;
-                }
-                break;
-            }
-        }
+    fn call_start(&mut self) -> Result<String> {
+        let (major, minor) = self.read_call_start()?;
+        let hybrid = if major >= 2 { " (hybrid: asks for a Hessian 2 reply)" } else { "" };
+        Ok(format!("Hessian 1 call, version {major}.{minor}{hybrid}"))
     }
-    w.leave();
-    let at = w.dec.offset();
-    w.dec.read_call_end()?;
-    w.line(at, "", "end of call")
-}
 
-/// `r major minor`, the headers, a value or a fault (`f` entries `z`), `z`.
-fn reply(w: &mut H1Walk) -> Result<()> {
-    let (major, minor) = w.dec.read_reply_start()?;
-    w.line(0, "", &format!("Hessian 1 reply, version {major}.{minor}"))?;
-    w.enter()?;
-    loop {
-        let at = w.dec.offset();
-        match w.dec.read_reply_item()? {
-            ReplyItem::Header(name) => {
-                w.line(at, "", &format!("header {}", preview(&name)))?;
-                w.value("  value ")?;
-            }
-            ReplyItem::Fault => {
-                w.line(at, "", "fault")?;
-                w.enter()?;
-                w.entries("end of fault")?;
-                w.leave();
-                break;
-            }
-            ReplyItem::Value => {
-                w.value("")?;
-                break;
-            }
-        }
+    fn call_item(&mut self) -> Result<CallItem> {
+        self.read_call_item()
     }
-    w.leave();
-    let at = w.dec.offset();
-    w.dec.read_reply_end()?;
-    w.line(at, "", "end of reply")
+
+    fn at_call_end(&mut self) -> Result<bool> {
+        Decoder::at_call_end(self)
+    }
+
+    fn call_end(&mut self) -> Result<()> {
+        self.read_call_end()
+    }
+
+    fn reply_start(&mut self) -> Result<String> {
+        let (major, minor) = self.read_reply_start()?;
+        Ok(format!("Hessian 1 reply, version {major}.{minor}"))
+    }
+
+    fn reply_item(&mut self) -> Result<ReplyItem> {
+        self.read_reply_item()
+    }
+
+    fn reply_end(&mut self) -> Result<()> {
+        self.read_reply_end()
+    }
 }
 
 impl<'de> Dumped<'de> for Decoder<'de, SliceRead<'de>> {

@@ -16,6 +16,7 @@ pub mod h2;
 
 use hessian::json::format_date;
 use hessian::kind::Kind;
+use hessian::message::{CallItem, ReplyItem};
 use hessian::read::{Read, SliceRead};
 use hessian::token::{Scalar, TokenRead};
 use hessian::{Error, ErrorKind, Result};
@@ -216,6 +217,29 @@ pub trait Dumped<'de>: TokenRead<'de> {
         let _ = class;
         String::new()
     }
+}
+
+/// The envelopes of Hessian 1 and Burlap, read piece by piece by the decoders (calls and
+/// replies with headers; Hessian 2's envelope has none and is walked in `h2.rs`).
+pub trait Envelope<'de>: Dumped<'de> {
+    /// How the trace names a call and a reply (`call`, `Burlap call`).
+    const CALL: &'static str;
+    /// How the trace names a reply.
+    const REPLY: &'static str;
+    /// Reads a call's opening; what the trace says about it.
+    fn call_start(&mut self) -> Result<String>;
+    /// Reads a header's or the method's name.
+    fn call_item(&mut self) -> Result<CallItem>;
+    /// Whether the call's end is next.
+    fn at_call_end(&mut self) -> Result<bool>;
+    /// Reads the call's end.
+    fn call_end(&mut self) -> Result<()>;
+    /// Reads a reply's opening; what the trace says about it.
+    fn reply_start(&mut self) -> Result<String>;
+    /// Reads what comes next in a reply.
+    fn reply_item(&mut self) -> Result<ReplyItem>;
+    /// Reads the reply's end.
+    fn reply_end(&mut self) -> Result<()>;
 }
 
 /// The one walk over the values of a format: a decoder over the whole input and the trace it
@@ -456,6 +480,74 @@ impl<'a, 'o, D: Dumped<'a>> Walk<'a, 'o, D> {
         }
         self.leave();
         Ok(())
+    }
+
+    /// A call: its opening, the headers (name, value), the method, the arguments, its end.
+    pub fn call(&mut self) -> Result<()>
+    where
+        D: Envelope<'a>,
+    {
+        let at = self.next_at()?;
+        let meaning = self.dec.call_start()?;
+        self.line(at, "", &meaning)?;
+        self.enter()?;
+        loop {
+            let at = self.next_at()?;
+            match self.dec.call_item()? {
+                CallItem::Header(name) => {
+                    self.line(at, "", &format!("header {}", preview(&name)))?;
+                    self.value("  value ")?;
+                }
+                CallItem::Method(name) => {
+                    self.line(at, "", &format!("method {}", preview(&name)))?;
+                    let mut i = 0;
+                    while !self.dec.at_call_end()? {
+                        self.value(&format!("arg[{i}] "))?;
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        self.leave();
+        let at = self.next_at()?;
+        self.dec.call_end()?;
+        self.line(at, "", &format!("end of {}", D::CALL))
+    }
+
+    /// A reply: its opening, the headers, a value or a fault's entries, its end.
+    pub fn reply(&mut self) -> Result<()>
+    where
+        D: Envelope<'a>,
+    {
+        let at = self.next_at()?;
+        let meaning = self.dec.reply_start()?;
+        self.line(at, "", &meaning)?;
+        self.enter()?;
+        loop {
+            let at = self.next_at()?;
+            match self.dec.reply_item()? {
+                ReplyItem::Header(name) => {
+                    self.line(at, "", &format!("header {}", preview(&name)))?;
+                    self.value("  value ")?;
+                }
+                ReplyItem::Fault => {
+                    self.line(at, "", "fault")?;
+                    self.enter()?;
+                    self.entries("end of fault")?;
+                    self.leave();
+                    break;
+                }
+                ReplyItem::Value => {
+                    self.value("")?;
+                    break;
+                }
+            }
+        }
+        self.leave();
+        let at = self.next_at()?;
+        self.dec.reply_end()?;
+        self.line(at, "", &format!("end of {}", D::REPLY))
     }
 
     /// Into a list, map, object or envelope: the decoder's depth limit, one more indentation.
