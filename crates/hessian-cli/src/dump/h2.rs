@@ -111,15 +111,24 @@ impl<'de> Dumped<'de> for Decoder<'de, SliceRead<'de>> {
     }
 
     fn chunk_header(bytes: &[u8], string: bool) -> Option<ChunkHeader> {
+        // the last code of each compact form, from the codes and their longest lengths
+        const STRING_DIRECT_END: u8 = BC_STRING_DIRECT + STRING_DIRECT_MAX as u8;
+        const STRING_SHORT_END: u8 = BC_STRING_SHORT + (STRING_SHORT_MAX >> 8) as u8;
+        const BINARY_DIRECT_END: u8 = BC_BINARY_DIRECT + BINARY_DIRECT_MAX as u8;
+        const BINARY_SHORT_END: u8 = BC_BINARY_SHORT + (BINARY_SHORT_MAX >> 8) as u8;
         let code = *bytes.first()?;
-        let u16_at = |i: usize| Some((usize::from(*bytes.get(i)?) << 8) | usize::from(*bytes.get(i + 1)?));
+        let byte = |i: usize| bytes.get(i).copied().map(usize::from);
         let (len, units, last) = match (string, code) {
-            (true, 0x00..=0x1f) => (1, usize::from(code), true),
-            (true, 0x30..=0x33) => (2, (usize::from(code - BC_STRING_SHORT) << 8) | usize::from(*bytes.get(1)?), true),
-            (true, BC_STRING | BC_STRING_CHUNK) => (3, u16_at(1)?, code == BC_STRING),
-            (false, 0x20..=0x2f) => (1, usize::from(code - BC_BINARY_DIRECT), true),
-            (false, 0x34..=0x37) => (2, (usize::from(code - BC_BINARY_SHORT) << 8) | usize::from(*bytes.get(1)?), true),
-            (false, BC_BINARY | BC_BINARY_CHUNK) => (3, u16_at(1)?, code == BC_BINARY),
+            (true, BC_STRING_DIRECT..=STRING_DIRECT_END) => (1, usize::from(code - BC_STRING_DIRECT), true),
+            (true, BC_STRING_SHORT..=STRING_SHORT_END) => {
+                (2, (usize::from(code - BC_STRING_SHORT) << 8) | byte(1)?, true)
+            }
+            (true, BC_STRING | BC_STRING_CHUNK) => (3, (byte(1)? << 8) | byte(2)?, code == BC_STRING),
+            (false, BC_BINARY_DIRECT..=BINARY_DIRECT_END) => (1, usize::from(code - BC_BINARY_DIRECT), true),
+            (false, BC_BINARY_SHORT..=BINARY_SHORT_END) => {
+                (2, (usize::from(code - BC_BINARY_SHORT) << 8) | byte(1)?, true)
+            }
+            (false, BC_BINARY | BC_BINARY_CHUNK) => (3, (byte(1)? << 8) | byte(2)?, code == BC_BINARY),
             _ => return None,
         };
         Some(ChunkHeader { len, units, last })
