@@ -513,6 +513,12 @@ impl<R: BufRead> Decoder<R> {
             self.parse_scalar(t, tok)?;
             return Ok(Value::Binary(std::mem::take(&mut self.bytes)));
         }
+        if let Tag::String | Tag::Xml = t {
+            // the string is made from the text straight away, not through a `Scalar` (2% of a
+            // W1 decode into a `Value`)
+            self.leaf(tok, self.max_text())?;
+            return self.text_string().map(Value::String);
+        }
         self.parse_scalar(t, tok).map(Scalar::into_value)
     }
 
