@@ -40,13 +40,20 @@ pub(crate) fn push_char(out: &mut Vec<u8>, ch: char) {
     }
 }
 
-/// Appends `s` as Java's `printString` does.
-#[inline]
+/// Appends `s` as Java's `printString` does (ASCII in line: every string and name of Hessian
+/// 1 and Burlap passes here, and the compiler once kept it all out of line).
+#[inline(always)]
 pub(crate) fn push_str(out: &mut Vec<u8>, s: &str) {
     if s.is_ascii() {
         out.extend_from_slice(s.as_bytes());
         return;
     }
+    push_chars(out, s);
+}
+
+/// [`push_str`] past ASCII: character by character.
+#[inline(never)]
+fn push_chars(out: &mut Vec<u8>, s: &str) {
     for ch in s.chars() {
         push_char(out, ch);
     }

@@ -335,6 +335,7 @@ pub fn write_value<E: TokenWrite + ?Sized>(enc: &mut E, v: &Value) -> Result<()>
 
 /// An object as a map typed with its class name and keyed by field name, as Java writes one in
 /// Hessian 1 and Burlap.
+#[inline]
 pub(crate) fn write_object_as_map<E: TokenWrite + ?Sized>(enc: &mut E, o: &Object) -> Result<()> {
     if let Err(what) = o.check_arity() {
         return Err(Error::new(ErrorKind::Unencodable(what), enc.position()));
