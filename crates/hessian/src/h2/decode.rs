@@ -619,13 +619,24 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
             }
             0x70..=0x77 => {
                 self.skip_type()?;
-                Some(self.check_len(i64::from(code - BC_LIST_DIRECT))?)
+                Some(self.compact_len(code - BC_LIST_DIRECT)?)
             }
-            0x78..=0x7f => Some(self.check_len(i64::from(code - BC_LIST_DIRECT_UNTYPED))?),
+            0x78..=0x7f => Some(self.compact_len(code - BC_LIST_DIRECT_UNTYPED)?),
             _ => return Err(self.unexpected(code, "list")),
         };
         self.add_ref()?;
         Ok(len)
+    }
+
+    /// A compact list's length (at most 7) checked against the collection limit; the input
+    /// left is checked as the elements are read (a cut list is an end of input).
+    #[inline]
+    fn compact_len(&self, n: u8) -> Result<usize> {
+        let n = usize::from(n);
+        if n > self.limits.max_collection_len {
+            return Err(self.limit("collection length", self.limits.max_collection_len));
+        }
+        Ok(n)
     }
 
     /// Reads a class definition (after its `C`) into the tables, returning its index.
