@@ -242,6 +242,24 @@ pub trait TokenRead<'de>: sealed::Sealed {
     }
 }
 
+/// Reads a whole message of `len` bytes under `limits`: refuses it past the message size, then
+/// makes its decoder (`dec`, given the limits), reads it with `read` and fails unless the input
+/// is exhausted. Every format's `from_slice_with_limits`, `call_from_slice` and
+/// `reply_from_slice` (in line, so that the decoder is built in place).
+#[inline(always)]
+pub(crate) fn read_whole<'de, D: TokenRead<'de>, T>(
+    len: usize,
+    limits: Limits,
+    dec: impl FnOnce(Limits) -> D,
+    read: impl FnOnce(&mut D) -> Result<T>,
+) -> Result<T> {
+    limits.check_message_size(len)?;
+    let mut d = dec(limits);
+    let v = read(&mut d)?;
+    d.end()?;
+    Ok(v)
+}
+
 /// Writes the value tokens of one format: implemented by [`h2::Encoder`](crate::h2::Encoder),
 /// [`h1::Encoder`](crate::h1::Encoder) and [`burlap::Encoder`](crate::burlap::Encoder) (sealed),
 /// each method being the encoder's inherent method of the same name. Code generic over the

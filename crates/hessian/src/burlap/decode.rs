@@ -13,7 +13,7 @@ use crate::java_utf8;
 use crate::kind::Kind;
 use crate::message::{Call, CallHeader, CallItem, Fault, RawReply, Reply, ReplyItem};
 use crate::read::{finish_str, Read, Reference, SliceRead};
-use crate::token::{forward_token_read, ListHead, MapHead, Scalar, TokenRead};
+use crate::token::{forward_token_read, read_whole, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
 use quick_xml::events::Event;
 use std::io::BufRead;
@@ -871,11 +871,7 @@ pub fn from_slice(data: &[u8]) -> Result<Value> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let v = d.read_value()?;
-    d.end()?;
-    Ok(v)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_value)
 }
 
 /// Decodes one value from a reader (no envelope).
@@ -888,30 +884,18 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
 /// Decodes a complete call message within `limits`; anything but whitespace or comments after
 /// it is an error.
 pub fn call_from_slice(data: &[u8], limits: Limits) -> Result<Call> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let c = d.read_call()?;
-    d.end()?;
-    Ok(c)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_call)
 }
 
 /// Decodes a complete reply message within `limits`, a fault as the entries of its map (see
 /// [`Decoder::read_reply_entries`]).
 pub fn reply_entries_from_slice(data: &[u8], limits: Limits) -> Result<RawReply> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let r = d.read_reply_entries()?;
-    d.end()?;
-    Ok(r)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_reply_entries)
 }
 
 /// Decodes a complete reply message (a value or a fault) within `limits`.
 pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let r = d.read_reply()?;
-    d.end()?;
-    Ok(r)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_reply)
 }
 
 impl<R: Input> crate::token::sealed::Sealed for Decoder<R> {}

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::message::{Call, CallHeader, CallItem, Fault, Reply, ReplyItem};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
-use crate::token::{byte_token_read, forward_token_read, ListHead, MapHead, Scalar, TokenRead};
+use crate::token::{byte_token_read, forward_token_read, read_whole, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};
 use std::marker::PhantomData;
 
@@ -591,11 +591,7 @@ pub fn from_slice(data: &[u8]) -> Result<Value> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let v = d.read_value()?;
-    d.end()?;
-    Ok(v)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_value)
 }
 
 /// Decodes one value from a reader (no envelope); stops after the value.
@@ -608,21 +604,13 @@ pub fn from_reader<R: std::io::Read>(r: R) -> Result<Value> {
 /// Decodes a complete call message within `limits`; returns the call and its header's major
 /// version (2 for the hybrid `c 2 0`). Trailing bytes are an error.
 pub fn call_from_slice(data: &[u8], limits: Limits) -> Result<(Call, u8)> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let c = d.read_call()?;
-    d.end()?;
-    Ok(c)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_call)
 }
 
 /// Decodes a complete reply message (a value or a fault) within `limits`; trailing bytes are an
 /// error.
 pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let r = d.read_reply()?;
-    d.end()?;
-    Ok(r)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_reply)
 }
 
 impl<'de, R: Read<'de>> Decoder<'de, R> {

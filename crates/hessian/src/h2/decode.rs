@@ -9,7 +9,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::read::{ascii_string, finish_str, IoRead, Read, Reference, SliceRead};
 use crate::tables::Tables;
-use crate::token::{byte_token_read, forward_token_read, ListHead, MapHead, Scalar, TokenRead};
+use crate::token::{byte_token_read, forward_token_read, read_whole, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{ClassDef, List, Map, Object, Value};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -894,11 +894,7 @@ pub fn from_slice(data: &[u8]) -> Result<Value> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits(data: &[u8], limits: Limits) -> Result<Value> {
-    limits.check_message_size(data.len())?;
-    let mut d = Decoder::from_slice(data).with_limits(limits);
-    let v = d.read_value()?;
-    d.end()?;
-    Ok(v)
+    read_whole(data.len(), limits, |l| Decoder::from_slice_with_limits(data, l), Decoder::read_value)
 }
 
 /// Decodes one value from a reader (no envelope); stops after the value.

@@ -15,6 +15,7 @@ use super::{Decoder, Encoder};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::Read;
+use crate::token::read_whole;
 use crate::value::Value;
 use std::io::Write;
 
@@ -201,20 +202,12 @@ fn read_fault_map<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>) -> Result<Fault>
 
 /// Decodes a complete call from a slice; trailing bytes are an error.
 pub fn call_from_slice(data: &[u8], limits: Limits) -> Result<Call> {
-    limits.check_message_size(data.len())?;
-    let mut dec = Decoder::from_slice(data).with_limits(limits);
-    let call = read_call(&mut dec)?;
-    dec.end()?;
-    Ok(call)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), read_call)
 }
 
 /// Decodes a complete reply from a slice; trailing bytes are an error.
 pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
-    limits.check_message_size(data.len())?;
-    let mut dec = Decoder::from_slice(data).with_limits(limits);
-    let reply = read_reply(&mut dec)?;
-    dec.end()?;
-    Ok(reply)
+    read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), read_reply)
 }
 
 #[cfg(test)]
