@@ -418,7 +418,8 @@ fn hessian1_and_burlap_round_trip_byte_for_byte() {
         for (name, bytes) in frames {
             if format == "burlap" && name == "remote" {
                 // BurlapOutput writes the URL unescaped (`&`), which is not XML: the decoder
-                // refuses it (see crates/hessian/tests/interop_burlap.rs), cleanly.
+                // refuses it (see Burlap's `JAVA_MALFORMED` in
+                // crates/hessian/tests/common/legacy_formats.rs), cleanly.
                 assert!(fails(&["--format", format, "decode"], &bytes).contains("XML"));
                 continue;
             }

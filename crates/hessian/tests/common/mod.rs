@@ -2,9 +2,11 @@
 //! catalogue (the same cases as `interop/java/src/LegacyCatalogue.java`, by name), the envelope
 //! cases of `LegacyInterop.java`, framing of the Java driver's stdin/stdout, and a NaN-aware
 //! value comparison. `serde_formats` and `value_formats` put the three formats' serde and
-//! dynamic `Value` APIs behind traits for the generic tests.
+//! dynamic `Value` APIs behind traits for the generic tests, and `legacy_formats` adds what the
+//! Java-interop tests of Hessian 1 and Burlap need.
 #![allow(dead_code, clippy::approx_constant)]
 
+pub mod legacy_formats;
 pub mod serde_formats;
 pub mod serde_types;
 pub mod value_formats;
