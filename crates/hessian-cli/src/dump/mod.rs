@@ -129,7 +129,12 @@ impl<'a, 'o> Trace<'a, 'o> {
                 continue;
             };
             self.shown = at;
-            let shown = if what.ends_with("mark") { "ef bb bf".to_owned() } else { self.shown(at, at + len) };
+            // (a byte order mark shows as its bytes: as text it is invisible)
+            let shown = if len == 3 && rest.starts_with(b"\xef\xbb\xbf") {
+                "ef bb bf".to_owned()
+            } else {
+                self.shown(at, at + len)
+            };
             let indent = "  ".repeat(self.depth);
             self.write(&format!("{at:08x}  {shown:<BYTES_WIDTH$}  {indent}{what}"))?;
             at += len;

@@ -382,6 +382,13 @@ impl<R: BufRead> Decoder<R> {
         parsed.ok_or_else(|| self.malformed(format!("bad {what} {:?}", String::from_utf8_lossy(&self.text))))
     }
 
+    /// The text of a leaf element whose start token was read, as a string (strings, XML, type
+    /// and header names, methods, remote URLs).
+    fn text_leaf(&mut self, tok: Tok) -> Result<String> {
+        self.leaf(tok, self.max_text())?;
+        self.text_string()
+    }
+
     /// Decodes `self.text` (Java's UTF-8, surrogates possibly as 3-byte sequences) to a string.
     fn text_string(&mut self) -> Result<String> {
         self.text_str().map(str::to_owned)
@@ -473,8 +480,7 @@ impl<R: BufRead> Decoder<R> {
         match self.peek_tok()? {
             Tok::Start(Tag::Type) | Tok::Empty(Tag::Type) => {
                 let tok = self.next_tok()?;
-                self.leaf(tok, self.max_text())?;
-                let t = self.text_string()?;
+                let t = self.text_leaf(tok)?;
                 Ok(Some(t).filter(|t| !t.is_empty()))
             }
             _ => Ok(None),
@@ -516,8 +522,7 @@ impl<R: BufRead> Decoder<R> {
         if let Tag::String | Tag::Xml = t {
             // the string is made from the text straight away, not through a `Scalar` (2% of a
             // W1 decode into a `Value`)
-            self.leaf(tok, self.max_text())?;
-            return self.text_string().map(Value::String);
+            return self.text_leaf(tok).map(Value::String);
         }
         self.parse_scalar(t, tok).map(Scalar::into_value)
     }
@@ -582,10 +587,7 @@ impl<R: BufRead> Decoder<R> {
                 }
                 let type_name = self.read_opt_type()?.unwrap_or_default();
                 let url = match self.next_tok()? {
-                    tok @ (Tok::Start(Tag::String) | Tok::Empty(Tag::String)) => {
-                        self.leaf(tok, self.max_text())?;
-                        self.text_string()?
-                    }
+                    tok @ (Tok::Start(Tag::String) | Tok::Empty(Tag::String)) => self.text_leaf(tok)?,
                     _ => return Err(self.malformed("remote URL must be a <string>")),
                 };
                 self.expect_end(Tag::Remote)?;
@@ -718,14 +720,8 @@ impl<R: BufRead> Decoder<R> {
     /// `<method>` (the arguments follow).
     pub fn read_call_item(&mut self) -> Result<CallItem> {
         match self.next_tok()? {
-            tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => {
-                self.leaf(tok, self.max_text())?;
-                Ok(CallItem::Header(self.text_string()?))
-            }
-            tok @ (Tok::Start(Tag::Method) | Tok::Empty(Tag::Method)) => {
-                self.leaf(tok, self.max_text())?;
-                Ok(CallItem::Method(self.text_string()?))
-            }
+            tok @ (Tok::Start(Tag::Header) | Tok::Empty(Tag::Header)) => Ok(CallItem::Header(self.text_leaf(tok)?)),
+            tok @ (Tok::Start(Tag::Method) | Tok::Empty(Tag::Method)) => Ok(CallItem::Method(self.text_leaf(tok)?)),
             _ => Err(self.malformed("expected <header> or <method>")),
         }
     }
@@ -809,8 +805,7 @@ impl<R: BufRead> Decoder<R> {
         match self.peek_tok()? {
             Tok::Start(Tag::Header) | Tok::Empty(Tag::Header) => {
                 let tok = self.next_tok()?;
-                self.leaf(tok, self.max_text())?;
-                Ok(ReplyItem::Header(self.text_string()?))
+                Ok(ReplyItem::Header(self.text_leaf(tok)?))
             }
             Tok::Start(Tag::Fault) => {
                 self.next_tok()?;

@@ -92,12 +92,19 @@ fn located(e: Error, start: u64) -> Error {
     e.at_offset(start)
 }
 
-/// Deserializes one complete `T` with `dec`, a decoder over a whole message with its limits
-/// set: what each format's `from_slice_with_limits` does once it has checked the message size
-/// (trailing input is an error). In line, so that the decoder is built in place.
+/// Deserializes one complete `T` from a whole message of `len` bytes under `limits`: refuses
+/// it past the message size, then makes its decoder (`dec`, given the limits) and fails unless
+/// the input is exhausted after the value; each format's `from_slice_with_limits`, as
+/// [`token::read_whole`](crate::token) is for the `Value` readers (in line, so that the decoder
+/// is built in place).
 #[inline(always)]
-pub(crate) fn whole_message<'de, D: TokenRead<'de>, T: de::Deserialize<'de>>(dec: D) -> Result<T> {
-    let mut d = Deserializer::new(dec);
+pub(crate) fn whole_message<'de, D: TokenRead<'de>, T: de::Deserialize<'de>>(
+    len: usize,
+    limits: Limits,
+    dec: impl FnOnce(Limits) -> D,
+) -> Result<T> {
+    limits.check_message_size(len)?;
+    let mut d = Deserializer::new(dec(limits));
     let v = d.deserialize_value()?;
     d.end()?;
     Ok(v)

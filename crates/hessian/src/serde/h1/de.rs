@@ -36,8 +36,7 @@ pub fn from_slice<'de, T: de::Deserialize<'de>>(data: &'de [u8]) -> Result<T> {
 
 /// Like [`from_slice`] with explicit limits.
 pub fn from_slice_with_limits<'de, T: de::Deserialize<'de>>(data: &'de [u8], limits: Limits) -> Result<T> {
-    limits.check_message_size(data.len())?;
-    whole_message(Decoder::from_slice(data).with_limits(limits))
+    whole_message(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l))
 }
 
 /// Deserializes a `T` from one Hessian 1.0.2 value read from `r` (stops after the value).
