@@ -199,14 +199,6 @@ impl Negotiation {
     }
 }
 
-/// Whether a referring call's answer without `Hessian-Type-Maps` means that a plain peer
-/// refused it before running anything: a fault (HTTP 200), or the 4xx/500 a servlet answers
-/// for a body it cannot read. Gateway errors (502, 503, 504) say nothing about whether the
-/// call ran, so they are the call's result, as for a plain call.
-fn refused_by_plain_peer(status: u16) -> bool {
-    status == 200 || (400..=500).contains(&status)
-}
-
 fn http_error(resp: &Response) -> Error {
     let status = match StatusCode::from_u16(resp.status) {
         Ok(s) => s,
@@ -465,18 +457,23 @@ impl Proxy {
             }
             ClientCounters::add(&c.referring_calls, 1);
             let resp = self.post(referring_headers, body).await?;
-            let aware = resp.header_values(neg::OFFER_HEADER).any(|v| neg::offers(v.as_bytes()));
-            if resp.status == 200 && aware && resp.header_values(neg::UNKNOWN_HEADER).next().is_some() {
-                // nothing ran: forget the map and resend plain, once
-                ClientCounters::add(&c.unknown_type_map, 1);
-                ep.forget_request(method, map);
-            } else if !aware && refused_by_plain_peer(resp.status) {
-                // a plain peer refused `H 02 01` before running anything
+            // at most once (`docs/negotiation.md` 6.2): only an answer whose content proves that
+            // nothing ran is followed by a resend; every other answer is the call's result
+            if resp.status == 200 {
+                match self.negotiated_reply(ep, method, &resp, plan.reply.as_ref()) {
+                    Err(Error::Fault(f)) if neg::is_refusal(&f.0, map.hex_str()) => {
+                        ClientCounters::add(&c.unknown_type_map, 1);
+                        ep.forget_request(method, map);
+                    }
+                    result => return result,
+                }
+            } else if neg::is_caucho_refusal(&resp.body) {
+                // a plain Caucho skeleton stopped at `T`, before it read the method
                 ClientCounters::add(&c.fallbacks, 1);
                 ep.plain();
                 support = Support::Plain(std::time::Instant::now());
             } else {
-                return self.negotiated_reply(ep, method, &resp, plan.reply.as_ref());
+                return Err(http_error(&resp));
             }
             ClientCounters::add(&c.resends, 1);
         }

@@ -38,6 +38,33 @@ pub const VERSION: &str = "1";
 /// The fault code of the "unknown type map, resend" answer.
 pub const UNKNOWN_TYPE_MAP: &str = "UnknownTypeMap";
 
+/// The refusal of a referring call whose map is not known here (`docs/negotiation.md` 6.1):
+/// the fault `UnknownTypeMap` naming the digest, whose content proves that nothing ran.
+pub(crate) fn refusal(d: &Digest) -> hessian::Fault {
+    let hex = hessian::negotiate::to_hex(d);
+    hessian::Fault::new(UNKNOWN_TYPE_MAP, format!("unknown type map {hex}: resend the call as plain Hessian 2"))
+}
+
+/// Whether a fault is the refusal of a referring call to the map `hex` (`docs/negotiation.md`
+/// 6.2): its code is `UnknownTypeMap` and its message names that digest. A refusal naming
+/// another digest proves nothing about this call.
+pub(crate) fn is_refusal(fault: &hessian::Fault, hex: &str) -> bool {
+    fault.code == UNKNOWN_TYPE_MAP && fault.message.contains(hex)
+}
+
+/// Whether an HTTP error body is Caucho's refusal of a referring call: its skeleton reads
+/// `H 02` as Hessian 2 and then throws `expected hessian call ('C') at 0x54` at the `T`, before
+/// it reads the method (`docs/negotiation.md` 6.2; the quotes may be HTML-escaped).
+pub(crate) fn is_caucho_refusal(body: &[u8]) -> bool {
+    const START: &[u8] = b"expected hessian call (";
+    const END: &[u8] = b") at 0x54";
+    body.windows(START.len()).position(|w| w == START).is_some_and(|at| {
+        let rest = &body[at + START.len()..];
+        // `'C'`, `&#39;C&#39;` or `&apos;C&apos;`, then the offending code
+        rest.len() >= END.len() && rest[..rest.len().min(32)].windows(END.len()).any(|w| w == END)
+    })
+}
+
 /// Adds one to a counter.
 pub(crate) fn count(c: &AtomicU64) {
     c.fetch_add(1, Ordering::Relaxed);

@@ -375,10 +375,10 @@ impl Service {
             self.start(body, dialect, limits, &span, neg.as_ref(), &mode, &mut answer)
         };
         let reply = match reply {
-            Ok(Started::Typed(fut)) => tracing::Instrument::instrument(fut, span.clone()).await,
+            Ok(Started::Typed(fut)) => tracing::Instrument::instrument(fut, span.clone()).await.map_err(method_fault),
             Ok(Started::Values(fut)) => match tracing::Instrument::instrument(fut, span.clone()).await {
                 Ok(v) => encode_value_reply(dialect.reply, v, &mode),
-                Err(f) => Err(f),
+                Err(f) => Err(method_fault(f)),
             },
             Ok(Started::Ready(v)) => encode_value_reply(dialect.reply, v, &mode),
             Err(f) => Err(f),
@@ -420,21 +420,22 @@ impl Service {
         let malformed =
             |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call));
         let format = dialect.call;
+        // a referring call reaching a server without the extension gets the same refusal as an
+        // unknown map (`docs/negotiation.md` 6.1): it has run nothing either
         let reader = match neg {
             Some(n) if format == Format::Hessian2 => CallReader::negotiated(format, body, limits, |d| n.cache.get(d)),
+            None if format == Format::Hessian2 => CallReader::negotiated(format, body, limits, |_| None),
             _ => CallReader::new(format, body, limits),
         };
         let mut reader = match reader {
             Ok(r) => r,
             Err(e) => {
-                if let (ErrorKind::UnknownTypeMap(d), Some(n)) = (e.kind(), neg) {
-                    crate::negotiation::count(&n.cache.unknown_type_map);
-                    answer.unknown = Some(*d);
-                    let hex = hessian::negotiate::to_hex(d);
-                    return Err(Fault::new(
-                        UNKNOWN_TYPE_MAP,
-                        format!("unknown type map {hex}: resend the call as plain Hessian 2"),
-                    ));
+                if let ErrorKind::UnknownTypeMap(d) = e.kind() {
+                    if let Some(n) = neg {
+                        crate::negotiation::count(&n.cache.unknown_type_map);
+                        answer.unknown = Some(*d);
+                    }
+                    return Err(crate::negotiation::refusal(d));
                 }
                 return Err(malformed(e));
             }
@@ -588,6 +589,16 @@ fn encode_value_reply(protocol: Format, v: Value, mode: &ReplyMode) -> Result<En
 }
 
 /// Encodes a fault; one whose detail cannot be encoded is sent without it.
+/// A method's own fault as it goes on the wire: the code `UnknownTypeMap` is reserved for the
+/// refusal of a referring call, which proves that nothing ran (`docs/negotiation.md` 6.1), so a
+/// method that ran cannot send it; it becomes a `ServiceException` with the same message.
+fn method_fault(mut f: Fault) -> Fault {
+    if f.code == UNKNOWN_TYPE_MAP {
+        f.code = fault::SERVICE_EXCEPTION.to_owned();
+    }
+    f
+}
+
 fn encode_fault(protocol: Format, f: Fault) -> Vec<u8> {
     match protocol::encode_reply(protocol, &Err(f)) {
         Ok(b) => b,

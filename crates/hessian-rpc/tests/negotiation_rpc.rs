@@ -173,7 +173,7 @@ async fn classes_a_map_lacks_are_defined_inline_and_the_next_call_is_plain() {
 }
 
 #[tokio::test]
-async fn a_referring_call_that_reaches_a_plain_server_falls_back_once() {
+async fn a_referring_call_that_reaches_a_server_without_the_extension_is_resent_once() {
     let runs = Arc::new(AtomicUsize::new(0));
     let (_, running) = start(local(), &runs, TypeMapConfig::default()).await;
     let addr = running.local_addr();
@@ -193,8 +193,10 @@ async fn a_referring_call_that_reaches_a_plain_server_falls_back_once() {
     for _ in 0..5 {
         assert_eq!(exchange(&proxy).await, w2::reply());
     }
+    // the plain server answers the referring call with the refusal (it runs nothing), and its
+    // plain answer without the offer makes the client plain
     let s = client.type_map_stats();
-    assert_eq!((s.fallbacks, s.resends, s.referring_calls), (1, 1, 5), "{s:?}");
+    assert_eq!((s.unknown_type_map, s.fallbacks, s.resends, s.referring_calls), (1, 0, 1, 5), "{s:?}");
     assert_eq!(runs.load(Ordering::SeqCst), 10);
     assert_eq!(server.type_map_stats(), Default::default(), "the plain server learned nothing");
     running.shutdown().await;
@@ -337,10 +339,27 @@ fn plain_pay(address: &w2::Address) -> Vec<u8> {
     w.finish().unwrap()
 }
 
+/// How [`fake`] answers a referring call.
+#[derive(Clone, Copy)]
+enum Referring {
+    /// The refusal of `docs/negotiation.md` 6.1 for the digest the call named.
+    Refuse,
+    /// The refusal's fault naming another digest, with the extension's headers.
+    RefuseOther,
+    /// The W2 reply with no extension header at all (an intermediary dropped them).
+    StrippedReply,
+    /// This HTTP status with a text body.
+    Status(u16, &'static str),
+}
+
+/// Caucho's answer to a referring call, as `HessianServlet` in a container shows it (6.2).
+const CAUCHO_REFUSAL: &str = "<html><head><title>Error 500 com.caucho.hessian.io.HessianProtocolException: \
+     expected hessian call (&#39;C&#39;) at 0x54 (T)</title></head></html>";
+
 /// A fake server: answers plain calls with the W2 reply, confirming the W2 request map (or
-/// listing a wrong digest), and referring calls (or every call) with UnknownTypeMap; counts
-/// requests.
-async fn fake(listed: &'static str, unknown_for_plain: bool) -> (SocketAddr, Arc<AtomicUsize>) {
+/// listing a wrong digest), and referring calls (or, with `unknown_for_plain`, every call) as
+/// `referring` says; counts requests.
+async fn fake(listed: &'static str, unknown_for_plain: bool, referring: Referring) -> (SocketAddr, Arc<AtomicUsize>) {
     use http_body_util::{BodyExt, Full};
     let listener = tokio::net::TcpListener::bind(local()).await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -356,15 +375,35 @@ async fn fake(listed: &'static str, unknown_for_plain: bool) -> (SocketAddr, Arc
                     async move {
                         count.fetch_add(1, Ordering::SeqCst);
                         let body = req.into_body().collect().await?.to_bytes();
-                        let referring = hessian::negotiate::is_referring(&body);
-                        let mut resp = http::Response::builder().header("Hessian-Type-Maps", "1");
-                        let reply = if referring || unknown_for_plain {
-                            resp = resp.header("Hessian-Type-Map-Unknown", "ab".repeat(16));
-                            let f = hessian::Fault::new("UnknownTypeMap", "unknown type map: resend");
+                        let is_referring = hessian::negotiate::is_referring(&body);
+                        let digest =
+                            hessian::negotiate::to_hex(&body[5..21.min(body.len())].try_into().unwrap_or([0xab; 16]));
+                        let refusal = |hex: &str| {
+                            let f = hessian::Fault::new(
+                                "UnknownTypeMap",
+                                format!("unknown type map {hex}: resend the call as plain Hessian 2"),
+                            );
                             hessian::h2::message::reply_to_vec(&Err(f)).unwrap()
-                        } else {
-                            resp = resp.header("Hessian-Type-Map", listed);
-                            reply_to_vec(Format::Hessian2, &w2::reply()).unwrap()
+                        };
+                        let mut resp = http::Response::builder().header("Hessian-Type-Maps", "1");
+                        let reply = match (is_referring || unknown_for_plain, referring) {
+                            (false, _) => {
+                                resp = resp.header("Hessian-Type-Map", listed);
+                                reply_to_vec(Format::Hessian2, &w2::reply()).unwrap()
+                            }
+                            (true, Referring::Refuse) => {
+                                resp = resp.header("Hessian-Type-Map-Unknown", &digest);
+                                refusal(&digest)
+                            }
+                            (true, Referring::RefuseOther) => refusal(&"cd".repeat(16)),
+                            (true, Referring::StrippedReply) => {
+                                resp = http::Response::builder();
+                                reply_to_vec(Format::Hessian2, &w2::reply()).unwrap()
+                            }
+                            (true, Referring::Status(status, text)) => {
+                                resp = http::Response::builder().status(status).header("Content-Type", "text/html");
+                                text.as_bytes().to_vec()
+                            }
                         };
                         Ok::<_, hyper::Error>(resp.body(Full::new(Bytes::from(reply))).unwrap())
                     }
@@ -377,9 +416,85 @@ async fn fake(listed: &'static str, unknown_for_plain: bool) -> (SocketAddr, Arc
     (addr, requests)
 }
 
+/// At most once (`docs/negotiation.md` 6.2): only an answer whose content proves that nothing
+/// ran is followed by a resend. A reply whose extension headers an intermediary dropped, a
+/// refusal naming another map, and every HTTP error but Caucho's refusal of `T` are the call's
+/// result, sent once.
+#[tokio::test]
+async fn a_referring_call_is_resent_only_after_a_refusal_that_proves_nothing_ran() {
+    // (answer to the referring call, requests it takes, resent, the call's result is ok)
+    let cases = [
+        (Referring::Refuse, 2, true, true),
+        (Referring::StrippedReply, 1, false, true),
+        (Referring::RefuseOther, 1, false, false),
+        (Referring::Status(500, "internal error"), 1, false, false),
+        (Referring::Status(502, "<html>502 Bad Gateway</html>"), 1, false, false),
+        (Referring::Status(503, "<html>503 Service Temporarily Unavailable</html>"), 1, false, false),
+        (Referring::Status(504, "<html>504 Gateway Time-out</html>"), 1, false, false),
+        (Referring::Status(500, CAUCHO_REFUSAL), 2, true, true),
+    ];
+    for (i, (answer, requests_taken, resent, ok)) in cases.into_iter().enumerate() {
+        let (addr, requests) = fake(W2_DIGEST, false, answer).await;
+        let client = Client::new();
+        let proxy = client.proxy(&format!("http://{addr}/bench")).unwrap();
+        assert_eq!(exchange(&proxy).await, w2::reply(), "case {i}: the plain call");
+        let result = proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),)).await;
+        assert_eq!(result.is_ok(), ok, "case {i}: {result:?}");
+        if let Ok(order) = result {
+            assert_eq!(order, w2::reply());
+        }
+        assert_eq!(requests.load(Ordering::SeqCst), 1 + requests_taken, "case {i}");
+        let s = client.type_map_stats();
+        assert_eq!((s.referring_calls, s.resends), (1, u64::from(resent)), "case {i}: {s:?}");
+    }
+    // a method's own fault cannot pass for the refusal: the code is reserved
+    let service = hessian_rpc::Service::builder()
+        .sync_method("pretend", &[], |_args| {
+            Err(hessian::Fault::new("UnknownTypeMap", format!("unknown type map {W2_DIGEST}")))
+        })
+        .build();
+    let running = HessianServer::single(service).bind(local()).await.unwrap();
+    let proxy = Client::new().proxy(&running.url("/")).unwrap();
+    let err = proxy.call("pretend", vec![]).await.unwrap_err();
+    assert_eq!(err.fault().map(|f| f.code()), Some("ServiceException"), "{err}");
+    running.shutdown().await;
+}
+
+/// The refusal's bytes are exactly those of `docs/negotiation.md` 6.1, from a server with the
+/// extension and from one without it.
+#[tokio::test]
+async fn the_refusal_is_the_fault_of_the_spec_byte_for_byte() {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut referring = hessian::negotiate::REFERRING_PREFIX.to_vec();
+    referring.push(hessian::negotiate::DIGEST_MARKER);
+    referring.extend_from_slice(&hessian::negotiate::parse_digest(W2_DIGEST).unwrap());
+    referring.extend_from_slice(b"C\x08exchange\x91\x60");
+    let message = format!("unknown type map {W2_DIGEST}: resend the call as plain Hessian 2");
+    let mut want = b"H\x02\x00FH\x04code\x0eUnknownTypeMap\x07message\x30".to_vec();
+    want.push(message.len() as u8);
+    want.extend_from_slice(message.as_bytes());
+    want.push(b'Z');
+    assert_eq!(want.len(), 121);
+    let plain = {
+        let mut c = TypeMapConfig::default();
+        c.enabled = false;
+        c
+    };
+    for (config, headers) in [(TypeMapConfig::default(), true), (plain, false)] {
+        let (_, running) = start(local(), &runs, config).await;
+        let (status, head, body) = raw(addr_of(&running), &[], &referring).await;
+        assert_eq!(status, 200);
+        assert_eq!(body, want, "{}", String::from_utf8_lossy(&body));
+        let head = head.to_ascii_lowercase();
+        assert_eq!(head.contains(&format!("hessian-type-map-unknown: {W2_DIGEST}\r\n")), headers, "{head}");
+        running.shutdown().await;
+    }
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
 #[tokio::test]
 async fn a_peer_that_always_says_unknown_costs_one_resend_per_call_and_no_loop() {
-    let (addr, requests) = fake(W2_DIGEST, false).await;
+    let (addr, requests) = fake(W2_DIGEST, false, Referring::Refuse).await;
     let client = Client::new();
     let proxy = client.proxy(&format!("http://{addr}/bench")).unwrap();
     let calls = 10;
@@ -392,7 +507,7 @@ async fn a_peer_that_always_says_unknown_costs_one_resend_per_call_and_no_loop()
     assert_eq!((s.resends, s.unknown_type_map), (calls as u64 - 1, calls as u64 - 1), "{s:?}");
 
     // a peer that answers UnknownTypeMap even to a plain call: that answer is the call's result
-    let (addr, requests) = fake(W2_DIGEST, true).await;
+    let (addr, requests) = fake(W2_DIGEST, true, Referring::Refuse).await;
     let proxy = client.proxy(&format!("http://{addr}/bench")).unwrap();
     let err = proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),)).await.unwrap_err();
     assert_eq!(err.fault().map(|f| f.code()), Some("UnknownTypeMap"), "{err}");
@@ -401,7 +516,7 @@ async fn a_peer_that_always_says_unknown_costs_one_resend_per_call_and_no_loop()
 
 #[tokio::test]
 async fn a_map_the_peer_lists_under_another_digest_is_never_used() {
-    let (addr, requests) = fake("00112233445566778899aabbccddeeff", false).await;
+    let (addr, requests) = fake("00112233445566778899aabbccddeeff", false, Referring::Refuse).await;
     let client = Client::new();
     let proxy = client.proxy(&format!("http://{addr}/bench")).unwrap();
     for _ in 0..5 {
