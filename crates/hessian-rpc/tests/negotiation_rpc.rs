@@ -344,6 +344,8 @@ fn plain_pay(address: &w2::Address) -> Vec<u8> {
 enum Referring {
     /// The refusal of `docs/negotiation.md` 6.1 for the digest the call named.
     Refuse,
+    /// The same refusal without any header (an intermediary dropped them).
+    RefuseBare,
     /// The refusal's fault naming another digest, with the extension's headers.
     RefuseOther,
     /// The W2 reply with no extension header at all (an intermediary dropped them).
@@ -395,6 +397,10 @@ async fn fake(listed: &'static str, unknown_for_plain: bool, referring: Referrin
                                 resp = resp.header("Hessian-Type-Map-Unknown", &digest);
                                 refusal(&digest)
                             }
+                            (true, Referring::RefuseBare) => {
+                                resp = http::Response::builder();
+                                refusal(&digest)
+                            }
                             (true, Referring::RefuseOther) => refusal(&"cd".repeat(16)),
                             (true, Referring::StrippedReply) => {
                                 resp = http::Response::builder();
@@ -425,6 +431,7 @@ async fn a_referring_call_is_resent_only_after_a_refusal_that_proves_nothing_ran
     // (answer to the referring call, requests it takes, resent, the call's result is ok)
     let cases = [
         (Referring::Refuse, 2, true, true),
+        (Referring::RefuseBare, 2, true, true),
         (Referring::StrippedReply, 1, false, true),
         (Referring::RefuseOther, 1, false, false),
         (Referring::Status(500, "internal error"), 1, false, false),
