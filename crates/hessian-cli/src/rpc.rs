@@ -4,7 +4,7 @@ use crate::format::Format;
 use crate::{parse_json, pretty, stdout_err, CliError};
 use bytes::Bytes;
 use hessian_demo::{demo_builder, Executions};
-use hessian_rpc::negotiation::TypeMapConfig;
+use hessian_rpc::negotiation::{MapScope, TypeMapConfig};
 use hessian_rpc::{Client, Dialect, HessianServer};
 use http_body_util::Full;
 use std::io::Write;
@@ -55,15 +55,19 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: String,
-    /// Most type maps kept for the type negotiation (request and reply maps in one cache, least
-    /// recently used evicted; default 1024).
+    /// Most type maps kept for the type negotiation (request and reply maps in one cache; maps
+    /// used once are evicted first; default 1024).
     #[arg(long, value_name = "N")]
     pub type_map_cache: Option<usize>,
-    /// Most bytes of type maps kept (canonical encodings; default 4 MiB).
+    /// Most heap bytes of type maps kept (default 4 MiB).
     #[arg(long, value_name = "BYTES")]
     pub type_map_bytes: Option<usize>,
+    /// Keep one type-map scope for all clients, instead of one per client (peer address and
+    /// `Authorization` header).
+    #[arg(long)]
+    pub shared_type_maps: bool,
     /// Serve as a plain Hessian 2 server: no type negotiation.
-    #[arg(long, conflicts_with_all = ["type_map_cache", "type_map_bytes"])]
+    #[arg(long, conflicts_with_all = ["type_map_cache", "type_map_bytes", "shared_type_maps"])]
     pub no_type_maps: bool,
     /// Worker threads, each with its own single-threaded runtime and listening socket
     /// (`SO_REUSEPORT`); 0, the default, means one per core.
@@ -184,6 +188,9 @@ fn type_maps(a: &ServeArgs) -> TypeMapConfig {
     if let Some(b) = a.type_map_bytes {
         c.max_bytes = b;
     }
+    if a.shared_type_maps {
+        c.scope = MapScope::Shared;
+    }
     c
 }
 
@@ -193,7 +200,7 @@ fn stats_line(server: &HessianServer, executions: &Executions) -> String {
     let t = server.type_map_stats();
     format!(
         "executions={} get_items={} exchange={} echo={} test2={} maps={} bytes={} learned={} evictions={} \
-         unknown_type_map={} referring_calls={} plain_calls={} referring_replies={}",
+         collisions={} unknown_type_map={} referring_calls={} plain_calls={} referring_replies={}",
         executions.total(),
         executions.get_items(),
         executions.exchange(),
@@ -203,6 +210,7 @@ fn stats_line(server: &HessianServer, executions: &Executions) -> String {
         t.bytes,
         t.learned,
         t.evictions,
+        t.collisions,
         t.unknown_type_map,
         t.referring_calls,
         t.plain_calls,

@@ -181,17 +181,19 @@ impl ClientBuilder {
 struct Negotiation {
     endpoints: Mutex<HashMap<String, Arc<Endpoint>>>,
     counters: ClientCounters,
+    /// The heap bytes of the maps kept over all endpoints, within [`neg::CLIENT_MAX_BYTES`].
+    budget: Arc<neg::ClientBudget>,
 }
 
 impl Negotiation {
     /// The shared state of the endpoint `uri` (a new, unshared one beyond the bound).
     fn endpoint(&self, uri: &Uri) -> Arc<Endpoint> {
-        let Ok(mut all) = self.endpoints.lock() else { return Arc::new(Endpoint::new()) };
+        let Ok(mut all) = self.endpoints.lock() else { return Arc::new(Endpoint::new(self.budget.clone())) };
         let key = uri.to_string();
         if let Some(e) = all.get(&key) {
             return e.clone();
         }
-        let e = Arc::new(Endpoint::new());
+        let e = Arc::new(Endpoint::new(self.budget.clone()));
         if all.len() < neg::MAX_ENDPOINTS {
             all.insert(key, e.clone());
         }

@@ -21,7 +21,7 @@
 use hessian::negotiate::{Digest, MapLimits, TypeMap};
 use hessian::ClassDef;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -80,26 +80,51 @@ pub(crate) fn digests(value: &str) -> impl Iterator<Item = Digest> + '_ {
     value.split(',').filter_map(hessian::negotiate::parse_digest)
 }
 
+/// Whose type maps a server keeps apart (`docs/negotiation.md` 7 and 11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MapScope {
+    /// Each client's maps are its own: a scope is the peer's IP address together with the
+    /// request's `Authorization` header (the user `AuthLayer` checks, when there is one). A
+    /// client can then only ever hit maps it taught this server itself, so a hit or a miss
+    /// tells it nothing about other clients, and nothing it sends can be taken for another
+    /// client's map. Clients behind one proxy without authentication share a scope.
+    PerClient,
+    /// One scope for every client: a map one client taught serves all (fewer resends behind a
+    /// load balancer), and a client can learn whether a map is in use.
+    Shared,
+}
+
 /// The server's type-map settings (`docs/negotiation.md` section 7; `SECURITY.md`). More may
 /// come: start from `TypeMapConfig::default()` and set fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TypeMapConfig {
     /// Whether the server speaks the extension at all (when off, it answers every call as a
-    /// plain Hessian 2 server does, and a referring call gets a protocol fault).
+    /// plain Hessian 2 server does, and a referring call gets the refusal of section 6.1).
     pub enabled: bool,
-    /// Most maps kept (request and reply maps in one cache); least recently used evicted.
+    /// Most maps kept (request and reply maps in one cache): each map weighs at least
+    /// `max_bytes / max_maps`. 0 keeps none.
     pub max_maps: usize,
-    /// Most bytes of canonical encodings kept; least recently used evicted.
+    /// Most heap bytes the kept maps take, counted as an allocator counts them (the maps'
+    /// strings, lists and canonical bytes and the cache's own entry for each).
     pub max_bytes: usize,
     /// Bounds on one map: a plain call or reply whose classes exceed them is served, and its
     /// map not kept.
     pub map_limits: MapLimits,
+    /// Whose maps are kept apart.
+    pub scope: MapScope,
 }
 
 impl Default for TypeMapConfig {
     fn default() -> Self {
-        TypeMapConfig { enabled: true, max_maps: 1024, max_bytes: 4 * 1024 * 1024, map_limits: MapLimits::default() }
+        TypeMapConfig {
+            enabled: true,
+            max_maps: 1024,
+            max_bytes: 4 * 1024 * 1024,
+            map_limits: MapLimits::default(),
+            scope: MapScope::PerClient,
+        }
     }
 }
 
@@ -110,12 +135,15 @@ impl Default for TypeMapConfig {
 pub struct ServerStats {
     /// Maps kept now.
     pub maps: u64,
-    /// Bytes of canonical encodings kept now.
+    /// Heap bytes the kept maps weigh now (see [`TypeMapConfig::max_bytes`]).
     pub bytes: u64,
     /// Maps learned (kept) from plain calls and plain replies.
     pub learned: u64,
     /// Maps evicted to stay within the limits.
     pub evictions: u64,
+    /// Plain messages whose map had the digest of a kept map with other content (a digest
+    /// collision, or a forged map): neither kept nor listed, and the kept map left as it was.
+    pub collisions: u64,
     /// Referring calls answered `UnknownTypeMap` (nothing run).
     pub unknown_type_map: u64,
     /// Referring calls decoded with a known map.
@@ -191,48 +219,62 @@ impl std::hash::Hasher for KeyedHasher {
     }
 }
 
+/// A kept map.
 struct Entry {
     map: Arc<TypeMap>,
     /// A map of this server's own plain replies: the only kind it refers to in replies.
-    own_reply: bool,
-    tick: u64,
+    own_reply: AtomicBool,
+    /// Its weight in the cache (heap bytes, at least the per-map share of the byte budget).
+    weight: u64,
 }
 
-#[derive(Default)]
-struct CacheState {
-    entries: HashMap<Digest, Entry, KeyedHash>,
-    tick: u64,
-    bytes: usize,
-}
+/// A map's key: the scope it was learned in and its digest.
+type Key = (u64, Digest);
 
-impl CacheState {
-    /// The entry of `d`, marked as the most recently used.
-    fn touch(&mut self, d: &Digest) -> Option<&Entry> {
-        self.tick += 1;
-        let tick = self.tick;
-        let e = self.entries.get_mut(d)?;
-        e.tick = tick;
-        Some(e)
-    }
+/// The heap bytes of one cache entry besides its map: the `Arc<Entry>` allocation and the
+/// cache's own slot (key, value, hash and bookkeeping), as measured with a counting allocator
+/// (`tests/map_cache_memory.rs`).
+const ENTRY_OVERHEAD: usize = 2 * std::mem::size_of::<usize>() + std::mem::size_of::<Entry>() + 136;
 
-    /// Removes the least recently used entry. A scan of the entries: eviction happens only when
-    /// a new map is learned into a full cache (at most `max_maps` entries), while every call that
-    /// uses a map only updates its tick.
-    fn evict_oldest(&mut self) -> Option<Entry> {
-        let oldest = self.entries.iter().min_by_key(|(_, e)| e.tick).map(|(d, _)| *d)?;
-        let e = self.entries.remove(&oldest)?;
-        self.bytes -= e.map.canonical().len();
-        Some(e)
+/// The share of the cache's budget for maps used more than once (`quick_cache`'s default): the
+/// rest is the probation queue new maps enter.
+const HOT_ALLOCATION: f64 = 0.97;
+
+#[derive(Clone)]
+struct ByWeight;
+
+impl quick_cache::Weighter<Key, Arc<Entry>> for ByWeight {
+    fn weight(&self, _key: &Key, e: &Arc<Entry>) -> u64 {
+        e.weight
     }
 }
 
-/// The server's maps: content-addressed, bounded by count and bytes, least recently used
-/// evicted.
+/// Counts evictions.
+#[derive(Clone, Default)]
+struct Evictions(Arc<AtomicU64>);
+
+impl quick_cache::Lifecycle<Key, Arc<Entry>> for Evictions {
+    type RequestState = ();
+    fn on_evict(&self, _: &mut (), _key: Key, _val: Arc<Entry>) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The server's maps: content-addressed per scope, bounded by heap bytes and count, with
+/// `quick_cache`'s S3-FIFO policy: a new map enters a small probation queue and reaches the
+/// main one only when it is used again, so a flood of maps used once (junk from one client)
+/// passes through probation and never evicts the maps in use.
 pub(crate) struct MapCache {
     config: TypeMapConfig,
-    state: Mutex<CacheState>,
+    maps: quick_cache::sync::Cache<Key, Arc<Entry>, ByWeight, KeyedHash, Evictions>,
+    /// The key of [`scope_of`](Self::scope_of)'s hash: which scopes share a hash cannot be
+    /// predicted.
+    scope_key: KeyedHash,
+    /// The least weight of a map: the byte budget's share per map.
+    min_weight: u64,
     learned: AtomicU64,
-    evictions: AtomicU64,
+    evictions: Evictions,
+    collisions: AtomicU64,
     pub(crate) unknown_type_map: AtomicU64,
     pub(crate) referring_calls: AtomicU64,
     pub(crate) plain_calls: AtomicU64,
@@ -241,11 +283,27 @@ pub(crate) struct MapCache {
 
 impl MapCache {
     pub(crate) fn new(config: TypeMapConfig) -> MapCache {
+        // a map may weigh at most the main queue's share of the budget, so the least weight
+        // that keeps the count within `max_maps` is capped there (one map for `max_maps` 1)
+        let hot_share = (config.max_bytes as f64 * HOT_ALLOCATION) as u64;
+        let min_weight = ((config.max_bytes / config.max_maps.max(1)) as u64).min(hot_share);
+        let evictions = Evictions::default();
+        // one shard: an entry may weigh up to the whole budget (a shard holds its share only)
+        let options = quick_cache::OptionsBuilder::new()
+            .estimated_items_capacity(config.max_maps.clamp(1, 4096))
+            .weight_capacity(config.max_bytes as u64)
+            .hot_allocation(HOT_ALLOCATION)
+            .shards(1)
+            .build()
+            .expect("valid cache options");
         MapCache {
             config,
-            state: Mutex::default(),
+            maps: quick_cache::sync::Cache::with_options(options, ByWeight, KeyedHash::default(), evictions.clone()),
+            scope_key: KeyedHash::default(),
+            min_weight,
             learned: AtomicU64::new(0),
-            evictions: AtomicU64::new(0),
+            evictions,
+            collisions: AtomicU64::new(0),
             unknown_type_map: AtomicU64::new(0),
             referring_calls: AtomicU64::new(0),
             plain_calls: AtomicU64::new(0),
@@ -253,57 +311,78 @@ impl MapCache {
         }
     }
 
-    /// The map named `d`, if kept (and marks it used).
-    pub(crate) fn get(&self, d: &Digest) -> Option<Arc<TypeMap>> {
-        let mut s = self.state.lock().ok()?;
-        s.touch(d).map(|e| e.map.clone())
+    /// The scope of a request from `peer` with the `Authorization` header `auth`, as the
+    /// configuration keeps scopes ([`MapScope`]).
+    pub(crate) fn scope_of(&self, peer: Option<std::net::IpAddr>, auth: Option<&[u8]>) -> u64 {
+        use std::hash::{BuildHasher as _, Hash as _, Hasher as _};
+        if self.config.scope == MapScope::Shared {
+            return 0;
+        }
+        let mut h = self.scope_key.build_hasher();
+        peer.hash(&mut h);
+        auth.hash(&mut h);
+        h.finish()
     }
 
-    /// The map named `d` if it is one of this server's own reply maps.
-    pub(crate) fn own_reply_map(&self, d: &Digest) -> Option<Arc<TypeMap>> {
-        let mut s = self.state.lock().ok()?;
-        s.touch(d).filter(|e| e.own_reply).map(|e| e.map.clone())
+    /// The map named `d` in `scope`, if kept (and marks it used).
+    pub(crate) fn get(&self, scope: u64, d: &Digest) -> Option<Arc<TypeMap>> {
+        self.maps.get(&(scope, *d)).map(|e| e.map.clone())
     }
 
-    /// Keeps the map of `classes` (a plain message's definitions, in order) when it is not
-    /// empty and within the limits, and returns its digest; `None` when nothing was kept.
-    pub(crate) fn learn(&self, classes: &[Arc<ClassDef>], own_reply: bool) -> Option<Digest> {
-        if classes.is_empty() {
+    /// The map named `d` in `scope` if it is one of this server's own reply maps.
+    pub(crate) fn own_reply_map(&self, scope: u64, d: &Digest) -> Option<Arc<TypeMap>> {
+        self.maps.get(&(scope, *d)).filter(|e| e.own_reply.load(Ordering::Relaxed)).map(|e| e.map.clone())
+    }
+
+    /// Keeps the map of `classes` (a plain message's definitions, in order) in `scope` when it
+    /// is not empty and within the limits, and returns its digest; `None` when nothing was
+    /// kept. A kept map with the same digest is compared by content: another content under one
+    /// digest (a collision) keeps nothing and lists nothing.
+    pub(crate) fn learn(&self, scope: u64, classes: &[Arc<ClassDef>], own_reply: bool) -> Option<Digest> {
+        self.learn_with(scope, classes, own_reply, TypeMap::digest)
+    }
+
+    /// [`learn`](Self::learn) with the digest computed by `digest` (a test can force
+    /// collisions with a weak one).
+    fn learn_with(
+        &self,
+        scope: u64,
+        classes: &[Arc<ClassDef>],
+        own_reply: bool,
+        digest: impl Fn(&TypeMap) -> Digest,
+    ) -> Option<Digest> {
+        if classes.is_empty() || self.config.max_maps == 0 {
             return None;
         }
         let map = TypeMap::with_limits(classes.iter().cloned(), &self.config.map_limits).ok()?;
-        let size = map.canonical().len();
-        if size > self.config.max_bytes || self.config.max_maps == 0 {
+        let d = digest(&map);
+        if let Some(e) = self.maps.get(&(scope, d)) {
+            if e.map.canonical() != map.canonical() {
+                self.collisions.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
+            if own_reply {
+                e.own_reply.store(true, Ordering::Relaxed);
+            }
+            return Some(d);
+        }
+        let weight = ((map.heap_bytes() + ENTRY_OVERHEAD) as u64).max(self.min_weight);
+        if weight > (self.config.max_bytes as f64 * HOT_ALLOCATION) as u64 {
             return None;
         }
-        let digest = map.digest();
-        let mut s = self.state.lock().ok()?;
-        if let Some(e) = s.entries.get_mut(&digest) {
-            e.own_reply |= own_reply;
-            s.touch(&digest);
-            return Some(digest);
-        }
-        while s.entries.len() >= self.config.max_maps || s.bytes + size > self.config.max_bytes {
-            if s.evict_oldest().is_none() {
-                break;
-            }
-            self.evictions.fetch_add(1, Ordering::Relaxed);
-        }
-        s.tick += 1;
-        let tick = s.tick;
-        s.bytes += size;
-        s.entries.insert(digest, Entry { map: Arc::new(map), own_reply, tick });
+        let entry = Entry { map: Arc::new(map), own_reply: AtomicBool::new(own_reply), weight };
+        self.maps.insert((scope, d), Arc::new(entry));
         self.learned.fetch_add(1, Ordering::Relaxed);
-        Some(digest)
+        Some(d)
     }
 
     pub(crate) fn stats(&self) -> ServerStats {
-        let (maps, bytes) = self.state.lock().map(|s| (s.entries.len() as u64, s.bytes as u64)).unwrap_or_default();
         ServerStats {
-            maps,
-            bytes,
+            maps: self.maps.len() as u64,
+            bytes: self.maps.weight(),
             learned: self.learned.load(Ordering::Relaxed),
-            evictions: self.evictions.load(Ordering::Relaxed),
+            evictions: self.evictions.0.load(Ordering::Relaxed),
+            collisions: self.collisions.load(Ordering::Relaxed),
             unknown_type_map: self.unknown_type_map.load(Ordering::Relaxed),
             referring_calls: self.referring_calls.load(Ordering::Relaxed),
             plain_calls: self.plain_calls.load(Ordering::Relaxed),
@@ -401,6 +480,36 @@ pub(crate) struct MethodMaps {
     pub plain_next: bool,
 }
 
+/// Most heap bytes of maps a client keeps over all its endpoints ([`TypeMap::heap_bytes`]):
+/// a map confirmed beyond it is not used (its calls stay plain).
+pub(crate) const CLIENT_MAX_BYTES: usize = 4 * 1024 * 1024;
+
+/// The heap bytes of maps a client keeps, shared by its endpoints.
+#[derive(Debug, Default)]
+pub(crate) struct ClientBudget(AtomicU64);
+
+impl ClientBudget {
+    /// Takes `n` bytes if they fit under [`CLIENT_MAX_BYTES`].
+    fn take(&self, n: usize) -> bool {
+        let n = n as u64;
+        self.0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |used| {
+                (used + n <= CLIENT_MAX_BYTES as u64).then_some(used + n)
+            })
+            .is_ok()
+    }
+
+    fn give_back(&self, n: usize) {
+        self.0.fetch_sub(n as u64, Ordering::Relaxed);
+    }
+
+    /// The bytes taken now.
+    #[cfg(test)]
+    pub(crate) fn used(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 struct EndpointState {
     support: Support,
     methods: HashMap<String, MethodMaps, KeyedHash>,
@@ -410,6 +519,24 @@ struct EndpointState {
 pub(crate) struct Endpoint {
     state: Mutex<EndpointState>,
     pub(crate) limits: MapLimits,
+    budget: Arc<ClientBudget>,
+}
+
+impl Drop for Endpoint {
+    fn drop(&mut self) {
+        if let Ok(s) = self.state.get_mut() {
+            s.methods.values().for_each(|m| m.release(&self.budget));
+        }
+    }
+}
+
+impl MethodMaps {
+    /// Gives the bytes of its maps back to `budget`.
+    fn release(&self, budget: &ClientBudget) {
+        for m in self.request.iter().chain(self.reply.iter()) {
+            budget.give_back(m.heap_bytes());
+        }
+    }
 }
 
 impl std::fmt::Debug for Endpoint {
@@ -423,10 +550,11 @@ impl std::fmt::Debug for Endpoint {
 }
 
 impl Endpoint {
-    pub(crate) fn new() -> Endpoint {
+    pub(crate) fn new(budget: Arc<ClientBudget>) -> Endpoint {
         Endpoint {
             state: Mutex::new(EndpointState { support: Support::Unknown, methods: HashMap::default() }),
             limits: MapLimits::default(),
+            budget,
         }
     }
 
@@ -476,25 +604,35 @@ impl Endpoint {
     pub(crate) fn plain(&self) {
         if let Ok(mut s) = self.state.lock() {
             s.support = Support::Plain(Instant::now());
+            s.methods.values().for_each(|m| m.release(&self.budget));
             s.methods.clear();
         }
     }
 
+    /// Puts `map` in `slot` within the client's byte budget (the old map's bytes given back;
+    /// a map over the budget is not kept).
+    fn keep(budget: &ClientBudget, slot: &mut Option<Arc<TypeMap>>, map: Option<Arc<TypeMap>>) {
+        if let Some(old) = slot.take() {
+            budget.give_back(old.heap_bytes());
+        }
+        *slot = map.filter(|m| budget.take(m.heap_bytes()));
+    }
+
     /// The endpoint confirmed `map` for calls of `method`.
     pub(crate) fn confirm_request(&self, method: &str, map: Arc<TypeMap>) {
-        self.method(method, |m| m.request = Some(map));
+        self.method(method, |m| Self::keep(&self.budget, &mut m.request, Some(map)));
     }
 
     /// The endpoint keeps `map` for its replies to `method`.
     pub(crate) fn confirm_reply(&self, method: &str, map: Arc<TypeMap>) {
-        self.method(method, |m| m.reply = Some(map));
+        self.method(method, |m| Self::keep(&self.budget, &mut m.reply, Some(map)));
     }
 
     /// The endpoint no longer knows `map` (UnknownTypeMap): forget it for `method`.
     pub(crate) fn forget_request(&self, method: &str, map: &Arc<TypeMap>) {
         self.method(method, |m| {
             if m.request.as_ref().is_some_and(|r| Arc::ptr_eq(r, map)) {
-                m.request = None;
+                Self::keep(&self.budget, &mut m.request, None);
             }
         });
     }
@@ -522,37 +660,108 @@ mod tests {
         assert!(!offers(b""));
     }
 
-    #[test]
-    fn cache_evicts_least_recently_used_by_count_and_bytes() {
-        let c = MapCache::new(TypeMapConfig { max_maps: 2, ..TypeMapConfig::default() });
-        let a = c.learn(&classes("A"), false).unwrap();
-        let b = c.learn(&classes("B"), true).unwrap();
-        assert!(c.get(&a).is_some()); // A is now the most recently used
-        let d = c.learn(&classes("D"), false).unwrap();
-        assert!(c.get(&b).is_none(), "B was the least recently used");
-        assert!(c.get(&a).is_some() && c.get(&d).is_some());
-        let s = c.stats();
-        assert_eq!((s.maps, s.learned, s.evictions), (2, 3, 1));
-        assert_eq!(c.learn(&[], false), None, "an empty map is not kept");
+    fn junk(i: usize) -> Vec<Arc<ClassDef>> {
+        vec![ClassDef::new(format!("junk.J{i}"), ["a"])]
+    }
 
-        let size = TypeMap::new(classes("A")).unwrap().canonical().len();
-        let c = MapCache::new(TypeMapConfig { max_bytes: size * 2, ..TypeMapConfig::default() });
-        for n in ["A", "B", "C"] {
-            c.learn(&classes(n), false).unwrap();
+    #[test]
+    fn the_cache_keeps_its_count_and_byte_bounds() {
+        let c = MapCache::new(TypeMapConfig { max_maps: 2, ..TypeMapConfig::default() });
+        for n in ["A", "B", "C", "D"] {
+            c.learn(0, &classes(n), false).unwrap();
         }
         let s = c.stats();
-        assert_eq!((s.maps, s.bytes, s.evictions), (2, 2 * size as u64, 1));
-        let c = MapCache::new(TypeMapConfig { max_bytes: size - 1, ..TypeMapConfig::default() });
-        assert_eq!(c.learn(&classes("A"), false), None, "larger than the whole cache");
+        assert!(s.maps <= 2 && s.evictions >= 2, "{s:?}");
+        assert_eq!(s.learned, 4);
+        assert_eq!(c.learn(0, &[], false), None, "an empty map is not kept");
+        for max_maps in [1, 2, 3] {
+            let c = MapCache::new(TypeMapConfig { max_maps, ..TypeMapConfig::default() });
+            for (i, n) in ["A", "B", "C", "D", "E"].into_iter().enumerate() {
+                let d = c.learn(0, &classes(n), false).unwrap();
+                assert!(c.get(0, &d).is_some(), "the map just learned is kept ({max_maps} maps)");
+                assert_eq!(c.stats().maps as usize, (i + 1).min(max_maps), "{:?}", c.stats());
+            }
+        }
+        let none = MapCache::new(TypeMapConfig { max_maps: 0, ..TypeMapConfig::default() });
+        assert_eq!(none.learn(0, &classes("A"), false), None, "a cache of no maps keeps none");
+
+        let one = TypeMap::new(classes("A")).unwrap().heap_bytes() + ENTRY_OVERHEAD;
+        let c = MapCache::new(TypeMapConfig { max_bytes: one * 10, max_maps: 1000, ..TypeMapConfig::default() });
+        for i in 0..100 {
+            c.learn(0, &junk(i), false).unwrap();
+            assert!(c.stats().bytes <= one as u64 * 10, "{:?}", c.stats());
+        }
+        let c = MapCache::new(TypeMapConfig { max_bytes: one - 1, max_maps: 1, ..TypeMapConfig::default() });
+        assert_eq!(c.learn(0, &classes("A"), false), None, "larger than the whole cache");
+    }
+
+    #[test]
+    fn a_flood_of_maps_used_once_does_not_evict_a_map_in_use() {
+        let c = MapCache::new(TypeMapConfig { max_maps: 64, ..TypeMapConfig::default() });
+        let hot = c.learn(0, &classes("Hot"), false).unwrap();
+        let mut misses = 0;
+        for i in 0..20_000 {
+            c.learn(1, &junk(i), false);
+            if c.get(0, &hot).is_none() {
+                misses += 1;
+                c.learn(0, &classes("Hot"), false);
+            }
+        }
+        assert_eq!(misses, 0, "{:?}", c.stats());
+        assert!(c.stats().evictions > 19_000, "{:?}", c.stats());
+    }
+
+    #[test]
+    fn scopes_are_apart_and_a_digest_hit_is_checked_by_content() {
+        let c = MapCache::new(TypeMapConfig::default());
+        let a = c.learn(1, &classes("A"), false).unwrap();
+        assert!(c.get(1, &a).is_some());
+        assert!(c.get(2, &a).is_none(), "another client's scope");
+        assert_ne!(c.scope_of(None, Some(b"Basic YTpi")), c.scope_of(None, Some(b"Basic YzpkO")));
+        assert_ne!(c.scope_of(Some([10, 0, 0, 1].into()), None), c.scope_of(Some([10, 0, 0, 2].into()), None));
+        let shared = MapCache::new(TypeMapConfig { scope: MapScope::Shared, ..TypeMapConfig::default() });
+        assert_eq!(shared.scope_of(Some([10, 0, 0, 1].into()), None), shared.scope_of(None, Some(b"x")));
+
+        // a forced collision: every map gets one digest
+        let weak = |_: &TypeMap| [7u8; 16];
+        let c = MapCache::new(TypeMapConfig::default());
+        assert_eq!(c.learn_with(0, &classes("A"), false, weak), Some([7; 16]));
+        assert_eq!(c.learn_with(0, &classes("B"), false, weak), None, "another map under a kept digest");
+        assert_eq!(c.learn_with(0, &classes("A"), true, weak), Some([7; 16]), "the same map again");
+        let kept = c.get(0, &[7; 16]).unwrap();
+        assert_eq!(kept.classes()[0].name, "A", "the kept map is left as it was");
+        assert_eq!(c.stats().collisions, 1);
     }
 
     #[test]
     fn only_own_reply_maps_are_used_for_replies() {
         let c = MapCache::new(TypeMapConfig::default());
-        let a = c.learn(&classes("A"), false).unwrap();
-        assert!(c.own_reply_map(&a).is_none());
-        assert_eq!(c.learn(&classes("A"), true), Some(a));
-        assert!(c.own_reply_map(&a).is_some());
+        let a = c.learn(0, &classes("A"), false).unwrap();
+        assert!(c.own_reply_map(0, &a).is_none());
+        assert_eq!(c.learn(0, &classes("A"), true), Some(a));
+        assert!(c.own_reply_map(0, &a).is_some());
+    }
+
+    #[test]
+    fn a_client_keeps_maps_within_one_budget_over_all_endpoints() {
+        let budget = Arc::new(ClientBudget::default());
+        // more endpoints than the budget's maps need at 1,024 methods each
+        let mut eps: Vec<Endpoint> = (0..32).map(|_| Endpoint::new(budget.clone())).collect();
+        eps.iter().for_each(Endpoint::aware);
+        let one = TypeMap::new(junk(0)).unwrap().heap_bytes() as u64;
+        let fits = (CLIENT_MAX_BYTES as u64 / one) as usize;
+        assert!(fits < 32 * MAX_METHODS, "{fits}");
+        for i in 0..fits + 64 {
+            eps[i % 32].confirm_request(&format!("m{i}"), Arc::new(TypeMap::new(junk(i)).unwrap()));
+        }
+        let used = budget.used();
+        assert!(used <= CLIENT_MAX_BYTES as u64 && used > CLIENT_MAX_BYTES as u64 - 2 * one, "{used}");
+        let kept = |i: usize| eps[i % 32].plan(&format!("m{i}")).1.request.is_some();
+        assert!(kept(0) && !kept(fits + 63), "a map over the budget is not kept");
+        eps[0].plain();
+        assert!(budget.used() < used, "an endpoint turned plain gives its maps' bytes back");
+        eps.clear();
+        assert_eq!(budget.used(), 0, "every map's bytes given back");
     }
 
     #[test]
@@ -560,7 +769,7 @@ mod tests {
         let limits = MapLimits { max_classes: 1, ..MapLimits::default() };
         let c = MapCache::new(TypeMapConfig { map_limits: limits, ..TypeMapConfig::default() });
         let two = [classes("A"), classes("B")].concat();
-        assert_eq!(c.learn(&two, false), None);
-        assert!(c.learn(&classes("A"), false).is_some());
+        assert_eq!(c.learn(0, &two, false), None);
+        assert!(c.learn(0, &classes("A"), false).is_some());
     }
 }

@@ -214,6 +214,10 @@ pub(crate) struct CallHead<'a> {
     pub offered: bool,
     /// The first `Hessian-Reply-Map` header's value.
     pub reply_map: Option<&'a [u8]>,
+    /// The peer's address, when the server knows it (its own connections).
+    pub peer: Option<std::net::IpAddr>,
+    /// The `Authorization` header's value (a type-map scope, `MapScope::PerClient`).
+    pub auth: Option<&'a [u8]>,
 }
 
 /// The type negotiation's reply headers, rendered.
@@ -350,6 +354,8 @@ impl HessianServer {
             post: parts.method == Method::POST,
             offered: headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes())),
             reply_map: headers.get(&REPLY_MAP).map(|v| v.as_bytes()),
+            peer: None,
+            auth: headers.get(header::AUTHORIZATION).map(|v| v.as_bytes()),
         };
         let service = match Self::route(service, &head) {
             Ok(s) => s,
@@ -423,16 +429,20 @@ impl HessianServer {
         // (a referring call offers the extension by its body, `docs/negotiation.md` 3)
         let negotiating = if inner.config.type_maps.enabled && dialect.call == Format::Hessian2 {
             let learn = head.offered || hessian::negotiate::is_referring(body);
-            learn.then(|| Negotiating {
-                cache: &inner.maps,
-                learn,
-                reply_map: match (dialect.reply, head.reply_map) {
-                    (Format::Hessian2, Some(v)) => std::str::from_utf8(v)
-                        .ok()
-                        .and_then(hessian::negotiate::parse_digest)
-                        .and_then(|d| inner.maps.own_reply_map(&d)),
-                    _ => None,
-                },
+            learn.then(|| {
+                let scope = inner.maps.scope_of(head.peer, head.auth);
+                Negotiating {
+                    cache: &inner.maps,
+                    scope,
+                    learn,
+                    reply_map: match (dialect.reply, head.reply_map) {
+                        (Format::Hessian2, Some(v)) => std::str::from_utf8(v)
+                            .ok()
+                            .and_then(hessian::negotiate::parse_digest)
+                            .and_then(|d| inner.maps.own_reply_map(scope, &d)),
+                        _ => None,
+                    },
+                }
             })
         } else {
             None
@@ -626,9 +636,9 @@ impl HessianServer {
             // waits unserved and further ones wait in the listen backlog. (Taking the slot
             // first would let a worker hold a free slot while connections queue in another
             // worker's backlog: the limit is one for all workers.)
-            let stream = tokio::select! {
+            let (stream, peer) = tokio::select! {
                 accepted = listener.accept() => match accepted {
-                    Ok((s, _)) => s,
+                    Ok((s, peer)) => (s, peer.ip()),
                     Err(_) => {
                         // e.g. too many open files: back off briefly instead of spinning
                         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -654,12 +664,12 @@ impl HessianServer {
                     let _ = stopped.wait_for(|s| *s).await;
                 };
                 match tls {
-                    None => conn::serve(stream, &mut respond, config, stopping).await,
+                    None => conn::serve(stream, Some(peer), &mut respond, config, stopping).await,
                     Some(acceptor) => {
                         // a client that never finishes its handshake holds its slot no longer
                         // than one that never sends its headers
                         if let Ok(Ok(stream)) = tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await {
-                            conn::serve(stream, &mut respond, config, stopping).await;
+                            conn::serve(stream, Some(peer), &mut respond, config, stopping).await;
                         }
                     }
                 }
@@ -691,6 +701,8 @@ impl Respond for HessianServer {
             post: head.method() == "POST",
             offered: head.all(neg::OFFER_HEADER).any(neg::offers),
             reply_map: head.first(neg::REPLY_MAP_HEADER),
+            peer: head.peer,
+            auth: head.first("authorization"),
         };
         Outgoing::Reply(match Self::route(service, &call) {
             Ok(service) => self.answer_call(&service, &call, body).await,

@@ -68,6 +68,8 @@ impl ReplyMode {
 pub(crate) struct Negotiating<'a> {
     /// The server's maps.
     pub cache: &'a MapCache,
+    /// The scope of the call's maps ([`MapCache::scope_of`]).
+    pub scope: u64,
     /// The call offered the extension: learn the maps of a plain call and of the reply.
     pub learn: bool,
     /// The server's own reply map the client asked for (`Hessian-Reply-Map`), if kept.
@@ -387,7 +389,7 @@ impl Service {
             Ok(encoded) => {
                 if let Some(n) = &neg {
                     match mode {
-                        ReplyMode::Learn => answer.reply_map = n.cache.learn(&encoded.classes, true),
+                        ReplyMode::Learn => answer.reply_map = n.cache.learn(n.scope, &encoded.classes, true),
                         ReplyMode::Refer(_) => crate::negotiation::count(&n.cache.referring_replies),
                         ReplyMode::Plain => {}
                     }
@@ -423,7 +425,9 @@ impl Service {
         // a referring call reaching a server without the extension gets the same refusal as an
         // unknown map (`docs/negotiation.md` 6.1): it has run nothing either
         let reader = match neg {
-            Some(n) if format == Format::Hessian2 => CallReader::negotiated(format, body, limits, |d| n.cache.get(d)),
+            Some(n) if format == Format::Hessian2 => {
+                CallReader::negotiated(format, body, limits, |d| n.cache.get(n.scope, d))
+            }
             None if format == Format::Hessian2 => CallReader::negotiated(format, body, limits, |_| None),
             _ => CallReader::new(format, body, limits),
         };
@@ -448,7 +452,7 @@ impl Service {
             }
             Some(n) if n.learn && format == Format::Hessian2 => {
                 crate::negotiation::count(&n.cache.plain_calls);
-                Some(n.cache)
+                Some((n.cache, n.scope))
             }
             _ => None,
         };
@@ -483,8 +487,8 @@ impl Service {
                 let (args, classes) =
                     read_value_args(dialect.call, reader, learn_request.is_some()).map_err(malformed)?;
                 check_arity(method, args.len())?;
-                if let Some(cache) = learn_request {
-                    answer.request_map = cache.learn(&classes, false);
+                if let Some((cache, scope)) = learn_request {
+                    answer.request_map = cache.learn(scope, &classes, false);
                 }
                 Ok(Started::Values(h.clone().call(ctx, args)))
             }
@@ -512,9 +516,9 @@ impl Service {
                     return Err(arity_fault(method, n));
                 }
                 match learn_request {
-                    Some(cache) => {
+                    Some((cache, scope)) => {
                         let classes = reader.finish_with_classes().map_err(malformed)?;
-                        answer.request_map = cache.learn(&classes, false);
+                        answer.request_map = cache.learn(scope, &classes, false);
                     }
                     None => reader.finish().map_err(malformed)?,
                 }

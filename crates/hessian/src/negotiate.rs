@@ -179,6 +179,30 @@ impl TypeMap {
         &self.hex
     }
 
+    /// The heap bytes this map holds, as an allocator counts them (requested sizes): its own
+    /// allocation behind an `Arc`, its class list, canonical bytes and hex digest, and each class
+    /// definition's `Arc`, name and field names (counted whole even when a definition is shared
+    /// with a decoder's tables, so the figure never undercounts). Caches weigh maps by it.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let arc = 2 * size_of::<usize>();
+        let classes: usize = self
+            .classes
+            .iter()
+            .map(|c| {
+                arc + size_of::<ClassDef>()
+                    + c.name.capacity()
+                    + c.fields.capacity() * size_of::<String>()
+                    + c.fields.iter().map(String::capacity).sum::<usize>()
+            })
+            .sum();
+        arc + size_of::<TypeMap>()
+            + self.classes.capacity() * size_of::<Arc<ClassDef>>()
+            + self.canonical.capacity()
+            + self.hex.capacity()
+            + classes
+    }
+
     /// The referring header `H 02 01 T 30 <digest>` of messages that refer to this map.
     pub fn referring_header(&self) -> [u8; REFERRING_HEADER_LEN] {
         let mut h = [0u8; REFERRING_HEADER_LEN];

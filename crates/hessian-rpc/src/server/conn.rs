@@ -61,6 +61,8 @@ pub(crate) struct RequestHead<'b> {
     /// `HTTP/1.0` rather than `HTTP/1.1`.
     pub http10: bool,
     fields: &'b [Field],
+    /// The peer's address, when known.
+    pub peer: Option<std::net::IpAddr>,
 }
 
 impl<'b> RequestHead<'b> {
@@ -374,6 +376,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<'_, S> {
 /// connection, or `shutdown` resolves while the connection is between requests.
 pub(crate) async fn serve<S, R>(
     io: S,
+    peer: Option<std::net::IpAddr>,
     respond: &mut R,
     config: &ServerConfig,
     shutdown: impl Future<Output = ()> + Send,
@@ -489,6 +492,7 @@ pub(crate) async fn serve<S, R>(
             target: parsed.target,
             http10: parsed.http10,
             fields: &conn.fields,
+            peer,
         };
         let body: &[u8] = match parsed.framing {
             Framing::Length(_) => &conn.buf[body],
@@ -693,6 +697,7 @@ mod tests {
                         target: p.target,
                         http10: p.http10,
                         fields: &fields,
+                        peer: None,
                     };
                     let _ = (h.method(), h.target(), h.path(), h.first("host"), h.all("x-empty").count());
                     assert_eq!(h.headers().count(), fields.len());
