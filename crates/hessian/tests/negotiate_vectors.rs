@@ -1,11 +1,13 @@
 //! The test vectors of the type negotiation extension (`docs/negotiation-vectors.json`,
 //! `docs/negotiation.md` "Test vectors") against this crate: every map's canonical encoding
 //! and digest, the maps the plain messages define, the referring messages against their plain
-//! equivalents, and the refusal's bytes.
+//! equivalents, and the refusal's bytes; and the same file against the Java implementation
+//! (`NegotiationVectors`, which skips without Java locally and fails under CI).
 
 use hessian::negotiate::{digest_of, message_classes, parse_digest, to_hex, TypeMap};
 use hessian::serde::message::{reply_from_slice_negotiated, reply_to_vec_referring, CallReader, CallWriter};
 use hessian::{ClassDef, Fault, Format, Limits, Value};
+use hessian_testkit::java::java;
 use hessian_testkit::structs::w2;
 use serde_json::Value as Json;
 use std::collections::HashMap;
@@ -162,4 +164,14 @@ fn messages_are_the_implementations() {
     let sizes: Vec<usize> =
         ["w2-plain-call", "w2-referring-call", "w2-plain-reply", "w2-referring-reply"].map(|n| by_name[n].len()).into();
     assert_eq!(sizes, [578, 228, 543, 193], "section 4.3");
+}
+
+#[test]
+fn java_implementation_agrees_with_the_vectors() {
+    let Some(java) = java() else { return };
+    let path = vectors_path();
+    let out = String::from_utf8(java.run("NegotiationVectors", &[path.to_str().unwrap()], b"")).unwrap();
+    let maps = out.lines().filter(|l| l.starts_with("ok map ")).count();
+    let messages = out.lines().filter(|l| l.starts_with("ok message ")).count();
+    assert_eq!((maps, messages), (8, 5), "{out}");
 }
