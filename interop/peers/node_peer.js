@@ -17,6 +17,7 @@
 //                        when hessian.js cannot express the value.
 //   encode VERSION       stdin: JSON lines {name, value} (typed JSON). Prints {name, hex}: the
 //                        bytes hessian.js's encoder writes for the value.
+// Required as a module (by node_negotiating_client.js), it exports the W2 values and checks.
 
 const http = require('http');
 const hessian = require('hessian.js');
@@ -278,15 +279,17 @@ function order(id, street, city, zip, ks, total, placed) {
   };
 }
 
+// W2's request and reply (docs/workloads.md).
+const w2Request = () => order(1001, '12 Analytical Row', 'London', 'N1 9GU', [1, 2, 3], 14000, 1200000000000);
+const w2Reply = () => order(1002, '1 Difference Engine Way', 'Cambridge', 'CB2 1TN', [4, 5], 41000, 1200000060000);
+
 async function workloads(url, version) {
   for (const n of [0, 1, 10, 100, 1000]) {
     checkItems(await call(url, version, 'getItems', [{ $class: 'int', $: n }]), n);
     console.log('ok W1 getItems(' + n + ')');
   }
-  const request = order(1001, '12 Analytical Row', 'London', 'N1 9GU', [1, 2, 3], 14000, 1200000000000);
-  const want = order(1002, '1 Difference Engine Way', 'Cambridge', 'CB2 1TN', [4, 5], 41000, 1200000060000);
-  const got = await call(url, version, 'exchange', [request]);
-  check('W2 reply', dump(got), dump(want));
+  const got = await call(url, version, 'exchange', [w2Request()]);
+  check('W2 reply', dump(got), dump(w2Reply()));
   console.log('ok W2 exchange');
 }
 
@@ -350,7 +353,12 @@ async function main() {
   agent.destroy();
 }
 
-main().catch((e) => {
-  console.error(e && e.stack || e);
-  process.exit(1);
-});
+// The workloads and the plain view, for node_negotiating_client.js.
+module.exports = { w2Request, w2Reply, checkItems, check, dump };
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e && e.stack || e);
+    process.exit(1);
+  });
+}

@@ -3,8 +3,8 @@
 //! Each is pinned in `interop/peers` (`requirements.txt`, `package.json` with its lock file) and
 //! installed on first use inside the repository: python-hessian with `pip install --target
 //! target/peers/python`, hessian.js with `npm ci` into `interop/peers/node_modules`. The scripts
-//! that drive them are `interop/peers/python_peer.py` and `interop/peers/node_peer.js` (their
-//! commands are described at their top). Like [`crate::java`], a missing interpreter or a failed
+//! that drive them are `interop/peers/python_peer.py`, `interop/peers/node_peer.js` and
+//! `interop/peers/node_negotiating_client.js` (their commands are described at their top). Like [`crate::java`], a missing interpreter or a failed
 //! install skips the test with a message locally and fails it under `CI`.
 //!
 //! The scripts print decoded values in a *plain view* that both languages can produce (their
@@ -30,6 +30,12 @@ pub struct Peer {
 }
 
 impl Peer {
+    /// The same interpreter and environment running another script of its directory
+    /// (`interop/peers`).
+    pub fn with_script(&self, file: &str) -> Peer {
+        Peer { script: self.script.with_file_name(file), ..self.clone() }
+    }
+
     /// A command that runs the peer's script with `args`.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(&self.program);

@@ -12,7 +12,8 @@ use std::process::Child;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// A Java `RpcJavaServer` process, killed on drop.
+/// A Java server process (`RpcJavaServer`, or another that prints `PORT n` first), killed on
+/// drop.
 pub struct JavaServer {
     child: Child,
     /// The port it listens on (127.0.0.1).
@@ -20,18 +21,54 @@ pub struct JavaServer {
 }
 
 impl JavaServer {
-    /// Starts the server and waits for its `PORT n` line.
+    /// Starts `RpcJavaServer` and waits for its `PORT n` line.
     pub fn start(java: &Java) -> JavaServer {
-        let mut child = java.spawn("RpcJavaServer", &["0"]);
+        Self::start_class(java, "RpcJavaServer", &["0"])
+    }
+
+    /// Starts `class args…` and waits for its `PORT n` line.
+    pub fn start_class(java: &Java, class: &str, args: &[&str]) -> JavaServer {
+        let mut child = java.spawn(class, args);
         let stdout = child.stdout.take().expect("java stdout");
         let mut line = String::new();
         BufReader::new(stdout).read_line(&mut line).expect("read PORT line");
         let port = line.trim().strip_prefix("PORT ").and_then(|p| p.parse().ok());
         let Some(port) = port else {
             let _ = child.kill();
-            panic!("RpcJavaServer did not print its port: {line:?}");
+            let _ = child.wait();
+            panic!("{class} {args:?} did not print its port: {line:?}");
         };
         JavaServer { child, port }
+    }
+
+    /// Starts `class port extra…` on `port` (a restart in place), retrying while the port is
+    /// still taken.
+    pub fn start_on(java: &Java, class: &str, port: u16, extra: &[&str]) -> JavaServer {
+        let port_s = port.to_string();
+        let args: Vec<&str> = std::iter::once(port_s.as_str()).chain(extra.iter().copied()).collect();
+        for _ in 0..20 {
+            let mut child = java.spawn(class, &args);
+            let mut line = String::new();
+            let _ = BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line);
+            if line.trim() == format!("PORT {port}") {
+                return JavaServer { child, port };
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            std::thread::sleep(std::time::Duration::from_millis(250));
+        }
+        panic!("could not start {class} on port {port}");
+    }
+
+    /// `GET /stats` of a `NegotiatingServer`: its `key=value` counters.
+    pub fn stats(&self) -> std::collections::HashMap<String, String> {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("connect for /stats");
+        s.write_all(b"GET /stats HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+        body.split_whitespace().filter_map(|kv| kv.split_once('=')).map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
     }
 
     /// `http://127.0.0.1:PORT/path`.
