@@ -12,6 +12,11 @@ import java.util.TreeMap;
  *   w2         CALLS exchange(request) calls to BASE_URL/bench
  *   restart    CALLS/2 calls, then prints "PAUSE" and waits for a line on stdin, then CALLS/2 more
  *   alternate  CALLS times exchange(request) then getItems(10) (two methods, two maps)
+ *   gateway    (no CALLS) one exchange (plain, establishing the map), prints "READY" and waits for
+ *              a line on stdin, then one more exchange (referring), whose failure is an outcome, not
+ *              a check failure: the summary line starts "summary outcome=ok|error exception=CLASS"
+ *              (exception=- when it answered) and a last line "message=…" holds the exception's
+ *              message on one line (empty when it answered)
  * Prints "call i req=… reply=…" for the first calls, then a "summary …" line with the counters and
  * the request/reply sizes seen ("578x1,228x999"); exits 1 if any reply was wrong.
  */
@@ -62,6 +67,23 @@ public class NegotiateCheck {
       return;
     }
     record(f, i, "getItems", Workloads.items(10).equals(got));
+  }
+
+  /**
+   * The gateway mode's second call: its outcome (answered, or the exception it threw) for the
+   * summary line, and the exception's message on one line; a wrong answer is a check failure.
+   */
+  static String[] gatewayCall(NegotiatingProxyFactory f, RpcBenchService s) {
+    Order got;
+    try {
+      got = s.exchange(Workloads.request());
+    } catch (Throwable t) {
+      t = RpcJavaClient.unwrap(t);
+      String message = String.valueOf(t.getMessage()).replaceAll("[\\r\\n]+", " ");
+      return new String[] {"outcome=error exception=" + t.getClass().getName() + " ", message};
+    }
+    record(f, 1, "exchange", Workloads.reply().equals(got));
+    return new String[] {"outcome=ok exception=- ", ""};
   }
 
   /** The W2 request as Caucho writes the call, and its map. */
@@ -140,11 +162,12 @@ public class NegotiateCheck {
     if (args[0].equals("digest")) { digest(); return; }
     if (args[0].equals("bytes")) { bytes(); return; }
     String mode = args[0], base = args[1];
-    int calls = Integer.parseInt(args[2]);
+    int calls = args.length > 2 ? Integer.parseInt(args[2]) : 0;
     NegotiatingProxyFactory f = new NegotiatingProxyFactory();
     f.setReadTimeout(60000);
     f.setConnectTimeout(10000);
     RpcBenchService s = (RpcBenchService) f.create(RpcBenchService.class, base + "/bench");
+    String[] outcome = {"", null};
     switch (mode) {
       case "w2":
         for (int i = 0; i < calls; i++) exchange(f, s, i);
@@ -158,6 +181,13 @@ public class NegotiateCheck {
         for (; i < calls; i++) exchange(f, s, i);
         break;
       }
+      case "gateway":
+        exchange(f, s, 0);
+        System.out.println("READY");
+        System.out.flush();
+        new BufferedReader(new InputStreamReader(System.in)).readLine();
+        outcome = gatewayCall(f, s);
+        break;
       case "alternate":
         for (int i = 0; i < calls; i++) {
           exchange(f, s, 2 * i);
@@ -167,12 +197,13 @@ public class NegotiateCheck {
       default:
         throw new IllegalArgumentException("unknown mode " + mode);
     }
-    System.out.println("summary ok=" + ok + " failed=" + bad + " calls=" + f.calls + " plain_requests=" + f.plainRequests
+    System.out.println("summary " + outcome[0] + "ok=" + ok + " failed=" + bad + " calls=" + f.calls + " plain_requests=" + f.plainRequests
         + " referring_requests=" + f.referringRequests + " resends=" + f.resends + " unknown_type_map=" + f.unknownTypeMap
         + " fallbacks=" + f.fallbacks + " referring_replies=" + f.referringReplies + " plain_replies=" + f.plainReplies
         + " request_maps=" + f.requestMapsConfirmed + " reply_maps=" + f.replyMapsConfirmed + " support="
         + f.support(new java.net.URL(base + "/bench")) + " exchange_req_sizes=" + sizes(reqSizes)
         + " exchange_reply_sizes=" + sizes(replySizes));
+    if (outcome[1] != null) System.out.println("message=" + outcome[1]);
     System.exit(bad == 0 ? 0 : 1);
   }
 }

@@ -26,9 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * on top of Caucho's unchanged Hessian2Output/Hessian2Input: every call offers
  * {@code Hessian-Type-Maps: 1}; to an endpoint that confirmed it, a method whose map the server
  * confirmed is called with a referring message ({@code H 02 01 T 30 <digest>}, the map's classes
- * pre-defined in the output); UnknownTypeMap, an HTTP error or a reply without the header makes it
- * resend the call once as plain Hessian 2. Reply maps the server confirmed are offered with
- * {@code Hessian-Reply-Map}, and referring replies are read by splicing the map's definitions in.
+ * pre-defined in the output). At most once (section 6): a referring call is resent, once and plain,
+ * only after an answer whose body proves nothing ran (the UnknownTypeMap fault naming its digest,
+ * or Caucho's refusal of {@code T}); every other answer is the call's result. Reply maps the server
+ * confirmed are offered with {@code Hessian-Reply-Map}, and referring replies are read by splicing
+ * the map's definitions in.
  */
 public class NegotiatingProxyFactory extends HessianProxyFactory {
   /** Client-side bound on (endpoint, method) entries, least recently used evicted. */
@@ -105,8 +107,38 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     int status;
     byte[] body;
     boolean aware;
-    String unknown;
     List<String> typeMaps;
+  }
+
+  /**
+   * Whether a body is the refusal of 6.1 for the map {@code hex}: a plain Hessian 2 fault whose
+   * code is UnknownTypeMap and whose message names that digest. The body is the proof, with or
+   * without the Hessian-Type-Map-Unknown header (a hop may drop headers).
+   */
+  static boolean refusesMap(byte[] body, String hex) {
+    if (body.length < 4 || body[0] != 'H' || body[1] != 2 || body[2] != 0 || body[3] != 'F') return false;
+    try {
+      Object fault = new Hessian2Input(new ByteArrayInputStream(body, 4, body.length - 4)).readObject();
+      if (!(fault instanceof Map)) return false;
+      Object code = ((Map<?, ?>) fault).get("code"), message = ((Map<?, ?>) fault).get("message");
+      return "UnknownTypeMap".equals(code) && message instanceof String && ((String) message).contains(hex);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Caucho's Hessian2Input refusing {@code T} where it expects a call, as text or HTML-escaped. */
+  private static final String[] CAUCHO_REFUSALS = {
+    "expected hessian call ('C') at 0x54",
+    "expected hessian call (&#39;C&#39;) at 0x54",
+    "expected hessian call (&apos;C&apos;) at 0x54",
+  };
+
+  /** Whether an HTTP error body holds Caucho's refusal of a referring call's {@code T}. */
+  static boolean cauchoRefusal(byte[] body) {
+    String text = new String(body, StandardCharsets.ISO_8859_1);
+    for (String r : CAUCHO_REFUSALS) if (text.contains(r)) return true;
+    return false;
   }
 
   Response post(URL url, byte[] body, String replyMap) throws IOException {
@@ -130,7 +162,6 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     r.body = is == null ? new byte[0] : is.readAllBytes();
     if (is != null) is.close();
     r.aware = Negotiation.offers(c.getHeaderField(Negotiation.OFFER));
-    r.unknown = c.getHeaderField(Negotiation.UNKNOWN);
     // header names are case-insensitive (com.sun.net.httpserver sends "Hessian-type-map")
     java.util.List<String> values = new java.util.ArrayList<>();
     for (Map.Entry<String, List<String>> e : c.getHeaderFields().entrySet())
@@ -184,18 +215,23 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         rec.firstAttemptBytes = rec.requestBytes = body.length;
         referringRequests.incrementAndGet();
         Response r = post(url, body, replyMap == null ? null : replyMap.hex);
-        if (r.status == 200 && r.unknown != null) {
-          // nothing ran on the server: forget the map and resend once, plain
+        if (r.status == 200 && refusesMap(r.body, reqMap.hex)) {
+          // the UnknownTypeMap fault naming this call's digest (6.1): nothing ran
           unknownTypeMap.incrementAndGet();
           synchronized (st) { if (st.requestMap == reqMap) st.requestMap = null; }
-        } else if (r.status != 200 || !r.aware) {
-          // a plain server reached by mistake: it refused H 02 01 before running anything
+        } else if (r.status >= 400 && r.status < 600 && cauchoRefusal(r.body)) {
+          // a plain Caucho skeleton reached by mistake stopped at T, before the method: nothing ran
           fallbacks.incrementAndGet();
           endpoints.put(endpoint, Support.PLAIN);
           synchronized (st) { st.requestMap = null; st.replyMap = null; }
           replyMap = null;
-        } else {
+        } else if (r.status == 200) {
+          // a reply (with or without the extension's headers, which a hop may drop) or any other
+          // fault: the call's result
           return reply(method, st, r, replyMap, rec);
+        } else {
+          // any other status, 5xx included: the call may have run, so it is the call's error
+          throw connectionError(r);
         }
         resends.incrementAndGet();
         rec.resent = true;
@@ -213,9 +249,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       plainRequests.incrementAndGet();
       boolean offerReplyMap = replyMap != null && endpoints.getOrDefault(endpoint, Support.UNKNOWN) == Support.AWARE;
       Response r = post(url, body, offerReplyMap ? replyMap.hex : null);
-      if (r.status != 200) {
-        throw new HessianConnectionException(r.status + ": " + new String(r.body, StandardCharsets.UTF_8));
-      }
+      if (r.status != 200) throw connectionError(r);
       if (r.aware) {
         endpoints.put(endpoint, Support.AWARE);
         if (!r.typeMaps.isEmpty()) {
@@ -235,6 +269,11 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         synchronized (st) { st.requestMap = null; st.replyMap = null; }
       }
       return reply(method, st, r, offerReplyMap ? replyMap : null, rec);
+    }
+
+    /** What Caucho's proxy throws for a status other than 200. */
+    private HessianConnectionException connectionError(Response r) {
+      return new HessianConnectionException(r.status + ": " + new String(r.body, StandardCharsets.UTF_8));
     }
 
     /** Decodes a reply (plain or referring), learning a reply map the server confirmed. */
