@@ -15,6 +15,7 @@ import java.lang.reflect.Proxy;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +55,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   public final AtomicLong calls = new AtomicLong(), plainRequests = new AtomicLong(),
       referringRequests = new AtomicLong(), resends = new AtomicLong(), unknownTypeMap = new AtomicLong(),
       fallbacks = new AtomicLong(), referringReplies = new AtomicLong(), plainReplies = new AtomicLong(),
-      requestMapsConfirmed = new AtomicLong(), replyMapsConfirmed = new AtomicLong();
+      requestMapsConfirmed = new AtomicLong(), replyMapsConfirmed = new AtomicLong(), collisions = new AtomicLong();
 
   /** What the last call of this thread sent and received. */
   public static final class CallRecord {
@@ -64,6 +65,8 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     public boolean referringRequest;
     public boolean referringReply;
     public boolean resent;
+    /** The digests the answer listed in Hessian-Type-Map. */
+    public List<String> typeMaps = List.of();
   }
 
   private final ThreadLocal<CallRecord> last = ThreadLocal.withInitial(CallRecord::new);
@@ -139,6 +142,75 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     String text = new String(body, StandardCharsets.ISO_8859_1);
     for (String r : CAUCHO_REFUSALS) if (text.contains(r)) return true;
     return false;
+  }
+
+  /** The map of a plain message (a call sent, a reply read) when the server listed its digest. */
+  static TypeMap listedMap(byte[] plain, Response r) {
+    if (!r.aware || r.typeMaps.isEmpty()) return null;
+    try {
+      TypeMap m = TypeMap.ofMessage(plain);
+      return m.withinLimits() && r.typeMaps.contains(m.hex) ? m : null;
+    } catch (IOException e) {
+      return null; // a malformed reply: its decoder reports it
+    }
+  }
+
+  /**
+   * Remembers the request and reply maps (either may be null) the server listed for one exchange
+   * of st's method, unless a digest would then name two contents at this client (across all its
+   * endpoints): a collision (a request and a reply map of one digest, or a map whose digest another
+   * confirmed map already has) keeps neither map of that digest, forgets every map with it, and is
+   * counted. A server that listed the digest keeps one of the two contents at most, so using either
+   * could make it decode one map's message with the other's classes.
+   */
+  void confirm(MethodState st, TypeMap request, TypeMap reply) {
+    synchronized (methods) {
+      if (request != null && reply != null && request.hex.equals(reply.hex)
+          && !Arrays.equals(request.canonical, reply.canonical)) {
+        collided(request.hex);
+        return;
+      }
+      if (request != null && collides(st, request)) { collided(request.hex); request = null; }
+      if (reply != null && collides(st, reply)) { collided(reply.hex); reply = null; }
+      synchronized (st) {
+        if (request != null) st.requestMap = request;
+        if (reply != null) st.replyMap = reply;
+      }
+    }
+    if (request != null) requestMapsConfirmed.incrementAndGet();
+    if (reply != null) replyMapsConfirmed.incrementAndGet();
+  }
+
+  /** Whether another content than m's is confirmed under m's digest (checked when m is new to st). */
+  private boolean collides(MethodState st, TypeMap m) {
+    synchronized (st) {
+      if (sameContent(st.requestMap, m) || sameContent(st.replyMap, m)) return false;
+    }
+    for (MethodState o : methods.values()) {
+      synchronized (o) {
+        if (differentContent(o.requestMap, m) || differentContent(o.replyMap, m)) return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean sameContent(TypeMap a, TypeMap b) {
+    return a != null && a.hex.equals(b.hex) && Arrays.equals(a.canonical, b.canonical);
+  }
+
+  private static boolean differentContent(TypeMap a, TypeMap b) {
+    return a != null && a.hex.equals(b.hex) && !Arrays.equals(a.canonical, b.canonical);
+  }
+
+  /** Counts a collision on digest hex and forgets every map with it. */
+  private void collided(String hex) {
+    collisions.incrementAndGet();
+    for (MethodState o : methods.values()) {
+      synchronized (o) {
+        if (o.requestMap != null && o.requestMap.hex.equals(hex)) o.requestMap = null;
+        if (o.replyMap != null && o.replyMap.hex.equals(hex)) o.replyMap = null;
+      }
+    }
   }
 
   Response post(URL url, byte[] body, String replyMap) throws IOException {
@@ -228,7 +300,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         } else if (r.status == 200) {
           // a reply (with or without the extension's headers, which a hop may drop) or any other
           // fault: the call's result
-          return reply(method, st, r, replyMap, rec);
+          return reply(method, st, r, replyMap, rec, null);
         } else {
           // any other status, 5xx included: the call may have run, so it is the call's error
           throw connectionError(r);
@@ -250,25 +322,15 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       boolean offerReplyMap = replyMap != null && endpoints.getOrDefault(endpoint, Support.UNKNOWN) == Support.AWARE;
       Response r = post(url, body, offerReplyMap ? replyMap.hex : null);
       if (r.status != 200) throw connectionError(r);
+      TypeMap listed = null;
       if (r.aware) {
         endpoints.put(endpoint, Support.AWARE);
-        if (!r.typeMaps.isEmpty()) {
-          TypeMap mine = null;
-          try {
-            mine = TypeMap.ofMessage(body);
-          } catch (IOException ignored) {
-            // cannot happen for a message Caucho wrote; keep no map
-          }
-          if (mine != null && mine.withinLimits() && r.typeMaps.contains(mine.hex)) {
-            synchronized (st) { st.requestMap = mine; }
-            requestMapsConfirmed.incrementAndGet();
-          }
-        }
+        listed = listedMap(body, r);
       } else {
         endpoints.put(endpoint, Support.PLAIN);
         synchronized (st) { st.requestMap = null; st.replyMap = null; }
       }
-      return reply(method, st, r, offerReplyMap ? replyMap : null, rec);
+      return reply(method, st, r, offerReplyMap ? replyMap : null, rec, listed);
     }
 
     /** What Caucho's proxy throws for a status other than 200. */
@@ -276,39 +338,36 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       return new HessianConnectionException(r.status + ": " + new String(r.body, StandardCharsets.UTF_8));
     }
 
-    /** Decodes a reply (plain or referring), learning a reply map the server confirmed. */
-    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec) throws Throwable {
+    /**
+     * Decodes a reply (plain or referring), confirming the request map {@code listed} (of this
+     * exchange's plain call, when the server listed it) and a reply map the server listed.
+     */
+    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, TypeMap listed)
+        throws Throwable {
       byte[] b = r.body;
       rec.replyBytes = b.length;
+      rec.typeMaps = r.typeMaps;
       if (b.length < 3 || b[0] != 'H' || b[1] != 2) throw new HessianProtocolException("expected Hessian 2 reply, got " + b.length + " bytes");
       byte[] plain;
+      TypeMap replyListed = null;
       if (b[2] == 1) {
         if (b.length < 22 || b[3] != 'T' || b[4] != 0x30) throw new HessianProtocolException("malformed referring reply");
-        String hex = TypeMap.hex(java.util.Arrays.copyOfRange(b, 5, 21));
+        String hex = TypeMap.hex(Arrays.copyOfRange(b, 5, 21));
         if (offered == null || !offered.hex.equals(hex))
           throw new HessianProtocolException("referring reply for map " + hex + ", which this client did not offer");
         referringReplies.incrementAndGet();
         rec.referringReply = true;
         // H 02 00 R|F <the map's definitions> value
         plain = TypeMap.concat(new byte[] {'H', 2, 0, b[21]}, offered.definitions(),
-            java.util.Arrays.copyOfRange(b, 22, b.length));
+            Arrays.copyOfRange(b, 22, b.length));
       } else if (b[2] == 0) {
         plainReplies.incrementAndGet();
         plain = b;
-        if (r.aware && !r.typeMaps.isEmpty()) {
-          try {
-            TypeMap m = TypeMap.ofMessage(b);
-            if (m.withinLimits() && r.typeMaps.contains(m.hex)) {
-              synchronized (st) { st.replyMap = m; }
-              replyMapsConfirmed.incrementAndGet();
-            }
-          } catch (IOException ignored) {
-            // the decoder below reports a malformed reply
-          }
-        }
+        replyListed = listedMap(b, r);
       } else {
         throw new HessianProtocolException("unknown Hessian 2 minor version " + b[2]);
       }
+      if (listed != null || replyListed != null) confirm(st, listed, replyListed);
       Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(plain, 3, plain.length - 3));
       in.setSerializerFactory(getSerializerFactory());
       try {
