@@ -259,11 +259,7 @@ public class NegotiateCheck {
       default:
         throw new IllegalArgumentException("unknown mode " + mode);
     }
-    System.out.println("summary " + outcome[0] + "ok=" + ok + " failed=" + bad + " calls=" + f.calls + " plain_requests=" + f.plainRequests
-        + " referring_requests=" + f.referringRequests + " resends=" + f.resends + " unknown_type_map=" + f.unknownTypeMap
-        + " fallbacks=" + f.fallbacks + " referring_replies=" + f.referringReplies + " plain_replies=" + f.plainReplies
-        + " request_maps=" + f.requestMapsConfirmed + " reply_maps=" + f.replyMapsConfirmed + " collisions="
-        + f.collisions + " support="
+    System.out.println("summary " + outcome[0] + "ok=" + ok + " failed=" + bad + " " + f.counters() + " support="
         + f.support(new java.net.URL(base + "/bench")) + " exchange_req_sizes=" + sizes(reqSizes)
         + " exchange_reply_sizes=" + sizes(replySizes));
     if (outcome[1] != null) System.out.println("message=" + outcome[1]);

@@ -16,9 +16,12 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,12 +45,78 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   /** Per endpoint (scheme, host, port, path). */
   final Map<String, Support> endpoints = new ConcurrentHashMap<>();
 
+  /**
+   * A confirmed request map and the class written under each of its type names when it was
+   * confirmed: a referring call pre-defines the map's classes by name (Negotiation.seed), so it
+   * is sent only if each object written under one of those names is of that very Class (another
+   * class loader may have a class of the same name with other fields).
+   */
+  static final class RequestMap {
+    final TypeMap map;
+    final Map<String, Class<?>> classes;
+    RequestMap(TypeMap map, Map<String, Class<?>> classes) { this.map = map; this.classes = classes; }
+  }
+
   /** Per (endpoint, method): the confirmed request and reply maps. */
   static final class MethodState {
-    TypeMap requestMap;
+    RequestMap requestMap;
     TypeMap replyMap;
     /** The last referring call had to define classes inline: the next call is plain (4.2). */
     boolean plainNext;
+    /** Digests this method no longer refers to: another class was written under their names. */
+    final Set<String> mixedMaps = new HashSet<>();
+  }
+
+  /**
+   * A Hessian2Output that records the Class written under each type name: Caucho's serializers
+   * begin an object with writeObjectBegin(type name) inside writeObject(object), so the class is
+   * that of the innermost object being written.
+   */
+  static final class RecordingOutput extends Hessian2Output {
+    private final Map<String, Class<?>> classes = new HashMap<>();
+    /** A name was written for two classes, or outside writeObject: nothing can be checked. */
+    private boolean ambiguous;
+    private Class<?> current;
+
+    RecordingOutput(OutputStream os) { super(os); }
+
+    @Override public void writeObject(Object o) throws IOException {
+      Class<?> outer = current;
+      current = o == null ? null : o.getClass();
+      try {
+        super.writeObject(o);
+      } finally {
+        current = outer;
+      }
+    }
+
+    @Override public int writeObjectBegin(String type) throws IOException {
+      Class<?> was = current == null ? null : classes.putIfAbsent(type, current);
+      if (current == null || (was != null && was != current)) ambiguous = true;
+      return super.writeObjectBegin(type);
+    }
+
+    /** The class written under each of the map's names; null unless each was exactly one class. */
+    Map<String, Class<?>> classesOf(TypeMap map) {
+      if (ambiguous) return null;
+      Map<String, Class<?>> r = new HashMap<>();
+      for (String t : map.types) {
+        Class<?> c = classes.get(t);
+        if (c == null) return null;
+        r.put(t, c);
+      }
+      return r;
+    }
+
+    /** Whether every class written under one of expected's names is the class expected there. */
+    boolean wroteOnly(Map<String, Class<?>> expected) {
+      if (ambiguous) return false;
+      for (Map.Entry<String, Class<?>> e : classes.entrySet()) {
+        Class<?> want = expected.get(e.getKey());
+        if (want != null && want != e.getValue()) return false;
+      }
+      return true;
+    }
   }
 
   private final LinkedHashMap<String, MethodState> methods;
@@ -55,7 +124,8 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   public final AtomicLong calls = new AtomicLong(), plainRequests = new AtomicLong(),
       referringRequests = new AtomicLong(), resends = new AtomicLong(), unknownTypeMap = new AtomicLong(),
       fallbacks = new AtomicLong(), referringReplies = new AtomicLong(), plainReplies = new AtomicLong(),
-      requestMapsConfirmed = new AtomicLong(), replyMapsConfirmed = new AtomicLong(), collisions = new AtomicLong();
+      requestMapsConfirmed = new AtomicLong(), replyMapsConfirmed = new AtomicLong(), collisions = new AtomicLong(),
+      classMismatches = new AtomicLong();
 
   /** What the last call of this thread sent and received. */
   public static final class CallRecord {
@@ -84,6 +154,15 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   }
 
   public CallRecord lastCall() { return last.get(); }
+
+  /** The counters as "key=value" pairs, for the check programs' summary lines. */
+  public String counters() {
+    return "calls=" + calls + " plain_requests=" + plainRequests + " referring_requests=" + referringRequests
+        + " resends=" + resends + " unknown_type_map=" + unknownTypeMap + " fallbacks=" + fallbacks
+        + " referring_replies=" + referringReplies + " plain_replies=" + plainReplies + " request_maps="
+        + requestMapsConfirmed + " reply_maps=" + replyMapsConfirmed + " collisions=" + collisions
+        + " class_mismatches=" + classMismatches;
+  }
 
   public Support support(URL url) { return endpoints.getOrDefault(endpoint(url), Support.UNKNOWN); }
 
@@ -163,14 +242,14 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
    * counted. A server that listed the digest keeps one of the two contents at most, so using either
    * could make it decode one map's message with the other's classes.
    */
-  void confirm(MethodState st, TypeMap request, TypeMap reply) {
+  void confirm(MethodState st, RequestMap request, TypeMap reply) {
     synchronized (methods) {
-      if (request != null && reply != null && request.hex.equals(reply.hex)
-          && !Arrays.equals(request.canonical, reply.canonical)) {
-        collided(request.hex);
+      if (request != null && reply != null && request.map.hex.equals(reply.hex)
+          && !Arrays.equals(request.map.canonical, reply.canonical)) {
+        collided(reply.hex);
         return;
       }
-      if (request != null && collides(st, request)) { collided(request.hex); request = null; }
+      if (request != null && collides(st, request.map)) { collided(request.map.hex); request = null; }
       if (reply != null && collides(st, reply)) { collided(reply.hex); reply = null; }
       synchronized (st) {
         if (request != null) st.requestMap = request;
@@ -184,15 +263,17 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   /** Whether another content than m's is confirmed under m's digest (checked when m is new to st). */
   private boolean collides(MethodState st, TypeMap m) {
     synchronized (st) {
-      if (sameContent(st.requestMap, m) || sameContent(st.replyMap, m)) return false;
+      if (sameContent(mapOf(st.requestMap), m) || sameContent(st.replyMap, m)) return false;
     }
     for (MethodState o : methods.values()) {
       synchronized (o) {
-        if (differentContent(o.requestMap, m) || differentContent(o.replyMap, m)) return true;
+        if (differentContent(mapOf(o.requestMap), m) || differentContent(o.replyMap, m)) return true;
       }
     }
     return false;
   }
+
+  private static TypeMap mapOf(RequestMap r) { return r == null ? null : r.map; }
 
   private static boolean sameContent(TypeMap a, TypeMap b) {
     return a != null && a.hex.equals(b.hex) && Arrays.equals(a.canonical, b.canonical);
@@ -207,7 +288,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     collisions.incrementAndGet();
     for (MethodState o : methods.values()) {
       synchronized (o) {
-        if (o.requestMap != null && o.requestMap.hex.equals(hex)) o.requestMap = null;
+        if (o.requestMap != null && o.requestMap.map.hex.equals(hex)) o.requestMap = null;
         if (o.replyMap != null && o.replyMap.hex.equals(hex)) o.replyMap = null;
       }
     }
@@ -263,7 +344,8 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       last.set(rec);
       calls.incrementAndGet();
       Support support = endpoints.getOrDefault(endpoint, Support.UNKNOWN);
-      TypeMap reqMap, replyMap;
+      RequestMap reqMap;
+      TypeMap replyMap;
       boolean plainNext;
       synchronized (st) {
         reqMap = st.requestMap;
@@ -276,42 +358,52 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
 
       if (reqMap != null) {
         ByteArrayOutputStream bo = new ByteArrayOutputStream();
-        Hessian2Output out = new Hessian2Output(bo);
+        RecordingOutput out = new RecordingOutput(bo);
         out.setSerializerFactory(getSerializerFactory());
-        Negotiation.seed(out, reqMap);
+        Negotiation.seed(out, reqMap.map);
         out.call(name, args);
         out.flush();
-        if (Negotiation.classCount(out) > reqMap.size()) synchronized (st) { st.plainNext = true; }
-        byte[] body = reqMap.refer(bo.toByteArray());
-        rec.referringRequest = true;
-        rec.firstAttemptBytes = rec.requestBytes = body.length;
-        referringRequests.incrementAndGet();
-        Response r = post(url, body, replyMap == null ? null : replyMap.hex);
-        if (r.status == 200 && refusesMap(r.body, reqMap.hex)) {
-          // the UnknownTypeMap fault naming this call's digest (6.1): nothing ran
-          unknownTypeMap.incrementAndGet();
-          synchronized (st) { if (st.requestMap == reqMap) st.requestMap = null; }
-        } else if (r.status >= 400 && r.status < 600 && cauchoRefusal(r.body)) {
-          // a plain Caucho skeleton reached by mistake stopped at T, before the method: nothing ran
-          fallbacks.incrementAndGet();
-          endpoints.put(endpoint, Support.PLAIN);
-          synchronized (st) { st.requestMap = null; st.replyMap = null; }
-          replyMap = null;
-        } else if (r.status == 200) {
-          // a reply (with or without the extension's headers, which a hop may drop) or any other
-          // fault: the call's result
-          return reply(method, st, r, replyMap, rec, null);
+        if (!out.wroteOnly(reqMap.classes)) {
+          // another Class under one of the map's names (another class loader's) was written as a
+          // reference to the map's class: drop the body, send the call plain, never refer again
+          classMismatches.incrementAndGet();
+          synchronized (st) {
+            st.mixedMaps.add(reqMap.map.hex);
+            if (st.requestMap == reqMap) st.requestMap = null;
+          }
         } else {
-          // any other status, 5xx included: the call may have run, so it is the call's error
-          throw connectionError(r);
+          if (Negotiation.classCount(out) > reqMap.map.size()) synchronized (st) { st.plainNext = true; }
+          byte[] body = reqMap.map.refer(bo.toByteArray());
+          rec.referringRequest = true;
+          rec.firstAttemptBytes = rec.requestBytes = body.length;
+          referringRequests.incrementAndGet();
+          Response r = post(url, body, replyMap == null ? null : replyMap.hex);
+          if (r.status == 200 && refusesMap(r.body, reqMap.map.hex)) {
+            // the UnknownTypeMap fault naming this call's digest (6.1): nothing ran
+            unknownTypeMap.incrementAndGet();
+            synchronized (st) { if (st.requestMap == reqMap) st.requestMap = null; }
+          } else if (r.status >= 400 && r.status < 600 && cauchoRefusal(r.body)) {
+            // a plain Caucho skeleton reached by mistake stopped at T, before the method: nothing ran
+            fallbacks.incrementAndGet();
+            endpoints.put(endpoint, Support.PLAIN);
+            synchronized (st) { st.requestMap = null; st.replyMap = null; }
+            replyMap = null;
+          } else if (r.status == 200) {
+            // a reply (with or without the extension's headers, which a hop may drop) or any other
+            // fault: the call's result
+            return reply(method, st, r, replyMap, rec, null);
+          } else {
+            // any other status, 5xx included: the call may have run, so it is the call's error
+            throw connectionError(r);
+          }
+          resends.incrementAndGet();
+          rec.resent = true;
+          rec.referringRequest = false;
         }
-        resends.incrementAndGet();
-        rec.resent = true;
-        rec.referringRequest = false;
       }
 
       ByteArrayOutputStream bo = new ByteArrayOutputStream();
-      Hessian2Output out = new Hessian2Output(bo);
+      RecordingOutput out = new RecordingOutput(bo);
       out.setSerializerFactory(getSerializerFactory());
       out.call(name, args);
       out.flush();
@@ -322,10 +414,14 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       boolean offerReplyMap = replyMap != null && endpoints.getOrDefault(endpoint, Support.UNKNOWN) == Support.AWARE;
       Response r = post(url, body, offerReplyMap ? replyMap.hex : null);
       if (r.status != 200) throw connectionError(r);
-      TypeMap listed = null;
+      RequestMap listed = null;
       if (r.aware) {
         endpoints.put(endpoint, Support.AWARE);
-        listed = listedMap(body, r);
+        TypeMap m = listedMap(body, r);
+        Map<String, Class<?>> classes = m == null ? null : out.classesOf(m);
+        boolean mixed;
+        synchronized (st) { mixed = m != null && st.mixedMaps.contains(m.hex); }
+        if (classes != null && !mixed) listed = new RequestMap(m, classes);
       } else {
         endpoints.put(endpoint, Support.PLAIN);
         synchronized (st) { st.requestMap = null; st.replyMap = null; }
@@ -342,7 +438,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
      * Decodes a reply (plain or referring), confirming the request map {@code listed} (of this
      * exchange's plain call, when the server listed it) and a reply map the server listed.
      */
-    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, TypeMap listed)
+    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, RequestMap listed)
         throws Throwable {
       byte[] b = r.body;
       rec.replyBytes = b.length;

@@ -16,12 +16,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Caucho's HessianSkeleton behind com.sun.net.httpserver with the type negotiation extension
- * (docs/negotiation.md), serving RpcBenchServiceImpl at /bench and RpcRefsServiceImpl at /refs.
+ * (docs/negotiation.md), serving RpcBenchServiceImpl at /bench, RpcRefsServiceImpl at /refs and
+ * RpcDescribeServiceImpl at /describe.
  * Learns maps from plain calls that offer the extension, answers referring calls (the map's
  * definitions spliced into the call, decoded by the unchanged Hessian2Input) or UnknownTypeMap
  * before decoding anything, and answers referring replies for a Hessian-Reply-Map it has. A map
  * whose digest the cache holds with another content (a collision, forced in tests by
- * TypeMap.DIGEST_BYTES) is neither kept nor listed. GET /stats prints its counters. Prints "PORT n" and serves until killed.
+ * TypeMap.DIGEST_BYTES) is neither kept nor listed. GET /stats prints its counters. Prints
+ * "PORT n" and serves until killed.
  * Usage: NegotiatingServer [port] [max maps] [max canonical bytes]
  */
 public class NegotiatingServer {
@@ -207,6 +209,8 @@ public class NegotiatingServer {
     server.setExecutor(Executors.newFixedThreadPool(8));
     n.mount(server, "/bench", n.counted(new RpcBenchServiceImpl(), RpcBenchService.class), RpcBenchService.class);
     n.mount(server, "/refs", n.counted(new RpcRefsServiceImpl(), RpcRefsService.class), RpcRefsService.class);
+    n.mount(server, "/describe", n.counted(new RpcDescribeServiceImpl(), RpcDescribeService.class),
+        RpcDescribeService.class);
     server.createContext("/stats", (HttpExchange ex) -> {
       byte[] b = n.stats().getBytes(StandardCharsets.UTF_8);
       ex.sendResponseHeaders(200, b.length);

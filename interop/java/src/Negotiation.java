@@ -33,6 +33,9 @@ public final class Negotiation {
    * Pre-defines the map's classes 0..n-1 in a fresh Hessian2Output: its serializers then write
    * objects of those classes as {@code 0x60 + i} with no {@code C} entry. The key is the interned
    * type name, the instance Caucho's serializers pass (Class.getName() is interned and cached).
+   * A name is not a Class: another class loader's class of that name would be written as a
+   * reference to the map's class, so the client checks the classes it wrote
+   * (NegotiatingProxyFactory.RecordingOutput) before it sends a referring call.
    */
   public static void seed(Hessian2Output out, TypeMap map) {
     IdentityIntMap refs = classRefs(out);
