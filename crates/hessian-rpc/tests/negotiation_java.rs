@@ -3,18 +3,21 @@
 //! `NegotiatingServer` (Caucho's skeleton with the extension), against a restarted one, against a
 //! one-map cache, and each against a plain Caucho peer; then the crossings: the Java client
 //! against the Rust server and the Rust client against the Java server, each with restarts, a
-//! one-map cache and a plain peer. Skips without Java locally; fails under CI.
+//! one-map cache and a plain peer. Then the Java halves of at most once (what the Java client does
+//! with each answer to a referring call, a stand-in gateway answering on the server's port), of
+//! digest collisions (forced by a test-only digest truncation) and of classes of one name from two
+//! class loaders. Skips without Java locally; fails under CI.
 
 mod common;
 
 use hessian_rpc::negotiation::TypeMapConfig;
 use hessian_rpc::{Client, HessianServer, RunningServer};
-use hessian_testkit::java::{java, Java};
+use hessian_testkit::java::{java, Java, JVM_OPTS};
 use hessian_testkit::structs::w2;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// The W2 request map's digest and sizes (section 4.3).
@@ -28,9 +31,25 @@ struct Server {
     port: u16,
 }
 
+/// `class args…` with the JVM options `opts`, as `Java::spawn` starts it (stdout piped).
+fn spawn_with(java: &Java, opts: &[&str], class: &str, args: &[&str]) -> Child {
+    java.command_with(opts, class)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn java")
+}
+
 impl Server {
     fn start(java: &Java, class: &str, args: &[&str]) -> Server {
-        let mut child = java.spawn(class, args);
+        Server::start_with(java, JVM_OPTS, class, args)
+    }
+
+    /// [`Server::start`] with the JVM options `opts`.
+    fn start_with(java: &Java, opts: &[&str], class: &str, args: &[&str]) -> Server {
+        let mut child = spawn_with(java, opts, class, args);
         let mut line = String::new();
         BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line).expect("read PORT line");
         let port = line.trim().strip_prefix("PORT ").and_then(|p| p.parse().ok());
@@ -44,11 +63,16 @@ impl Server {
 
     /// Starts `class` on `port` (a restart in place), retrying while the port is still taken.
     fn start_on(java: &Java, class: &str, port: u16, extra: &[&str]) -> Server {
+        Server::start_on_with(java, JVM_OPTS, class, port, extra)
+    }
+
+    /// [`Server::start_on`] with the JVM options `opts`.
+    fn start_on_with(java: &Java, opts: &[&str], class: &str, port: u16, extra: &[&str]) -> Server {
         let port_s = port.to_string();
         let mut args = vec![port_s.as_str()];
         args.extend_from_slice(extra);
         for attempt in 0.. {
-            let mut child = java.spawn(class, &args);
+            let mut child = spawn_with(java, opts, class, &args);
             let mut line = String::new();
             let _ = BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line);
             if line.trim() == format!("PORT {port}") {
@@ -229,8 +253,10 @@ fn referring_call_to_a_plain_server_falls_back_once() {
         plain = Some(Server::start_on(&java, "RpcJavaServer", port, &[]));
     });
     assert_eq!(get(&s, "ok"), calls.to_string(), "{after}");
+    // recognised by Caucho's refusal of T in its 500 body, nothing else
     assert_eq!(get(&s, "fallbacks"), "1", "{after}");
     assert_eq!(get(&s, "resends"), "1", "{after}");
+    assert_eq!(get(&s, "unknown_type_map"), "0", "{after}");
     assert_eq!(get(&s, "support"), "PLAIN", "{after}");
     assert_eq!(get(&s, "referring_requests"), (calls / 2).to_string(), "{after}");
 }
@@ -327,21 +353,29 @@ fn java_client_to_rust_server_refers_after_the_first_call() {
 /// Runs NegotiateCheck `restart` against `server`: half the calls, then `between` (which may
 /// restart or replace the server), then the other half; returns the summary after the pause.
 fn restart_check(java: &Java, base: &str, calls: usize, between: impl FnOnce()) -> (HashMap<String, String>, String) {
-    let mut client = java
-        .command("NegotiateCheck")
-        .args(["restart", base, &calls.to_string()])
+    let mut command = java.command("NegotiateCheck");
+    command.args(["restart", base, &calls.to_string()]);
+    paused_check(command, "PAUSE", between)
+}
+
+/// Runs a check program that prints `pause` and waits for a line on stdin: `between` runs at the
+/// pause; returns the summary and the output after the pause. The program must succeed.
+fn paused_check(mut command: Command, pause: &str, between: impl FnOnce()) -> (HashMap<String, String>, String) {
+    let mut client = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("spawn NegotiateCheck");
+        .expect("spawn the check program");
     let mut lines = BufReader::new(client.stdout.take().unwrap());
+    let mut before = String::new();
     loop {
         let mut l = String::new();
-        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before PAUSE");
-        if l.trim() == "PAUSE" {
+        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before {pause}:\n{before}");
+        if l.trim() == pause {
             break;
         }
+        before.push_str(&l);
     }
     between();
     let mut stdin = client.stdin.take().unwrap();
@@ -349,7 +383,7 @@ fn restart_check(java: &Java, base: &str, calls: usize, between: impl FnOnce()) 
     drop(stdin);
     let mut after = String::new();
     lines.read_to_string(&mut after).unwrap();
-    assert!(client.wait().unwrap().success(), "client failed:\n{after}");
+    assert!(client.wait().unwrap().success(), "client failed:\n{before}{pause}\n{after}");
     (summary(&after), after)
 }
 
@@ -493,4 +527,259 @@ fn caucho_plain_client_is_served_plain_by_rust_server() {
     }
     let st = server.type_map_stats();
     assert_eq!((st.learned, st.referring_calls, st.plain_calls), (0, 0, 0), "no offer, nothing learned: {st:?}");
+}
+
+/// The refusal of `docs/negotiation.md` 6.1 for the map `hex`: 121 bytes.
+fn refusal(hex: &str) -> Vec<u8> {
+    let message = format!("unknown type map {hex}: resend the call as plain Hessian 2");
+    let mut r = b"H\x02\x00FH\x04code\x0eUnknownTypeMap\x07message\x30".to_vec();
+    r.push(message.len() as u8);
+    r.extend_from_slice(message.as_bytes());
+    r.push(b'Z');
+    r
+}
+
+/// One HTTP/1.0 POST of `body` to `path` on `port`: the status, the head and the body.
+fn post_raw(port: u16, path: &str, body: &[u8]) -> (u16, String, Vec<u8>) {
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let head = format!("POST {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n", body.len());
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body).unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    let end = answer.windows(4).position(|w| w == b"\r\n\r\n").expect("end of the head") + 4;
+    let head = String::from_utf8_lossy(&answer[..end]).into_owned();
+    let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).expect("status");
+    (status, head, answer[end..].to_vec())
+}
+
+/// Section 6.1 byte for byte from the Java server, to a referring call that does not carry the
+/// offer header (its body is the offer): HTTP 200, both headers, the 121-byte fault, nothing run.
+#[test]
+fn java_server_refusal_is_the_fault_of_the_spec_byte_for_byte() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let mut call = b"H\x02\x01T\x30".to_vec();
+    call.extend_from_slice(&hessian::negotiate::parse_digest(W2_DIGEST).unwrap());
+    call.extend_from_slice(b"C\x08exchange\x91\x60");
+    let (status, head, body) = post_raw(server.port, "/bench", &call);
+    assert_eq!(status, 200, "{head}");
+    assert_eq!(body, refusal(W2_DIGEST), "{}", String::from_utf8_lossy(&body));
+    assert_eq!(body.len(), 121);
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("\r\nhessian-type-maps: 1\r\n"), "{head}");
+    assert!(head.contains(&format!("\r\nhessian-type-map-unknown: {W2_DIGEST}\r\n")), "{head}");
+    let st = server.stats();
+    assert_eq!((get(&st, "executions"), get(&st, "unknown_type_map")), ("0", "1"), "{st:?}");
+}
+
+/// A stand-in for a gateway (or any peer) on the port of a stopped server: answers every POST
+/// with `status` and `body`, no extension headers and `Connection: close`, counting the requests.
+struct Stub {
+    port: u16,
+    requests: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Stub {
+    fn start(port: u16, status: u16, body: &[u8]) -> Stub {
+        let listener = (0..50)
+            .find_map(|_| {
+                let l = std::net::TcpListener::bind(("127.0.0.1", port)).ok();
+                if l.is_none() {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+                l
+            })
+            .unwrap_or_else(|| panic!("bind the stub on port {port}"));
+        let requests = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut answer =
+            format!("HTTP/1.1 {status} Stub\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len())
+                .into_bytes();
+        answer.extend_from_slice(body);
+        let (count, stopped) = (requests.clone(), stop.clone());
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                if stopped.load(Ordering::SeqCst) {
+                    return;
+                }
+                let Ok(conn) = conn else { continue };
+                let mut r = BufReader::new(conn);
+                let mut length = 0;
+                loop {
+                    let mut l = String::new();
+                    if r.read_line(&mut l).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    if l == "\r\n" {
+                        let mut body = vec![0; length];
+                        if r.read_exact(&mut body).is_ok() {
+                            count.fetch_add(1, Ordering::SeqCst);
+                            let _ = r.get_mut().write_all(&answer);
+                        }
+                        break;
+                    }
+                    if let Some((k, v)) = l.split_once(':') {
+                        if k.eq_ignore_ascii_case("content-length") {
+                            length = v.trim().parse().unwrap_or(0);
+                        }
+                    }
+                }
+            }
+        });
+        Stub { port, requests, stop }
+    }
+
+    fn requests(&self) -> usize {
+        self.requests.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Stub {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = std::net::TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+/// NegotiateCheck `gateway`: one plain W2 call to a NegotiatingServer (the map is confirmed),
+/// then, at READY, the server is replaced on its port by a [`Stub`] answering `status` and `body`
+/// to the referring call. Returns the summary, the output after READY (with the `message=` line)
+/// and the requests the stub received.
+fn gateway_check(java: &Java, status: u16, body: &[u8]) -> (HashMap<String, String>, String, usize) {
+    let server = Server::start(java, "NegotiatingServer", &["0"]);
+    let port = server.port;
+    let mut command = java.command("NegotiateCheck");
+    command.args(["gateway", &server.base()]);
+    let mut stub = None;
+    let (s, out) = paused_check(command, "READY", || {
+        server.stop();
+        stub = Some(Stub::start(port, status, body));
+    });
+    (s, out, stub.expect("stub").requests())
+}
+
+/// The exception message NegotiateCheck `gateway` printed.
+fn message(out: &str) -> &str {
+    out.lines().find_map(|l| l.strip_prefix("message=")).unwrap_or_else(|| panic!("no message line in:\n{out}"))
+}
+
+/// At most once (6.2): an HTTP error that is not Caucho's refusal may come from a server (or past
+/// a gateway) that ran the call, so it is the call's error as for a plain call, never resent.
+#[test]
+fn java_client_does_not_resend_after_an_http_error_that_is_not_a_refusal() {
+    let Some(java) = java() else { return };
+    for (status, body) in [(500, "internal error"), (503, "<html>503 Service Temporarily Unavailable</html>")] {
+        let (s, out, requests) = gateway_check(&java, status, body.as_bytes());
+        assert_eq!(get(&s, "outcome"), "error", "{out}");
+        assert_eq!(get(&s, "exception"), "com.caucho.hessian.client.HessianConnectionException", "{out}");
+        assert_eq!(message(&out), format!("{status}: {body}"));
+        assert_eq!(get(&s, "referring_requests"), "1", "{out}");
+        assert_eq!(
+            (get(&s, "resends"), get(&s, "fallbacks"), get(&s, "unknown_type_map")),
+            ("0", "0", "0"),
+            "{status}: {out}"
+        );
+        assert_eq!(requests, 1, "{status}: the referring call only: {out}");
+        assert_eq!(get(&s, "support"), "AWARE", "an error says nothing about the peer: {out}");
+    }
+}
+
+/// Caucho's refusal of `T` in an error body (HTML-escaped, as a servlet container shows an
+/// exception) proves that nothing ran: one plain resend, and the endpoint is plain from then on.
+/// The stub refuses the resend too: that answer is the call's result, with no second resend.
+#[test]
+fn java_client_resends_once_after_cauchos_refusal_in_an_error_body() {
+    let Some(java) = java() else { return };
+    let body =
+        "<pre>com.caucho.hessian.io.HessianProtocolException: expected hessian call (&#39;C&#39;) at 0x54 (T)</pre>";
+    let (s, out, requests) = gateway_check(&java, 500, body.as_bytes());
+    assert_eq!((get(&s, "fallbacks"), get(&s, "resends"), get(&s, "unknown_type_map")), ("1", "1", "0"), "{out}");
+    assert_eq!(requests, 2, "the referring call and its plain resend: {out}");
+    assert_eq!(get(&s, "support"), "PLAIN", "{out}");
+    assert_eq!(get(&s, "exception"), "com.caucho.hessian.client.HessianConnectionException", "{out}");
+}
+
+/// The refusal is recognised by its body alone (the stub sends no `Hessian-Type-Map-Unknown`, as
+/// past a hop that drops headers): forget the map, resend once. A refusal naming another digest
+/// proves nothing about this call: it is the call's fault, not resent.
+#[test]
+fn java_client_recognises_the_refusal_by_its_body() {
+    let Some(java) = java() else { return };
+    let (s, out, requests) = gateway_check(&java, 200, &refusal(W2_DIGEST));
+    assert_eq!((get(&s, "unknown_type_map"), get(&s, "resends"), get(&s, "fallbacks")), ("1", "1", "0"), "{out}");
+    assert_eq!(requests, 2, "the referring call and its plain resend: {out}");
+    // the stub refuses the plain resend too: that fault is the call's result
+    assert_eq!(get(&s, "exception"), "com.caucho.hessian.io.HessianServiceException", "{out}");
+
+    let other = "00112233445566778899aabbccddeeff";
+    let (s, out, requests) = gateway_check(&java, 200, &refusal(other));
+    assert_eq!((get(&s, "unknown_type_map"), get(&s, "resends"), get(&s, "fallbacks")), ("0", "0", "0"), "{out}");
+    assert_eq!(requests, 1, "{out}");
+    assert_eq!(get(&s, "exception"), "com.caucho.hessian.io.HessianServiceException", "{out}");
+    assert!(message(&out).contains(other), "{out}");
+}
+
+/// JVM options with every type map's digest 0 (`TypeMap.DIGEST_BYTES`, test only): any two
+/// different maps collide.
+fn colliding_digests() -> Vec<&'static str> {
+    JVM_OPTS.iter().copied().chain(["-Dhessian.typemap.testDigestBytes=0"]).collect()
+}
+
+/// A digest collision is refused, never decoded with the other map's classes (NegotiateCheck
+/// `collision`, both peers with every digest 0). The server keeps the W2 map under digest 0 and
+/// refuses the Money map of `same` (answered plain, not listed, counted), and the W2 map still
+/// decodes referring calls; after a restart the new server lists getItems' reply map (Item) under
+/// digest 0: the client counts the collision, forgets the W2 map and sends `exchange` plain.
+#[test]
+fn java_digest_collision_is_refused_not_decoded() {
+    let Some(java) = java() else { return };
+    let opts = colliding_digests();
+    let server = Server::start_with(&java, &opts, "NegotiatingServer", &["0"]);
+    let port = server.port;
+    let mut command = java.command_with(&opts, "NegotiateCheck");
+    command.args(["collision", &server.base()]);
+    let mut restarted = None;
+    let (s, out) = paused_check(command, "PAUSE", || {
+        let st = server.stats();
+        // exchange twice (plain, then referring), same twice (plain, its map refused each time)
+        assert_eq!(get(&st, "executions"), "4", "{st:?}");
+        assert_eq!(get(&st, "referring_calls"), "1", "{st:?}");
+        assert_eq!(get(&st, "collisions"), "2", "{st:?}");
+        assert_eq!(get(&st, "maps"), "1", "{st:?}");
+        assert_eq!(get(&st, "errors"), "0", "{st:?}");
+        server.stop();
+        restarted = Some(Server::start_on_with(&java, &opts, "NegotiatingServer", port, &[]));
+    });
+    assert_eq!((get(&s, "ok"), get(&s, "failed")), ("6", "0"), "{out}");
+    assert_eq!(get(&s, "collisions"), "1", "{out}");
+    assert_eq!(get(&s, "referring_requests"), "1", "{out}");
+    assert_eq!(get(&s, "resends"), "0", "{out}");
+    let st = restarted.expect("restarted").stats();
+    // getItems and a plain exchange, whose W2 map collides with the Item map the server kept
+    assert_eq!(get(&st, "executions"), "2", "{st:?}");
+    assert_eq!(get(&st, "referring_calls"), "0", "{st:?}");
+    assert_eq!(get(&st, "collisions"), "2", "{st:?}");
+    assert_eq!(get(&st, "errors"), "0", "{st:?}");
+}
+
+/// Two classes named `LoaderPoint` from two class loaders (fields x, y and fields a, b, c) do not
+/// mix (LoaderCheck): once the x/y map is confirmed, an a/b/c object is sent plain, not as a
+/// reference to the x/y class, and arrives with its own fields; the method no longer refers to a
+/// map under which another class was written.
+#[test]
+fn java_classes_of_one_name_from_two_loaders_do_not_mix() {
+    let Some(java) = java() else { return };
+    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let out = java.try_run("LoaderCheck", &[&server.base()], b"");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "LoaderCheck failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let s = summary(&stdout);
+    assert_eq!((get(&s, "ok"), get(&s, "failed")), ("5", "0"), "{stdout}");
+    assert_eq!(get(&s, "referring_requests"), "1", "{stdout}");
+    assert_eq!(get(&s, "class_mismatches"), "2", "{stdout}");
+    assert_eq!(get(&s, "resends"), "0", "{stdout}");
+    let st = server.stats();
+    assert_eq!((get(&st, "executions"), get(&st, "referring_calls")), ("5", "1"), "{st:?}");
 }

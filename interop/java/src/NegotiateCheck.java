@@ -12,11 +12,21 @@ import java.util.TreeMap;
  *   w2         CALLS exchange(request) calls to BASE_URL/bench
  *   restart    CALLS/2 calls, then prints "PAUSE" and waits for a line on stdin, then CALLS/2 more
  *   alternate  CALLS times exchange(request) then getItems(10) (two methods, two maps)
+ *   collision  (no CALLS) both peers under -Dhessian.typemap.testDigestBytes=0: a digest
+ *              collision is refused, never decoded with the other map's classes (see collision);
+ *              prints "PAUSE" between its two phases, where the test restarts the server
+ *   gateway    (no CALLS) one exchange (plain, establishing the map), prints "READY" and waits for
+ *              a line on stdin, then one more exchange (referring), whose failure is an outcome, not
+ *              a check failure: the summary line starts "summary outcome=ok|error exception=CLASS"
+ *              (exception=- when it answered) and a last line "message=…" holds the exception's
+ *              message on one line (empty when it answered)
  * Prints "call i req=… reply=…" for the first calls, then a "summary …" line with the counters and
  * the request/reply sizes seen ("578x1,228x999"); exits 1 if any reply was wrong.
  */
 public class NegotiateCheck {
   static int ok = 0, bad = 0;
+  /** Print every call's line, not only the first ones and the resent ones. */
+  static boolean verbose = false;
   static final Map<Integer, Integer> reqSizes = new TreeMap<>(), replySizes = new TreeMap<>();
 
   static String sizes(Map<Integer, Integer> m) {
@@ -34,10 +44,25 @@ public class NegotiateCheck {
       reqSizes.merge(r.requestBytes, 1, Integer::sum);
       replySizes.merge(r.replyBytes, 1, Integer::sum);
     }
-    if (i < 3 || r.resent)
+    if (i < 3 || r.resent || verbose)
       System.out.println("call " + i + " " + what + " req=" + r.requestBytes + " first=" + r.firstAttemptBytes + " reply="
           + r.replyBytes + " referring_request=" + r.referringRequest + " referring_reply=" + r.referringReply
-          + " resent=" + r.resent);
+          + " resent=" + r.resent + " listed=" + (r.typeMaps.isEmpty() ? "-" : String.join(",", r.typeMaps)));
+  }
+
+  /** Counts a failed expectation about call i. */
+  static void expect(int i, boolean good, String what) {
+    if (!good) {
+      bad++;
+      System.out.println("FAIL call " + i + ": expected " + what);
+    }
+  }
+
+  /** Prints "PAUSE" and waits for a line on stdin. */
+  static void pause() throws java.io.IOException {
+    System.out.println("PAUSE");
+    System.out.flush();
+    new BufferedReader(new InputStreamReader(System.in)).readLine();
   }
 
   static void exchange(NegotiatingProxyFactory f, RpcBenchService s, int i) {
@@ -62,6 +87,64 @@ public class NegotiateCheck {
       return;
     }
     record(f, i, "getItems", Workloads.items(10).equals(got));
+  }
+
+  static void same(NegotiatingProxyFactory f, RpcRefsService refs, int i) {
+    boolean got;
+    try {
+      got = refs.same(new com.squarespace.hopper.types.Money(1000, "EUR"), new com.squarespace.hopper.types.Money(1000, "EUR"));
+    } catch (Throwable t) {
+      bad++;
+      System.out.println("FAIL call " + i + " same threw " + RpcJavaClient.unwrap(t));
+      return;
+    }
+    record(f, i, "same", got);
+  }
+
+  /**
+   * A digest collision is refused, never decoded with the other map's classes. Both peers run
+   * with every map's digest 0 (-Dhessian.typemap.testDigestBytes=0). Phase 1: exchange
+   * establishes the W2 map under digest 0; same(m, m) at /refs (a one-class Money map, digest 0
+   * too) is answered plain, twice, and the server lists no map for it; exchange then refers to
+   * digest 0 and is answered right, decoded with the W2 map. "PAUSE" (the test restarts the
+   * server). Phase 2: the new server lists getItems' reply map (Item) under digest 0: the client
+   * counts a collision, keeps neither and forgets the W2 map, so the next exchange is sent plain,
+   * not as a reference the new server would decode with the Item map.
+   */
+  static void collision(NegotiatingProxyFactory f, RpcBenchService s, RpcRefsService refs) throws Exception {
+    if (TypeMap.DIGEST_BYTES != 0) throw new IllegalStateException("collision needs -Dhessian.typemap.testDigestBytes=0");
+    String zero = TypeMap.hex(new byte[16]);
+    verbose = true;
+    exchange(f, s, 0);
+    expect(0, f.lastCall().typeMaps.equals(List.of(zero)), "the W2 map listed under digest 0");
+    for (int i = 1; i <= 2; i++) {
+      same(f, refs, i);
+      expect(i, !f.lastCall().referringRequest && f.lastCall().typeMaps.isEmpty(), "a plain call, no map listed");
+    }
+    exchange(f, s, 3);
+    expect(3, f.lastCall().referringRequest && !f.lastCall().resent, "a referring call to the W2 map");
+    pause();
+    items(f, s, 4);
+    expect(4, f.collisions.get() == 1, "the Item reply map under digest 0 counted as a collision");
+    exchange(f, s, 5);
+    expect(5, !f.lastCall().referringRequest, "a plain call: the W2 map was forgotten");
+  }
+
+  /**
+   * The gateway mode's second call: its outcome (answered, or the exception it threw) for the
+   * summary line, and the exception's message on one line; a wrong answer is a check failure.
+   */
+  static String[] gatewayCall(NegotiatingProxyFactory f, RpcBenchService s) {
+    Order got;
+    try {
+      got = s.exchange(Workloads.request());
+    } catch (Throwable t) {
+      t = RpcJavaClient.unwrap(t);
+      String message = String.valueOf(t.getMessage()).replaceAll("[\\r\\n]+", " ");
+      return new String[] {"outcome=error exception=" + t.getClass().getName() + " ", message};
+    }
+    record(f, 1, "exchange", Workloads.reply().equals(got));
+    return new String[] {"outcome=ok exception=- ", ""};
   }
 
   /** The W2 request as Caucho writes the call, and its map. */
@@ -140,11 +223,12 @@ public class NegotiateCheck {
     if (args[0].equals("digest")) { digest(); return; }
     if (args[0].equals("bytes")) { bytes(); return; }
     String mode = args[0], base = args[1];
-    int calls = Integer.parseInt(args[2]);
+    int calls = args.length > 2 ? Integer.parseInt(args[2]) : 0;
     NegotiatingProxyFactory f = new NegotiatingProxyFactory();
     f.setReadTimeout(60000);
     f.setConnectTimeout(10000);
     RpcBenchService s = (RpcBenchService) f.create(RpcBenchService.class, base + "/bench");
+    String[] outcome = {"", null};
     switch (mode) {
       case "w2":
         for (int i = 0; i < calls; i++) exchange(f, s, i);
@@ -152,12 +236,20 @@ public class NegotiateCheck {
       case "restart": {
         int i = 0;
         for (; i < calls / 2; i++) exchange(f, s, i);
-        System.out.println("PAUSE");
-        System.out.flush();
-        new BufferedReader(new InputStreamReader(System.in)).readLine();
+        pause();
         for (; i < calls; i++) exchange(f, s, i);
         break;
       }
+      case "collision":
+        collision(f, s, (RpcRefsService) f.create(RpcRefsService.class, base + "/refs"));
+        break;
+      case "gateway":
+        exchange(f, s, 0);
+        System.out.println("READY");
+        System.out.flush();
+        new BufferedReader(new InputStreamReader(System.in)).readLine();
+        outcome = gatewayCall(f, s);
+        break;
       case "alternate":
         for (int i = 0; i < calls; i++) {
           exchange(f, s, 2 * i);
@@ -167,12 +259,10 @@ public class NegotiateCheck {
       default:
         throw new IllegalArgumentException("unknown mode " + mode);
     }
-    System.out.println("summary ok=" + ok + " failed=" + bad + " calls=" + f.calls + " plain_requests=" + f.plainRequests
-        + " referring_requests=" + f.referringRequests + " resends=" + f.resends + " unknown_type_map=" + f.unknownTypeMap
-        + " fallbacks=" + f.fallbacks + " referring_replies=" + f.referringReplies + " plain_replies=" + f.plainReplies
-        + " request_maps=" + f.requestMapsConfirmed + " reply_maps=" + f.replyMapsConfirmed + " support="
+    System.out.println("summary " + outcome[0] + "ok=" + ok + " failed=" + bad + " " + f.counters() + " support="
         + f.support(new java.net.URL(base + "/bench")) + " exchange_req_sizes=" + sizes(reqSizes)
         + " exchange_reply_sizes=" + sizes(replySizes));
+    if (outcome[1] != null) System.out.println("message=" + outcome[1]);
     System.exit(bad == 0 ? 0 : 1);
   }
 }

@@ -15,9 +15,13 @@ import java.lang.reflect.Proxy;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,9 +30,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * on top of Caucho's unchanged Hessian2Output/Hessian2Input: every call offers
  * {@code Hessian-Type-Maps: 1}; to an endpoint that confirmed it, a method whose map the server
  * confirmed is called with a referring message ({@code H 02 01 T 30 <digest>}, the map's classes
- * pre-defined in the output); UnknownTypeMap, an HTTP error or a reply without the header makes it
- * resend the call once as plain Hessian 2. Reply maps the server confirmed are offered with
- * {@code Hessian-Reply-Map}, and referring replies are read by splicing the map's definitions in.
+ * pre-defined in the output). At most once (section 6): a referring call is resent, once and plain,
+ * only after an answer whose body proves nothing ran (the UnknownTypeMap fault naming its digest,
+ * or Caucho's refusal of {@code T}); every other answer is the call's result. Reply maps the server
+ * confirmed are offered with {@code Hessian-Reply-Map}, and referring replies are read by splicing
+ * the map's definitions in.
  */
 public class NegotiatingProxyFactory extends HessianProxyFactory {
   /** Client-side bound on (endpoint, method) entries, least recently used evicted. */
@@ -39,12 +45,78 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   /** Per endpoint (scheme, host, port, path). */
   final Map<String, Support> endpoints = new ConcurrentHashMap<>();
 
+  /**
+   * A confirmed request map and the class written under each of its type names when it was
+   * confirmed: a referring call pre-defines the map's classes by name (Negotiation.seed), so it
+   * is sent only if each object written under one of those names is of that very Class (another
+   * class loader may have a class of the same name with other fields).
+   */
+  static final class RequestMap {
+    final TypeMap map;
+    final Map<String, Class<?>> classes;
+    RequestMap(TypeMap map, Map<String, Class<?>> classes) { this.map = map; this.classes = classes; }
+  }
+
   /** Per (endpoint, method): the confirmed request and reply maps. */
   static final class MethodState {
-    TypeMap requestMap;
+    RequestMap requestMap;
     TypeMap replyMap;
     /** The last referring call had to define classes inline: the next call is plain (4.2). */
     boolean plainNext;
+    /** Digests this method no longer refers to: another class was written under their names. */
+    final Set<String> mixedMaps = new HashSet<>();
+  }
+
+  /**
+   * A Hessian2Output that records the Class written under each type name: Caucho's serializers
+   * begin an object with writeObjectBegin(type name) inside writeObject(object), so the class is
+   * that of the innermost object being written.
+   */
+  static final class RecordingOutput extends Hessian2Output {
+    private final Map<String, Class<?>> classes = new HashMap<>();
+    /** A name was written for two classes, or outside writeObject: nothing can be checked. */
+    private boolean ambiguous;
+    private Class<?> current;
+
+    RecordingOutput(OutputStream os) { super(os); }
+
+    @Override public void writeObject(Object o) throws IOException {
+      Class<?> outer = current;
+      current = o == null ? null : o.getClass();
+      try {
+        super.writeObject(o);
+      } finally {
+        current = outer;
+      }
+    }
+
+    @Override public int writeObjectBegin(String type) throws IOException {
+      Class<?> was = current == null ? null : classes.putIfAbsent(type, current);
+      if (current == null || (was != null && was != current)) ambiguous = true;
+      return super.writeObjectBegin(type);
+    }
+
+    /** The class written under each of the map's names; null unless each was exactly one class. */
+    Map<String, Class<?>> classesOf(TypeMap map) {
+      if (ambiguous) return null;
+      Map<String, Class<?>> r = new HashMap<>();
+      for (String t : map.types) {
+        Class<?> c = classes.get(t);
+        if (c == null) return null;
+        r.put(t, c);
+      }
+      return r;
+    }
+
+    /** Whether every class written under one of expected's names is the class expected there. */
+    boolean wroteOnly(Map<String, Class<?>> expected) {
+      if (ambiguous) return false;
+      for (Map.Entry<String, Class<?>> e : classes.entrySet()) {
+        Class<?> want = expected.get(e.getKey());
+        if (want != null && want != e.getValue()) return false;
+      }
+      return true;
+    }
   }
 
   private final LinkedHashMap<String, MethodState> methods;
@@ -52,7 +124,8 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   public final AtomicLong calls = new AtomicLong(), plainRequests = new AtomicLong(),
       referringRequests = new AtomicLong(), resends = new AtomicLong(), unknownTypeMap = new AtomicLong(),
       fallbacks = new AtomicLong(), referringReplies = new AtomicLong(), plainReplies = new AtomicLong(),
-      requestMapsConfirmed = new AtomicLong(), replyMapsConfirmed = new AtomicLong();
+      requestMapsConfirmed = new AtomicLong(), replyMapsConfirmed = new AtomicLong(), collisions = new AtomicLong(),
+      classMismatches = new AtomicLong();
 
   /** What the last call of this thread sent and received. */
   public static final class CallRecord {
@@ -62,6 +135,8 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     public boolean referringRequest;
     public boolean referringReply;
     public boolean resent;
+    /** The digests the answer listed in Hessian-Type-Map. */
+    public List<String> typeMaps = List.of();
   }
 
   private final ThreadLocal<CallRecord> last = ThreadLocal.withInitial(CallRecord::new);
@@ -79,6 +154,15 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   }
 
   public CallRecord lastCall() { return last.get(); }
+
+  /** The counters as "key=value" pairs, for the check programs' summary lines. */
+  public String counters() {
+    return "calls=" + calls + " plain_requests=" + plainRequests + " referring_requests=" + referringRequests
+        + " resends=" + resends + " unknown_type_map=" + unknownTypeMap + " fallbacks=" + fallbacks
+        + " referring_replies=" + referringReplies + " plain_replies=" + plainReplies + " request_maps="
+        + requestMapsConfirmed + " reply_maps=" + replyMapsConfirmed + " collisions=" + collisions
+        + " class_mismatches=" + classMismatches;
+  }
 
   public Support support(URL url) { return endpoints.getOrDefault(endpoint(url), Support.UNKNOWN); }
 
@@ -105,8 +189,109 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     int status;
     byte[] body;
     boolean aware;
-    String unknown;
     List<String> typeMaps;
+  }
+
+  /**
+   * Whether a body is the refusal of 6.1 for the map {@code hex}: a plain Hessian 2 fault whose
+   * code is UnknownTypeMap and whose message names that digest. The body is the proof, with or
+   * without the Hessian-Type-Map-Unknown header (a hop may drop headers).
+   */
+  static boolean refusesMap(byte[] body, String hex) {
+    if (body.length < 4 || body[0] != 'H' || body[1] != 2 || body[2] != 0 || body[3] != 'F') return false;
+    try {
+      Object fault = new Hessian2Input(new ByteArrayInputStream(body, 4, body.length - 4)).readObject();
+      if (!(fault instanceof Map)) return false;
+      Object code = ((Map<?, ?>) fault).get("code"), message = ((Map<?, ?>) fault).get("message");
+      return "UnknownTypeMap".equals(code) && message instanceof String && ((String) message).contains(hex);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Caucho's Hessian2Input refusing {@code T} where it expects a call, as text or HTML-escaped. */
+  private static final String[] CAUCHO_REFUSALS = {
+    "expected hessian call ('C') at 0x54",
+    "expected hessian call (&#39;C&#39;) at 0x54",
+    "expected hessian call (&apos;C&apos;) at 0x54",
+  };
+
+  /** Whether an HTTP error body holds Caucho's refusal of a referring call's {@code T}. */
+  static boolean cauchoRefusal(byte[] body) {
+    String text = new String(body, StandardCharsets.ISO_8859_1);
+    for (String r : CAUCHO_REFUSALS) if (text.contains(r)) return true;
+    return false;
+  }
+
+  /** The map of a plain message (a call sent, a reply read) when the server listed its digest. */
+  static TypeMap listedMap(byte[] plain, Response r) {
+    if (!r.aware || r.typeMaps.isEmpty()) return null;
+    try {
+      TypeMap m = TypeMap.ofMessage(plain);
+      return m.withinLimits() && r.typeMaps.contains(m.hex) ? m : null;
+    } catch (IOException e) {
+      return null; // a malformed reply: its decoder reports it
+    }
+  }
+
+  /**
+   * Remembers the request and reply maps (either may be null) the server listed for one exchange
+   * of st's method, unless a digest would then name two contents at this client (across all its
+   * endpoints): a collision (a request and a reply map of one digest, or a map whose digest another
+   * confirmed map already has) keeps neither map of that digest, forgets every map with it, and is
+   * counted. A server that listed the digest keeps one of the two contents at most, so using either
+   * could make it decode one map's message with the other's classes.
+   */
+  void confirm(MethodState st, RequestMap request, TypeMap reply) {
+    synchronized (methods) {
+      if (request != null && reply != null && request.map.hex.equals(reply.hex)
+          && !Arrays.equals(request.map.canonical, reply.canonical)) {
+        collided(reply.hex);
+        return;
+      }
+      if (request != null && collides(st, request.map)) { collided(request.map.hex); request = null; }
+      if (reply != null && collides(st, reply)) { collided(reply.hex); reply = null; }
+      synchronized (st) {
+        if (request != null) st.requestMap = request;
+        if (reply != null) st.replyMap = reply;
+      }
+    }
+    if (request != null) requestMapsConfirmed.incrementAndGet();
+    if (reply != null) replyMapsConfirmed.incrementAndGet();
+  }
+
+  /** Whether another content than m's is confirmed under m's digest (checked when m is new to st). */
+  private boolean collides(MethodState st, TypeMap m) {
+    synchronized (st) {
+      if (sameContent(mapOf(st.requestMap), m) || sameContent(st.replyMap, m)) return false;
+    }
+    for (MethodState o : methods.values()) {
+      synchronized (o) {
+        if (differentContent(mapOf(o.requestMap), m) || differentContent(o.replyMap, m)) return true;
+      }
+    }
+    return false;
+  }
+
+  private static TypeMap mapOf(RequestMap r) { return r == null ? null : r.map; }
+
+  private static boolean sameContent(TypeMap a, TypeMap b) {
+    return a != null && a.hex.equals(b.hex) && Arrays.equals(a.canonical, b.canonical);
+  }
+
+  private static boolean differentContent(TypeMap a, TypeMap b) {
+    return a != null && a.hex.equals(b.hex) && !Arrays.equals(a.canonical, b.canonical);
+  }
+
+  /** Counts a collision on digest hex and forgets every map with it. */
+  private void collided(String hex) {
+    collisions.incrementAndGet();
+    for (MethodState o : methods.values()) {
+      synchronized (o) {
+        if (o.requestMap != null && o.requestMap.map.hex.equals(hex)) o.requestMap = null;
+        if (o.replyMap != null && o.replyMap.hex.equals(hex)) o.replyMap = null;
+      }
+    }
   }
 
   Response post(URL url, byte[] body, String replyMap) throws IOException {
@@ -130,7 +315,6 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     r.body = is == null ? new byte[0] : is.readAllBytes();
     if (is != null) is.close();
     r.aware = Negotiation.offers(c.getHeaderField(Negotiation.OFFER));
-    r.unknown = c.getHeaderField(Negotiation.UNKNOWN);
     // header names are case-insensitive (com.sun.net.httpserver sends "Hessian-type-map")
     java.util.List<String> values = new java.util.ArrayList<>();
     for (Map.Entry<String, List<String>> e : c.getHeaderFields().entrySet())
@@ -160,7 +344,8 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       last.set(rec);
       calls.incrementAndGet();
       Support support = endpoints.getOrDefault(endpoint, Support.UNKNOWN);
-      TypeMap reqMap, replyMap;
+      RequestMap reqMap;
+      TypeMap replyMap;
       boolean plainNext;
       synchronized (st) {
         reqMap = st.requestMap;
@@ -173,37 +358,52 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
 
       if (reqMap != null) {
         ByteArrayOutputStream bo = new ByteArrayOutputStream();
-        Hessian2Output out = new Hessian2Output(bo);
+        RecordingOutput out = new RecordingOutput(bo);
         out.setSerializerFactory(getSerializerFactory());
-        Negotiation.seed(out, reqMap);
+        Negotiation.seed(out, reqMap.map);
         out.call(name, args);
         out.flush();
-        if (Negotiation.classCount(out) > reqMap.size()) synchronized (st) { st.plainNext = true; }
-        byte[] body = reqMap.refer(bo.toByteArray());
-        rec.referringRequest = true;
-        rec.firstAttemptBytes = rec.requestBytes = body.length;
-        referringRequests.incrementAndGet();
-        Response r = post(url, body, replyMap == null ? null : replyMap.hex);
-        if (r.status == 200 && r.unknown != null) {
-          // nothing ran on the server: forget the map and resend once, plain
-          unknownTypeMap.incrementAndGet();
-          synchronized (st) { if (st.requestMap == reqMap) st.requestMap = null; }
-        } else if (r.status != 200 || !r.aware) {
-          // a plain server reached by mistake: it refused H 02 01 before running anything
-          fallbacks.incrementAndGet();
-          endpoints.put(endpoint, Support.PLAIN);
-          synchronized (st) { st.requestMap = null; st.replyMap = null; }
-          replyMap = null;
+        if (!out.wroteOnly(reqMap.classes)) {
+          // another Class under one of the map's names (another class loader's) was written as a
+          // reference to the map's class: drop the body, send the call plain, never refer again
+          classMismatches.incrementAndGet();
+          synchronized (st) {
+            st.mixedMaps.add(reqMap.map.hex);
+            if (st.requestMap == reqMap) st.requestMap = null;
+          }
         } else {
-          return reply(method, st, r, replyMap, rec);
+          if (Negotiation.classCount(out) > reqMap.map.size()) synchronized (st) { st.plainNext = true; }
+          byte[] body = reqMap.map.refer(bo.toByteArray());
+          rec.referringRequest = true;
+          rec.firstAttemptBytes = rec.requestBytes = body.length;
+          referringRequests.incrementAndGet();
+          Response r = post(url, body, replyMap == null ? null : replyMap.hex);
+          if (r.status == 200 && refusesMap(r.body, reqMap.map.hex)) {
+            // the UnknownTypeMap fault naming this call's digest (6.1): nothing ran
+            unknownTypeMap.incrementAndGet();
+            synchronized (st) { if (st.requestMap == reqMap) st.requestMap = null; }
+          } else if (r.status >= 400 && r.status < 600 && cauchoRefusal(r.body)) {
+            // a plain Caucho skeleton reached by mistake stopped at T, before the method: nothing ran
+            fallbacks.incrementAndGet();
+            endpoints.put(endpoint, Support.PLAIN);
+            synchronized (st) { st.requestMap = null; st.replyMap = null; }
+            replyMap = null;
+          } else if (r.status == 200) {
+            // a reply (with or without the extension's headers, which a hop may drop) or any other
+            // fault: the call's result
+            return reply(method, st, r, replyMap, rec, null);
+          } else {
+            // any other status, 5xx included: the call may have run, so it is the call's error
+            throw connectionError(r);
+          }
+          resends.incrementAndGet();
+          rec.resent = true;
+          rec.referringRequest = false;
         }
-        resends.incrementAndGet();
-        rec.resent = true;
-        rec.referringRequest = false;
       }
 
       ByteArrayOutputStream bo = new ByteArrayOutputStream();
-      Hessian2Output out = new Hessian2Output(bo);
+      RecordingOutput out = new RecordingOutput(bo);
       out.setSerializerFactory(getSerializerFactory());
       out.call(name, args);
       out.flush();
@@ -213,63 +413,57 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       plainRequests.incrementAndGet();
       boolean offerReplyMap = replyMap != null && endpoints.getOrDefault(endpoint, Support.UNKNOWN) == Support.AWARE;
       Response r = post(url, body, offerReplyMap ? replyMap.hex : null);
-      if (r.status != 200) {
-        throw new HessianConnectionException(r.status + ": " + new String(r.body, StandardCharsets.UTF_8));
-      }
+      if (r.status != 200) throw connectionError(r);
+      RequestMap listed = null;
       if (r.aware) {
         endpoints.put(endpoint, Support.AWARE);
-        if (!r.typeMaps.isEmpty()) {
-          TypeMap mine = null;
-          try {
-            mine = TypeMap.ofMessage(body);
-          } catch (IOException ignored) {
-            // cannot happen for a message Caucho wrote; keep no map
-          }
-          if (mine != null && mine.withinLimits() && r.typeMaps.contains(mine.hex)) {
-            synchronized (st) { st.requestMap = mine; }
-            requestMapsConfirmed.incrementAndGet();
-          }
-        }
+        TypeMap m = listedMap(body, r);
+        Map<String, Class<?>> classes = m == null ? null : out.classesOf(m);
+        boolean mixed;
+        synchronized (st) { mixed = m != null && st.mixedMaps.contains(m.hex); }
+        if (classes != null && !mixed) listed = new RequestMap(m, classes);
       } else {
         endpoints.put(endpoint, Support.PLAIN);
         synchronized (st) { st.requestMap = null; st.replyMap = null; }
       }
-      return reply(method, st, r, offerReplyMap ? replyMap : null, rec);
+      return reply(method, st, r, offerReplyMap ? replyMap : null, rec, listed);
     }
 
-    /** Decodes a reply (plain or referring), learning a reply map the server confirmed. */
-    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec) throws Throwable {
+    /** What Caucho's proxy throws for a status other than 200. */
+    private HessianConnectionException connectionError(Response r) {
+      return new HessianConnectionException(r.status + ": " + new String(r.body, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Decodes a reply (plain or referring), confirming the request map {@code listed} (of this
+     * exchange's plain call, when the server listed it) and a reply map the server listed.
+     */
+    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, RequestMap listed)
+        throws Throwable {
       byte[] b = r.body;
       rec.replyBytes = b.length;
+      rec.typeMaps = r.typeMaps;
       if (b.length < 3 || b[0] != 'H' || b[1] != 2) throw new HessianProtocolException("expected Hessian 2 reply, got " + b.length + " bytes");
       byte[] plain;
+      TypeMap replyListed = null;
       if (b[2] == 1) {
         if (b.length < 22 || b[3] != 'T' || b[4] != 0x30) throw new HessianProtocolException("malformed referring reply");
-        String hex = TypeMap.hex(java.util.Arrays.copyOfRange(b, 5, 21));
+        String hex = TypeMap.hex(Arrays.copyOfRange(b, 5, 21));
         if (offered == null || !offered.hex.equals(hex))
           throw new HessianProtocolException("referring reply for map " + hex + ", which this client did not offer");
         referringReplies.incrementAndGet();
         rec.referringReply = true;
         // H 02 00 R|F <the map's definitions> value
         plain = TypeMap.concat(new byte[] {'H', 2, 0, b[21]}, offered.definitions(),
-            java.util.Arrays.copyOfRange(b, 22, b.length));
+            Arrays.copyOfRange(b, 22, b.length));
       } else if (b[2] == 0) {
         plainReplies.incrementAndGet();
         plain = b;
-        if (r.aware && !r.typeMaps.isEmpty()) {
-          try {
-            TypeMap m = TypeMap.ofMessage(b);
-            if (m.withinLimits() && r.typeMaps.contains(m.hex)) {
-              synchronized (st) { st.replyMap = m; }
-              replyMapsConfirmed.incrementAndGet();
-            }
-          } catch (IOException ignored) {
-            // the decoder below reports a malformed reply
-          }
-        }
+        replyListed = listedMap(b, r);
       } else {
         throw new HessianProtocolException("unknown Hessian 2 minor version " + b[2]);
       }
+      if (listed != null || replyListed != null) confirm(st, listed, replyListed);
       Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(plain, 3, plain.length - 3));
       in.setSerializerFactory(getSerializerFactory());
       try {

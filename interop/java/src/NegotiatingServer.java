@@ -16,11 +16,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Caucho's HessianSkeleton behind com.sun.net.httpserver with the type negotiation extension
- * (docs/negotiation.md), serving RpcBenchServiceImpl at /bench and RpcRefsServiceImpl at /refs.
+ * (docs/negotiation.md), serving RpcBenchServiceImpl at /bench, RpcRefsServiceImpl at /refs and
+ * RpcDescribeServiceImpl at /describe.
  * Learns maps from plain calls that offer the extension, answers referring calls (the map's
  * definitions spliced into the call, decoded by the unchanged Hessian2Input) or UnknownTypeMap
- * before decoding anything, and answers referring replies for a Hessian-Reply-Map it has. GET
- * /stats prints its counters. Prints "PORT n" and serves until killed.
+ * before decoding anything, and answers referring replies for a Hessian-Reply-Map it has. A map
+ * whose digest the cache holds with another content (a collision, forced in tests by
+ * TypeMap.DIGEST_BYTES) is neither kept nor listed. GET /stats prints its counters. Prints
+ * "PORT n" and serves until killed.
  * Usage: NegotiatingServer [port] [max maps] [max canonical bytes]
  */
 public class NegotiatingServer {
@@ -72,6 +75,7 @@ public class NegotiatingServer {
         unknown.incrementAndGet();
         ByteArrayOutputStream bo = new ByteArrayOutputStream();
         Hessian2Output out = new Hessian2Output(bo);
+        // with no detail, Caucho writes exactly the 121 bytes of 6.1: H 02 00 F H code message Z
         out.writeFault("UnknownTypeMap", "unknown type map " + hex + ": resend the call as plain Hessian 2", null);
         out.flush();
         a.header(Negotiation.UNKNOWN, hex);
@@ -93,9 +97,13 @@ public class NegotiatingServer {
       try {
         TypeMap m = TypeMap.ofMessage(body);
         if (m.withinLimits()) {
-          cache.put(m, null);
-          learned.incrementAndGet();
-          requestDigest = m.hex;
+          if (cache.put(m, null)) {
+            learned.incrementAndGet();
+            requestDigest = m.hex;
+          } else if (m.hex.equals(hexOrNull(replyMapHeader))) {
+            // a collision: the digest names two contents in this exchange, so it names no reply map
+            replyMapHeader = null;
+          }
         }
       } catch (IOException ignored) {
         // not a message the scanner understands: serve it plain, learn nothing
@@ -117,13 +125,10 @@ public class NegotiatingServer {
     Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(plain, 3, plain.length - 3));
     in.setSerializerFactory(serializers);
     in.readCall();
-    byte[] want = TypeMap.unhex(replyMapHeader);
+    String want = hexOrNull(replyMapHeader);
     TypeMap replyMap = null;
-    if (want != null) {
-      String hex = TypeMap.hex(want);
-      // only a map this server wrote itself: its serializers write exactly those fields
-      if (Boolean.TRUE.equals(cache.value(hex))) replyMap = cache.get(hex);
-    }
+    // only a map this server wrote itself: its serializers write exactly those fields
+    if (want != null && Boolean.TRUE.equals(cache.value(want))) replyMap = cache.get(want);
     ByteArrayOutputStream bo = new ByteArrayOutputStream();
     Hessian2Output out = new Hessian2Output(bo);
     out.setSerializerFactory(serializers);
@@ -140,10 +145,7 @@ public class NegotiatingServer {
     String replyDigest = null;
     try {
       TypeMap m = TypeMap.ofMessage(reply);
-      if (m.withinLimits()) {
-        cache.put(m, Boolean.TRUE);
-        replyDigest = m.hex;
-      }
+      if (m.withinLimits() && cache.put(m, Boolean.TRUE)) replyDigest = m.hex;
     } catch (IOException ignored) {
       // keep no reply map
     }
@@ -155,11 +157,17 @@ public class NegotiatingServer {
     return reply;
   }
 
+  /** A digest header's value in lower-case hex, or null when it is not 32 hex digits. */
+  static String hexOrNull(String header) {
+    byte[] d = TypeMap.unhex(header);
+    return d == null ? null : TypeMap.hex(d);
+  }
+
   String stats() {
     return "executions=" + executions + " plain_calls=" + plainCalls + " referring_calls=" + referringCalls
         + " unknown_type_map=" + unknown + " learned=" + learned + " referring_replies=" + referringReplies
         + " plain_replies=" + plainReplies + " errors=" + errors + " maps=" + cache.size() + " evictions="
-        + cache.evictions() + "\n";
+        + cache.evictions() + " collisions=" + cache.collisions() + "\n";
   }
 
   void mount(HttpServer server, String path, Object impl, Class<?> api) {
@@ -201,6 +209,8 @@ public class NegotiatingServer {
     server.setExecutor(Executors.newFixedThreadPool(8));
     n.mount(server, "/bench", n.counted(new RpcBenchServiceImpl(), RpcBenchService.class), RpcBenchService.class);
     n.mount(server, "/refs", n.counted(new RpcRefsServiceImpl(), RpcRefsService.class), RpcRefsService.class);
+    n.mount(server, "/describe", n.counted(new RpcDescribeServiceImpl(), RpcDescribeService.class),
+        RpcDescribeService.class);
     server.createContext("/stats", (HttpExchange ex) -> {
       byte[] b = n.stats().getBytes(StandardCharsets.UTF_8);
       ex.sendResponseHeaders(200, b.length);

@@ -2,6 +2,7 @@ import com.caucho.hessian.io.Hessian2Output;
 import com.caucho.hessian.util.IdentityIntMap;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,9 @@ public final class Negotiation {
    * Pre-defines the map's classes 0..n-1 in a fresh Hessian2Output: its serializers then write
    * objects of those classes as {@code 0x60 + i} with no {@code C} entry. The key is the interned
    * type name, the instance Caucho's serializers pass (Class.getName() is interned and cached).
+   * A name is not a Class: another class loader's class of that name would be written as a
+   * reference to the map's class, so the client checks the classes it wrote
+   * (NegotiatingProxyFactory.RecordingOutput) before it sends a referring call.
    */
   public static void seed(Hessian2Output out, TypeMap map) {
     IdentityIntMap refs = classRefs(out);
@@ -76,6 +80,7 @@ public final class Negotiation {
     private final long maxBytes;
     private long bytes;
     private long evictions;
+    private long collisions;
     private final LinkedHashMap<String, Entry<V>> map = new LinkedHashMap<>(16, 0.75f, true);
 
     static final class Entry<V> {
@@ -99,12 +104,21 @@ public final class Negotiation {
       return e == null ? null : e.value;
     }
 
-    /** Keeps m (most recently used), or refreshes it; value replaces the old one when not null. */
-    public synchronized void put(TypeMap m, V value) {
+    /**
+     * Keeps m (most recently used), or refreshes the entry of its digest when that holds the same
+     * content (value then replaces the old one when not null). A different content under the digest
+     * is a collision: m is not kept, the entry is left as it was, and it is counted. Returns whether
+     * m is kept.
+     */
+    public synchronized boolean put(TypeMap m, V value) {
       Entry<V> e = map.get(m.hex);
       if (e != null) {
+        if (!Arrays.equals(e.typeMap.canonical, m.canonical)) {
+          collisions++;
+          return false;
+        }
         if (value != null) e.value = value;
-        return;
+        return true;
       }
       map.put(m.hex, new Entry<>(m, value));
       bytes += m.canonical.length;
@@ -115,6 +129,7 @@ public final class Negotiation {
         bytes -= old.typeMap.canonical.length;
         evictions++;
       }
+      return map.containsKey(m.hex); // false when m alone exceeds maxBytes
     }
 
     public synchronized void remove(String hex) {
@@ -125,5 +140,8 @@ public final class Negotiation {
     public synchronized int size() { return map.size(); }
 
     public synchronized long evictions() { return evictions; }
+
+    /** Maps refused because another content was kept under their digest. */
+    public synchronized long collisions() { return collisions; }
   }
 }

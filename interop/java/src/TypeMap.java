@@ -64,9 +64,28 @@ public final class TypeMap {
     }
   }
 
+  /**
+   * TEST ONLY: {@code -Dhessian.typemap.testDigestBytes=N} (0 to 16) keeps the first N bytes of
+   * each digest and zeroes the rest, so that different maps collide on purpose (0: every map has
+   * the digest 0). Both peers of a test must set it alike. Never set it outside a collision test.
+   */
+  static final int DIGEST_BYTES = testDigestBytes();
+
+  private static int testDigestBytes() {
+    String v = System.getProperty("hessian.typemap.testDigestBytes");
+    if (v == null) return 16;
+    int n = Integer.parseInt(v.trim());
+    if (n < 0 || n > 16) throw new IllegalArgumentException("hessian.typemap.testDigestBytes must be 0..16, got " + n);
+    System.err.println("TypeMap: TEST ONLY: digests keep " + n + " of 16 bytes (hessian.typemap.testDigestBytes)");
+    return n;
+  }
+
+  /** The first 16 bytes of SHA-256 (fewer, then zeros, under {@link #DIGEST_BYTES}). */
   public static byte[] digest(byte[] canonical) {
     try {
-      return Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(canonical), 16);
+      byte[] d = Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(canonical), 16);
+      Arrays.fill(d, DIGEST_BYTES, 16, (byte) 0);
+      return d;
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
