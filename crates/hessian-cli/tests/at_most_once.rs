@@ -8,9 +8,11 @@
 //!   equal the calls, whether both servers already know the W2 map (from other clients) or the
 //!   hidden one keeps no map (every refusal it sends is recognised by its body alone).
 //! - nginx answers 502, 503 and 504 itself to a referring call (a gateway that cannot know
-//!   whether the call ran): the Rust client returns the error and does not resend it.
+//!   whether the call ran): the Rust client and the Java client (`NegotiatingProxyFactory`, run
+//!   by `interop/java/src/NegotiateCheck.java gateway`) return the error and do not resend it.
 //!
-//! Needs nginx: skipped with a message when missing, a failure under `CI`.
+//! Needs nginx (and Java for the Java client): skipped with a message when missing, a failure
+//! under `CI`.
 
 mod common;
 
@@ -21,7 +23,8 @@ use hessian_demo::BenchClient;
 use hessian_rpc::Client;
 use hessian_testkit::structs::w2;
 use std::collections::HashMap;
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
 
 /// Runs `hessian load ARGS --json` and returns its JSON report (the run must succeed).
 fn load(args: &[&str]) -> serde_json::Value {
@@ -127,23 +130,7 @@ fn a_hop_that_drops_the_extension_headers_never_makes_a_call_run_twice() {
 fn a_gateway_error_to_a_referring_call_is_the_calls_result_and_never_resent() {
     let Some(bin) = nginx() else { return };
     let demo = Demo::start(0, &[]);
-    let front = free_port();
-    // nginx answers 502, 503 or 504 itself while the file of that name exists
-    let http = format!(
-        "    server {{
-        listen 127.0.0.1:{front};
-        location / {{
-            if (-f {{dir}}/502) {{ return 502; }}
-            if (-f {{dir}}/503) {{ return 503; }}
-            if (-f {{dir}}/504) {{ return 504; }}
-            proxy_pass http://127.0.0.1:{port};
-            proxy_http_version 1.1;
-            proxy_set_header Connection \"\";
-        }}
-    }}",
-        port = demo.port
-    );
-    let nginx = start_nginx_with(&bin, "gateway-errors", &http, front);
+    let (nginx, front) = gateway(&bin, &demo, "gateway-errors");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let client = Client::new();
     let bench = BenchClient::new(client.proxy(&format!("http://127.0.0.1:{front}/bench")).unwrap());
@@ -171,5 +158,78 @@ fn a_gateway_error_to_a_referring_call_is_the_calls_result_and_never_resent() {
     let stats = demo.stats();
     assert_eq!(get(&stats, "exchange"), ok, "{stats:?}");
     assert_eq!(client.type_map_stats().referring_calls, 6, "{:?}", client.type_map_stats());
+    drop(nginx);
+}
+
+/// nginx in front of `demo` answering 502, 503 or 504 itself while a file of that name exists in
+/// its directory; returns nginx and its port.
+fn gateway(bin: &std::path::Path, demo: &Demo, name: &str) -> (common::Nginx, u16) {
+    let front = free_port();
+    let http = format!(
+        "    server {{
+        listen 127.0.0.1:{front};
+        location / {{
+            if (-f {{dir}}/502) {{ return 502; }}
+            if (-f {{dir}}/503) {{ return 503; }}
+            if (-f {{dir}}/504) {{ return 504; }}
+            proxy_pass http://127.0.0.1:{port};
+            proxy_http_version 1.1;
+            proxy_set_header Connection \"\";
+        }}
+    }}",
+        port = demo.port
+    );
+    (start_nginx_with(bin, name, &http, front), front)
+}
+
+#[test]
+fn the_java_client_never_resends_a_referring_call_a_gateway_answered_with_an_error() {
+    let Some(bin) = nginx() else { return };
+    let Some(java) = hessian_testkit::java::java() else { return };
+    let demo = Demo::start(0, &[]);
+    let (nginx, front) = gateway(&bin, &demo, "java-gateway-errors");
+    for status in ["502", "503", "504"] {
+        let before = get(&demo.stats(), "exchange");
+        // one plain call (the map confirmed), READY, then one referring call after the switch
+        let mut child = java
+            .command("NegotiateCheck")
+            .args(["gateway", &format!("http://127.0.0.1:{front}")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("run NegotiateCheck gateway");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut seen = String::new();
+        loop {
+            let mut line = String::new();
+            assert!(out.read_line(&mut line).unwrap() > 0, "{status}: ended before READY:\n{seen}");
+            if line.trim() == "READY" {
+                break;
+            }
+            seen.push_str(&line);
+        }
+        let flag = nginx.dir.join(status);
+        std::fs::write(&flag, b"").unwrap();
+        child.stdin.take().unwrap().write_all(b"go\n").unwrap();
+        let mut rest = String::new();
+        out.read_to_string(&mut rest).unwrap();
+        assert!(child.wait().unwrap().success(), "{status}:\n{seen}{rest}");
+        std::fs::remove_file(&flag).unwrap();
+        let summary: HashMap<&str, &str> = rest
+            .lines()
+            .find_map(|l| l.strip_prefix("summary "))
+            .unwrap_or_else(|| panic!("{status}: no summary:\n{rest}"))
+            .split_whitespace()
+            .filter_map(|kv| kv.split_once('='))
+            .collect();
+        assert_eq!(summary["outcome"], "error", "{status}: {rest}");
+        assert_eq!(summary["exception"], "com.caucho.hessian.client.HessianConnectionException", "{rest}");
+        assert_eq!(summary["referring_requests"], "1", "{status}: the second call referred: {rest}");
+        assert_eq!(summary["resends"], "0", "{status}: not resent: {rest}");
+        assert_eq!(summary["plain_requests"], "1", "{status}: only the first call was plain: {rest}");
+        assert!(rest.contains(&format!("message={status}")), "{status}: {rest}");
+        assert_eq!(get(&demo.stats(), "exchange"), before + 1, "{status}: only the first call ran");
+    }
     drop(nginx);
 }

@@ -141,6 +141,14 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
 
   private final ThreadLocal<CallRecord> last = ThreadLocal.withInitial(CallRecord::new);
 
+  static {
+    // At most once: the JDK's HttpURLConnection silently sends a POST again when a kept-alive
+    // connection fails before the answer (sun.net.http.retryPost, on by default), and the
+    // server may have run the first one. Turned off unless the JVM was told otherwise; the JDK
+    // reads it when it first loads its HTTP client, so set it on the command line to be sure.
+    if (System.getProperty("sun.net.http.retryPost") == null) System.setProperty("sun.net.http.retryPost", "false");
+  }
+
   public NegotiatingProxyFactory() { this(1024); }
 
   public NegotiatingProxyFactory(int maxEntries) {
