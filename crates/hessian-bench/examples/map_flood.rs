@@ -7,9 +7,15 @@
 //! the victim's resend rate and the server's RSS as the flood goes on.
 //!
 //! ```sh
-//! cargo build --release -p hessian-cli -p hessian-bench --example map_flood
-//! target/release/examples/map_flood 1000000        # junk maps (default 1,000,000)
+//! cargo build --release -p hessian-cli --bin hessian -p hessian-bench --example map_flood
+//! target/release/examples/map_flood 1000000          # junk maps (default 1,000,000)
+//! target/release/examples/map_flood 1000000 50       # the victim pauses 50 ms between calls
+//! target/release/examples/map_flood 1000000 50 PATH  # another `hessian` binary as the server
 //! ```
+//!
+//! A victim that calls between every few junk maps stays in any recency-ordered cache; one that
+//! calls rarely (a pause of 50 ms is some 2,000 junk maps at full speed) is where admission
+//! matters.
 use hessian::serde::message::CallWriter;
 use hessian::{ClassDef, Format, Value};
 use hessian_demo::BenchClient;
@@ -72,9 +78,16 @@ fn read_response(r: &mut BufReader<TcpStream>) -> u16 {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let junk: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
-    let exe = std::env::current_exe()?;
-    let hessian = exe.parent().and_then(|p| p.parent()).map(|p| p.join("hessian")).ok_or("no hessian binary")?;
+    let mut args = std::env::args().skip(1);
+    let junk: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let pause = std::time::Duration::from_millis(args.next().and_then(|s| s.parse().ok()).unwrap_or(0));
+    let hessian = match args.next() {
+        Some(path) => std::path::PathBuf::from(path),
+        None => {
+            let exe = std::env::current_exe()?;
+            exe.parent().and_then(|p| p.parent()).map(|p| p.join("hessian")).ok_or("no hessian binary")?
+        }
+    };
     let mut server = Command::new(&hessian)
         .args(["serve-demo", "--listen", "127.0.0.1:0"])
         .stdout(Stdio::piped())
@@ -125,6 +138,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     while !done.load(Ordering::Relaxed) {
         assert_eq!(*rt.block_on(bench.exchange(request.clone()))?, reply);
         victim_calls += 1;
+        if !pause.is_zero() {
+            std::thread::sleep(pause);
+        }
         let n = sent.load(Ordering::Relaxed);
         if n >= next_report {
             let rss = rss_kib(pid);

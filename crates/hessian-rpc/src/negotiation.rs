@@ -356,7 +356,10 @@ impl MapCache {
         }
         let map = TypeMap::with_limits(classes.iter().cloned(), &self.config.map_limits).ok()?;
         let d = digest(&map);
-        if let Some(e) = self.maps.get(&(scope, d)) {
+        // a map taught again is not a use of it (a peek, which leaves its standing in the cache
+        // as it was): only referring messages are, so that a client cannot promote maps it
+        // never refers to by sending them twice (or by the reply that repeats a call's classes)
+        if let Some(e) = self.maps.peek(&(scope, d)) {
             if e.map.canonical() != map.canonical() {
                 self.collisions.fetch_add(1, Ordering::Relaxed);
                 return None;
@@ -709,6 +712,20 @@ mod tests {
         }
         assert_eq!(misses, 0, "{:?}", c.stats());
         assert!(c.stats().evictions > 19_000, "{:?}", c.stats());
+        // a map used rarely: thousands of junk maps between two uses
+        let c = MapCache::new(TypeMapConfig::default());
+        let hot = c.learn(0, &classes("Hot"), false).unwrap();
+        let mut misses = 0;
+        for i in 0..200_000 {
+            // each junk map taught twice, as a call and as the reply that echoes its object
+            c.learn(1, &junk(i), false);
+            c.learn(1, &junk(i), true);
+            if i % 2000 == 0 && c.get(0, &hot).is_none() {
+                misses += 1;
+                c.learn(0, &classes("Hot"), false);
+            }
+        }
+        assert_eq!(misses, 0, "{:?}", c.stats());
     }
 
     #[test]
