@@ -16,9 +16,7 @@
 
 mod common;
 
-use common::{free_port, get, nginx, start_nginx_with, Demo};
-use hessian::serde::message::CallWriter;
-use hessian::Format;
+use common::{free_port, get, nginx, start_nginx_with, w2_call_file, Demo};
 use hessian_demo::BenchClient;
 use hessian_rpc::Client;
 use hessian_testkit::structs::w2;
@@ -32,15 +30,6 @@ fn load(args: &[&str]) -> serde_json::Value {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{args:?}: {text}\n{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{args:?}: no JSON report ({e}): {text}"))
-}
-
-/// The W2 call as a file for `hessian load --call`.
-fn w2_call_file(dir: &std::path::Path) -> String {
-    let mut w = CallWriter::new(Format::Hessian2, 2, "exchange", &[], 1).unwrap();
-    w.arg(&w2::request()).unwrap();
-    let path = dir.join("w2-call.bin");
-    std::fs::write(&path, w.finish().unwrap()).unwrap();
-    path.display().to_string()
 }
 
 /// One W2 `exchange` from a client of its own, straight to a server (so that it learns the map

@@ -3,9 +3,9 @@
 //! that fails the run, and against Java's `HessianSkeleton` (Caucho's `RpcJavaServer`). The Java
 //! part skips without Java locally and fails under CI.
 
-use hessian::serde::message::CallWriter;
-use hessian::Format;
-use hessian_testkit::structs::w2;
+mod common;
+
+use common::w2_call_file;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
@@ -46,14 +46,6 @@ fn load(args: &[&str]) -> (bool, serde_json::Value) {
     let json = serde_json::from_str(text.trim())
         .unwrap_or_else(|e| panic!("{args:?}: no JSON report ({e}): {text}\n{}", String::from_utf8_lossy(&out.stderr)));
     (out.status.success(), json)
-}
-
-fn w2_call_file(dir: &std::path::Path) -> String {
-    let mut w = CallWriter::new(Format::Hessian2, 2, "exchange", &[], 1).unwrap();
-    w.arg(&w2::request()).unwrap();
-    let path = dir.join("w2-call.bin");
-    std::fs::write(&path, w.finish().unwrap()).unwrap();
-    path.display().to_string()
 }
 
 #[test]

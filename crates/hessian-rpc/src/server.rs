@@ -697,13 +697,20 @@ impl Respond for HessianServer {
             Some(Route::Hessian(s)) => Some(s),
             None => None,
         };
-        let call = CallHead {
-            post: head.method() == "POST",
-            offered: head.all(neg::OFFER_HEADER).any(neg::offers),
-            reply_map: head.first(neg::REPLY_MAP_HEADER),
-            peer: head.peer,
-            auth: head.first("authorization"),
-        };
+        // the fields the call's handling reads, in one pass (each name is tried only on fields of
+        // its length)
+        let mut call =
+            CallHead { post: head.method() == "POST", offered: false, reply_map: None, peer: head.peer, auth: None };
+        let is = |name: &[u8], want: &str| name.len() == want.len() && name.eq_ignore_ascii_case(want.as_bytes());
+        for (name, value) in head.fields() {
+            if is(name, neg::OFFER_HEADER) {
+                call.offered |= neg::offers(value);
+            } else if call.reply_map.is_none() && is(name, neg::REPLY_MAP_HEADER) {
+                call.reply_map = Some(value);
+            } else if call.auth.is_none() && is(name, "authorization") {
+                call.auth = Some(value);
+            }
+        }
         Outgoing::Reply(match Self::route(service, &call) {
             Ok(service) => self.answer_call(&service, &call, body).await,
             Err(refused) => refused,

@@ -10,13 +10,16 @@
 
 mod common;
 
+/// A Java server process (`NegotiatingServer` or `RpcJavaServer`), killed on drop.
+use common::JavaServer as Server;
+
 use hessian_rpc::negotiation::TypeMapConfig;
 use hessian_rpc::{Client, HessianServer, RunningServer};
 use hessian_testkit::java::{java, Java, JVM_OPTS};
 use hessian_testkit::structs::w2;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -24,94 +27,6 @@ use std::sync::Arc;
 const W2_DIGEST: &str = "35d4fe6759ac6b9273edfd82306e1898";
 const W2_PLAIN_REQUEST: &str = "578";
 const W2_REFERRING_REQUEST: &str = "228";
-
-/// A Java server process (`NegotiatingServer` or `RpcJavaServer`), killed on drop.
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-/// `class args…` with the JVM options `opts`, as `Java::spawn` starts it (stdout piped).
-fn spawn_with(java: &Java, opts: &[&str], class: &str, args: &[&str]) -> Child {
-    java.command_with(opts, class)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn java")
-}
-
-impl Server {
-    fn start(java: &Java, class: &str, args: &[&str]) -> Server {
-        Server::start_with(java, JVM_OPTS, class, args)
-    }
-
-    /// [`Server::start`] with the JVM options `opts`.
-    fn start_with(java: &Java, opts: &[&str], class: &str, args: &[&str]) -> Server {
-        let mut child = spawn_with(java, opts, class, args);
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line).expect("read PORT line");
-        let port = line.trim().strip_prefix("PORT ").and_then(|p| p.parse().ok());
-        let Some(port) = port else {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{class} {args:?} did not print its port: {line:?}");
-        };
-        Server { child, port }
-    }
-
-    /// Starts `class` on `port` (a restart in place), retrying while the port is still taken.
-    fn start_on(java: &Java, class: &str, port: u16, extra: &[&str]) -> Server {
-        Server::start_on_with(java, JVM_OPTS, class, port, extra)
-    }
-
-    /// [`Server::start_on`] with the JVM options `opts`.
-    fn start_on_with(java: &Java, opts: &[&str], class: &str, port: u16, extra: &[&str]) -> Server {
-        let port_s = port.to_string();
-        let mut args = vec![port_s.as_str()];
-        args.extend_from_slice(extra);
-        for attempt in 0.. {
-            let mut child = spawn_with(java, opts, class, &args);
-            let mut line = String::new();
-            let _ = BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line);
-            if line.trim() == format!("PORT {port}") {
-                return Server { child, port };
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-            assert!(attempt < 20, "could not restart {class} on port {port}: {line:?}");
-            std::thread::sleep(std::time::Duration::from_millis(250));
-        }
-        unreachable!()
-    }
-
-    fn base(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
-    }
-
-    fn stop(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// `GET /stats` of a `NegotiatingServer`, as key=value pairs.
-    fn stats(&self) -> HashMap<String, String> {
-        let mut s = std::net::TcpStream::connect(("127.0.0.1", self.port)).expect("connect for /stats");
-        s.write_all(b"GET /stats HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
-        let mut text = String::new();
-        s.read_to_string(&mut text).unwrap();
-        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-        pairs(body)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// `k=v` pairs of a line.
 fn pairs(line: &str) -> HashMap<String, String> {
@@ -154,7 +69,7 @@ fn java_w2_map_digest_and_referring_size_match_the_spec() {
 #[test]
 fn java_client_to_java_server_refers_after_the_first_call() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let calls = 3000;
     let (s, out) = check(&java, "w2", &server.base(), calls);
     println!("{}", out.lines().filter(|l| l.starts_with("call ")).collect::<Vec<_>>().join("\n"));
@@ -182,7 +97,7 @@ fn java_client_to_java_server_refers_after_the_first_call() {
 #[test]
 fn server_restart_costs_one_resend() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
     let calls = 200;
     let mut restarted = None;
@@ -208,7 +123,7 @@ fn server_restart_costs_one_resend() {
 #[test]
 fn one_map_server_cache_evicts_and_every_call_runs_once() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0", "1"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0", "1"]);
     let rounds = 150;
     let (s, out) = check(&java, "alternate", &server.base(), rounds);
     // exchange and getItems(10) alternate: the reply map of getItems evicts exchange's map, so
@@ -227,7 +142,7 @@ fn one_map_server_cache_evicts_and_every_call_runs_once() {
 #[test]
 fn negotiating_client_stays_plain_with_caucho_skeleton() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "RpcJavaServer", &["0"]);
+    let server = Server::start_class(&java, "RpcJavaServer", &["0"]);
     let rounds = 50;
     let (s, out) = check(&java, "alternate", &server.base(), rounds);
     assert_eq!(get(&s, "ok"), (2 * rounds).to_string(), "{out}");
@@ -244,7 +159,7 @@ fn negotiating_client_stays_plain_with_caucho_skeleton() {
 #[test]
 fn referring_call_to_a_plain_server_falls_back_once() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
     let calls = 40;
     let mut plain = None;
@@ -264,7 +179,7 @@ fn referring_call_to_a_plain_server_falls_back_once() {
 #[test]
 fn plain_caucho_client_works_with_negotiating_server() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     for mode in ["h2", "hybrid", "h1"] {
         let out = java.try_run("RpcJavaClient", &[&format!("{}/bench", server.base()), mode, "bench"], b"");
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -434,7 +349,7 @@ fn rust_w2_calls(client: &hessian_rpc::BlockingClient, base: &str, calls: usize)
 #[test]
 fn rust_client_to_java_server_refers_after_the_first_call() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
     let calls = 1000;
     rust_w2_calls(&client, &server.base(), 1);
@@ -458,7 +373,7 @@ fn rust_client_to_java_server_refers_after_the_first_call() {
 #[test]
 fn rust_client_resends_once_to_a_restarted_java_server() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
     let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
     rust_w2_calls(&client, &server.base(), 50);
@@ -475,7 +390,7 @@ fn rust_client_resends_once_to_a_restarted_java_server() {
 #[test]
 fn rust_client_with_a_one_map_java_server_runs_every_call_once() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0", "1"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0", "1"]);
     let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
     let proxy = client.proxy(&format!("{}/bench", server.base())).unwrap();
     let rounds = 60;
@@ -496,7 +411,7 @@ fn rust_client_with_a_one_map_java_server_runs_every_call_once() {
 #[test]
 fn rust_client_stays_plain_with_caucho_skeleton_and_falls_back_once() {
     let Some(java) = java() else { return };
-    let plain = Server::start(&java, "RpcJavaServer", &["0"]);
+    let plain = Server::start_class(&java, "RpcJavaServer", &["0"]);
     let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
     rust_w2_calls(&client, &plain.base(), 20);
     let s = client.type_map_stats();
@@ -504,7 +419,7 @@ fn rust_client_stays_plain_with_caucho_skeleton_and_falls_back_once() {
     drop(plain);
 
     // a negotiating server replaced by Caucho's plain skeleton on the same port
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
     let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
     rust_w2_calls(&client, &server.base(), 20);
@@ -558,7 +473,7 @@ fn post_raw(port: u16, path: &str, body: &[u8]) -> (u16, String, Vec<u8>) {
 #[test]
 fn java_server_refusal_is_the_fault_of_the_spec_byte_for_byte() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let mut call = b"H\x02\x01T\x30".to_vec();
     call.extend_from_slice(&hessian::negotiate::parse_digest(W2_DIGEST).unwrap());
     call.extend_from_slice(b"C\x08exchange\x91\x60");
@@ -648,7 +563,7 @@ impl Drop for Stub {
 /// to the referring call. Returns the summary, the output after READY (with the `message=` line)
 /// and the requests the stub received.
 fn gateway_check(java: &Java, status: u16, body: &[u8]) -> (HashMap<String, String>, String, usize) {
-    let server = Server::start(java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(java, "NegotiatingServer", &["0"]);
     let port = server.port;
     let mut command = java.command("NegotiateCheck");
     command.args(["gateway", &server.base()]);
@@ -771,7 +686,7 @@ fn java_digest_collision_is_refused_not_decoded() {
 #[test]
 fn java_classes_of_one_name_from_two_loaders_do_not_mix() {
     let Some(java) = java() else { return };
-    let server = Server::start(&java, "NegotiatingServer", &["0"]);
+    let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let out = java.try_run("LoaderCheck", &[&server.base()], b"");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "LoaderCheck failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));

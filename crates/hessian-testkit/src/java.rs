@@ -259,7 +259,12 @@ impl Java {
 
     /// Starts `main_class args…` in the background (e.g. a server); the caller kills it.
     pub fn spawn(&self, main_class: &str, args: &[&str]) -> Child {
-        self.command(main_class)
+        self.spawn_with(JVM_OPTS, main_class, args)
+    }
+
+    /// [`spawn`](Self::spawn) with the JVM options `opts`.
+    pub fn spawn_with(&self, opts: &[&str], main_class: &str, args: &[&str]) -> Child {
+        self.command_with(opts, main_class)
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -1,5 +1,6 @@
 //! What the tests that put real nginx in front of `hessian serve-demo` share: finding nginx,
-//! starting serve-demo processes and nginx with a configuration of the test's own.
+//! starting serve-demo processes and nginx with a configuration of the test's own; and the W2
+//! call as a file for `hessian load --call`.
 #![allow(dead_code)] // each test file uses a part
 
 use std::collections::HashMap;
@@ -222,4 +223,13 @@ http {{
         std::thread::sleep(Duration::from_millis(20));
     }
     nginx
+}
+
+/// The W2 `exchange` call, written to `w2-call.bin` in `dir`, for `hessian load --call`.
+pub fn w2_call_file(dir: &Path) -> String {
+    let mut w = hessian::serde::message::CallWriter::new(hessian::Format::Hessian2, 2, "exchange", &[], 1).unwrap();
+    w.arg(&hessian_testkit::structs::w2::request()).unwrap();
+    let path = dir.join("w2-call.bin");
+    std::fs::write(&path, w.finish().unwrap()).unwrap();
+    path.display().to_string()
 }

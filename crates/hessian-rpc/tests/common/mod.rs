@@ -28,7 +28,12 @@ impl JavaServer {
 
     /// Starts `class args…` and waits for its `PORT n` line.
     pub fn start_class(java: &Java, class: &str, args: &[&str]) -> JavaServer {
-        let mut child = java.spawn(class, args);
+        Self::start_with(java, hessian_testkit::java::JVM_OPTS, class, args)
+    }
+
+    /// [`start_class`](Self::start_class) with the JVM options `opts`.
+    pub fn start_with(java: &Java, opts: &[&str], class: &str, args: &[&str]) -> JavaServer {
+        let mut child = java.spawn_with(opts, class, args);
         let stdout = child.stdout.take().expect("java stdout");
         let mut line = String::new();
         BufReader::new(stdout).read_line(&mut line).expect("read PORT line");
@@ -44,10 +49,15 @@ impl JavaServer {
     /// Starts `class port extra…` on `port` (a restart in place), retrying while the port is
     /// still taken.
     pub fn start_on(java: &Java, class: &str, port: u16, extra: &[&str]) -> JavaServer {
+        Self::start_on_with(java, hessian_testkit::java::JVM_OPTS, class, port, extra)
+    }
+
+    /// [`start_on`](Self::start_on) with the JVM options `opts`.
+    pub fn start_on_with(java: &Java, opts: &[&str], class: &str, port: u16, extra: &[&str]) -> JavaServer {
         let port_s = port.to_string();
         let args: Vec<&str> = std::iter::once(port_s.as_str()).chain(extra.iter().copied()).collect();
         for _ in 0..20 {
-            let mut child = java.spawn(class, &args);
+            let mut child = java.spawn_with(opts, class, &args);
             let mut line = String::new();
             let _ = BufReader::new(child.stdout.take().expect("java stdout")).read_line(&mut line);
             if line.trim() == format!("PORT {port}") {
@@ -75,6 +85,14 @@ impl JavaServer {
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{}", self.port, path)
     }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn base(&self) -> String {
+        self.url("")
+    }
+
+    /// Stops the server (as dropping it does).
+    pub fn stop(self) {}
 }
 
 impl Drop for JavaServer {
