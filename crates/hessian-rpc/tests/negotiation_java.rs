@@ -219,18 +219,7 @@ impl RustServer {
         }
         let service = common::counting_service(self.runs.clone());
         self.server = HessianServer::builder().mount("/bench", service).type_maps(maps).build();
-        for attempt in 0.. {
-            match self.rt.block_on(self.server.clone().bind(addr)) {
-                Ok(r) => {
-                    self.running = Some(r);
-                    return;
-                }
-                Err(e) => {
-                    assert!(attempt < 50, "bind {addr}: {e}");
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-            }
-        }
+        self.running = Some(common::bind_again(&self.rt, &self.server, addr));
     }
 
     fn addr(&self) -> std::net::SocketAddr {

@@ -68,18 +68,7 @@ impl RustServer {
             self.rt.block_on(r.shutdown());
         }
         self.server = demo_builder(&self.executions).build();
-        for attempt in 0.. {
-            match self.rt.block_on(self.server.clone().bind(addr)) {
-                Ok(r) => {
-                    self.running = Some(r);
-                    return;
-                }
-                Err(e) => {
-                    assert!(attempt < 50, "rebind {addr}: {e}");
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-            }
-        }
+        self.running = Some(common::bind_again(&self.rt, &self.server, addr));
     }
 }
 

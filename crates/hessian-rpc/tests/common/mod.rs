@@ -203,3 +203,18 @@ pub fn counting_service(runs: Arc<AtomicUsize>) -> Service {
         })
         .build()
 }
+
+/// Binds `server` on `addr` with `rt` (a restart in place: retried while the port is still
+/// taken).
+pub fn bind_again(rt: &tokio::runtime::Runtime, server: &HessianServer, addr: std::net::SocketAddr) -> hessian_rpc::RunningServer {
+    for attempt in 0.. {
+        match rt.block_on(server.clone().bind(addr)) {
+            Ok(r) => return r,
+            Err(e) => {
+                assert!(attempt < 50, "bind {addr}: {e}");
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        }
+    }
+    unreachable!()
+}
