@@ -95,9 +95,11 @@ pub struct Config {
     pub delays: Vec<u64>,
     /// Link rates of the bandwidth sweep, bit/s.
     pub rates: Vec<u64>,
-    /// The command that starts the Rust demo server (`hessian serve-demo --listen 127.0.0.1:0`,
-    /// or anything that serves `hessian_demo::demo_server()` and prints `http://ADDR` or
-    /// `PORT n` on its first line).
+    /// The command that starts the Rust demo server (`hessian serve-demo --listen 127.0.0.1:0
+    /// --workers 1`, or anything that serves `hessian_demo::demo_server()` and prints
+    /// `http://ADDR` or `PORT n` on its first line). It should serve all connections on one
+    /// thread: with several, the two clients of an interleaved pair can be served on different
+    /// cores, which can cost one of them more than the protocols differ.
     pub rust_server: Vec<OsString>,
     /// Where to write the JSON.
     pub json: Option<PathBuf>,
@@ -166,9 +168,14 @@ impl PlainJavaServer {
     }
 }
 
-/// `HESSIAN serve-demo --listen 127.0.0.1:0`.
+/// `HESSIAN serve-demo --listen 127.0.0.1:0 --workers 1`. One worker, because the demo server
+/// keeps each connection on one of its per-core worker threads: the two clients of a pair could
+/// land on two threads, one on the client's core and one not, and on this 2-core VM that made
+/// one protocol's calls 2.5 times slower than the other's for a whole run. With one worker both
+/// connections share one thread; the calls come one at a time, so one worker is all they use.
 fn serve_demo(hessian: &std::path::Path) -> Vec<OsString> {
-    vec![hessian.into(), "serve-demo".into(), "--listen".into(), "127.0.0.1:0".into()]
+    let args = ["serve-demo", "--listen", "127.0.0.1:0", "--workers", "1"];
+    std::iter::once(hessian.into()).chain(args.map(OsString::from)).collect()
 }
 
 fn default_hessian() -> PathBuf {

@@ -39,7 +39,8 @@ fn config(mode: Mode, java: bool) -> Result<Config, String> {
         c.sweep_warmup = 1000;
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the suite's executable: {e}"))?;
-    c.rust_server = vec![exe.into(), "serve".into(), "demo".into()];
+    // one thread: both clients of a pair served alike (see `negotiation::Config::rust_server`)
+    c.rust_server = vec![exe.into(), "serve".into(), "demo-1".into()];
     c.java = java;
     c.quiet = true;
     Ok(c)
