@@ -112,7 +112,8 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              crossings. In every pairing Hessian 2 and 2.1 are measured interleaved: one client process holds two \
              clients, Hessian 2 (type maps off, to the plain server: the Rust demo server, or Caucho's skeleton \
              as it is, `RpcJavaServer`) and 2.1 (type maps on, to the Rust demo server or `NegotiatingServer`), \
-             both servers running; after each client's first call (for 2.1 the plain call that establishes the \
+             both servers running (the Rust demo server on one thread, `seed serve demo-1`, so that the two \
+             clients' connections are served alike); after each client's first call (for 2.1 the plain call that establishes the \
              maps, shown apart) they make warm-up rounds ({warmup} at least, and at least {java_warmup} s with a \
              Java client, whose JVM starts cold; {server_warmup} s Rust to Java, whose servers are warm from \
              Java to Java), then {measured} measured rounds, one call of each per round, which one first \
