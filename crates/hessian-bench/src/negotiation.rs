@@ -18,9 +18,21 @@
 //! only for 2.1), and Java's `HessianProxyFactory` (Hessian 1: `h1` call and reply; Hessian 2)
 //! or `NegotiatingProxyFactory` (2.1), run by `interop/java/src/NegotiationBench.java`. The JVMs
 //! run with the full JIT (`TIMING_JVM_OPTS`). Every reply is checked (the W2 server checks the
-//! request too). Each row is a new client, so its first call is the plain call that establishes
-//! the maps (shown apart); then warm-up calls, then the measured calls. Bytes are HTTP bodies,
-//! as each client counts them (a resent call counts both attempts).
+//! request too).
+//!
+//! In every pairing, Hessian 2 and 2.1 are measured interleaved: one client process (this one
+//! for a Rust client, `NegotiationBench pair` for Java) holds two new clients, Hessian 2 (type
+//! maps off) calling the plain server and 2.1 calling the negotiating one (the Rust demo server
+//! is both; against Java, `RpcJavaServer` and `NegotiatingServer`, both running, or
+//! `NegotiatingServer` for both with `--plain-java-server negotiating`). After each client's first
+//! call (for 2.1 the plain call that establishes the maps, shown apart) come warm-up rounds (at
+//! least `--warmup`, and with a Java client at least `--java-warmup` seconds), then the measured
+//! rounds: one call of each client per round, which one first alternating, so that a drift in the
+//! machine's load falls on both alike. The 2.1 row carries the paired comparison ([`Paired`]):
+//! the ratio of the medians, the same ratio in each of [`BLOCKS`] consecutive blocks of rounds
+//! (its spread), and the median of the per-round ratios and differences. Hessian 1 runs alone, a
+//! new client with warm-up calls, then the measured calls. Bytes are HTTP bodies, as each client
+//! counts them (a resent call counts both attempts).
 //!
 //! The sweeps use `/echo` (`echo(Object)` answers its argument) with argument graphs made of
 //! `hessian::Value` objects of generated classes, sent by the Rust `Value` client with type maps
@@ -57,8 +69,18 @@ pub struct Config {
     pub mode: &'static str,
     /// Warm-up and measured W2 calls per row.
     pub warmup: usize,
-    /// Measured W2 calls per row.
+    /// Measured W2 calls per row (rounds of an interleaved pair: as many calls of each client).
     pub calls: usize,
+    /// The least warm-up time of an interleaved pair with a Java client (Java → Java, Java →
+    /// Rust), on top of its `warmup` rounds: the client's JVM starts cold, and its JIT needs
+    /// seconds, not rounds.
+    pub java_warmup: Duration,
+    /// The least warm-up time of the Rust → Java pair (the Java servers are warm from the Java
+    /// → Java pair's calls just before).
+    pub java_server_warmup: Duration,
+    /// The server the Hessian 1 and 2 calls of the rows against Java go to (2.1 always goes to
+    /// `NegotiatingServer`).
+    pub plain_java_server: PlainJavaServer,
     /// Warm-up and measured calls per sweep point.
     pub sweep_warmup: usize,
     /// Measured calls per sweep point.
@@ -73,9 +95,11 @@ pub struct Config {
     pub delays: Vec<u64>,
     /// Link rates of the bandwidth sweep, bit/s.
     pub rates: Vec<u64>,
-    /// The command that starts the Rust demo server (`hessian serve-demo --listen 127.0.0.1:0`,
-    /// or anything that serves `hessian_demo::demo_server()` and prints `http://ADDR` or
-    /// `PORT n` on its first line).
+    /// The command that starts the Rust demo server (`hessian serve-demo --listen 127.0.0.1:0
+    /// --workers 1`, or anything that serves `hessian_demo::demo_server()` and prints
+    /// `http://ADDR` or `PORT n` on its first line). It should serve all connections on one
+    /// thread: with several, the two clients of an interleaved pair can be served on different
+    /// cores, which can cost one of them more than the protocols differ.
     pub rust_server: Vec<OsString>,
     /// Where to write the JSON.
     pub json: Option<PathBuf>,
@@ -90,6 +114,9 @@ impl Config {
             mode: "quick",
             warmup: 1000,
             calls: 5000,
+            java_warmup: Duration::from_secs(10),
+            java_server_warmup: Duration::from_secs(3),
+            plain_java_server: PlainJavaServer::Caucho,
             sweep_warmup: 200,
             sweep_calls: 1000,
             conversations: 30,
@@ -109,6 +136,8 @@ impl Config {
             mode: "tiny",
             warmup: 10,
             calls: 40,
+            java_warmup: Duration::ZERO,
+            java_server_warmup: Duration::ZERO,
             sweep_warmup: 3,
             sweep_calls: 10,
             conversations: 2,
@@ -119,9 +148,34 @@ impl Config {
     }
 }
 
-/// `HESSIAN serve-demo --listen 127.0.0.1:0`.
+/// Which Java server answers the plain (Hessian 1 and 2) calls of the rows against Java.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlainJavaServer {
+    /// Caucho's skeleton as it is (`RpcJavaServer`): the baseline a Caucho deployment has today.
+    Caucho,
+    /// `NegotiatingServer`, which hands a call without the offer to the same skeleton unchanged
+    /// (its impl behind a counting proxy): the same process serves both protocols.
+    Negotiating,
+}
+
+impl PlainJavaServer {
+    /// The Java class.
+    pub fn class(self) -> &'static str {
+        match self {
+            PlainJavaServer::Caucho => "RpcJavaServer",
+            PlainJavaServer::Negotiating => "NegotiatingServer",
+        }
+    }
+}
+
+/// `HESSIAN serve-demo --listen 127.0.0.1:0 --workers 1`. One worker, because the demo server
+/// keeps each connection on one of its per-core worker threads: the two clients of a pair could
+/// land on two threads, one on the client's core and one not, and on this 2-core VM that made
+/// one protocol's calls 2.5 times slower than the other's for a whole run. With one worker both
+/// connections share one thread; the calls come one at a time, so one worker is all they use.
 fn serve_demo(hessian: &std::path::Path) -> Vec<OsString> {
-    vec![hessian.into(), "serve-demo".into(), "--listen".into(), "127.0.0.1:0".into()]
+    let args = ["serve-demo", "--listen", "127.0.0.1:0", "--workers", "1"];
+    std::iter::once(hessian.into()).chain(args.map(OsString::from)).collect()
 }
 
 fn default_hessian() -> PathBuf {
@@ -133,7 +187,8 @@ fn default_hessian() -> PathBuf {
 }
 
 /// How the binary is called.
-pub const USAGE: &str = "usage: negotiation_bench [--tiny] [--calls N] [--warmup N] [--sweep-calls N] \
+pub const USAGE: &str = "usage: negotiation_bench [--tiny] [--calls N] [--warmup N] [--java-warmup SECONDS] \
+                     [--plain-java-server caucho|negotiating] [--sweep-calls N] \
                      [--sweep-warmup N] [--conversations N] [--delays MS,MS,…] [--rates BITS_PER_S,…] [--no-java] \
                      [--no-sweeps] [--hessian PATH] [--json PATH]";
 
@@ -148,8 +203,17 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Res<Option<Config>>
             "--tiny" => c = Config::tiny(),
             "--no-java" => c.java = false,
             "--no-sweeps" => c.sweeps = false,
-            "--calls" | "--warmup" | "--sweep-calls" | "--sweep-warmup" | "--conversations" | "--hessian"
-            | "--json" | "--delays" | "--rates" => {
+            "--calls"
+            | "--warmup"
+            | "--sweep-calls"
+            | "--sweep-warmup"
+            | "--conversations"
+            | "--hessian"
+            | "--json"
+            | "--delays"
+            | "--rates"
+            | "--java-warmup"
+            | "--plain-java-server" => {
                 let v = args.next().ok_or_else(|| format!("{a} needs a value"))?;
                 overrides.push((a, v));
             }
@@ -168,6 +232,18 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Res<Option<Config>>
             "--sweep-calls" => c.sweep_calls = num(&v)?.max(1),
             "--sweep-warmup" => c.sweep_warmup = num(&v)?,
             "--conversations" => c.conversations = num(&v)?.max(1),
+            "--java-warmup" => {
+                let secs = v.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0);
+                c.java_warmup = Duration::from_secs_f64(secs.ok_or_else(|| format!("{k} {v}: not seconds"))?);
+                c.java_server_warmup = c.java_server_warmup.min(c.java_warmup);
+            }
+            "--plain-java-server" => {
+                c.plain_java_server = match v.as_str() {
+                    "caucho" => PlainJavaServer::Caucho,
+                    "negotiating" => PlainJavaServer::Negotiating,
+                    _ => return Err(format!("{k} {v}: caucho or negotiating")),
+                }
+            }
             "--hessian" => c.rust_server = serve_demo(std::path::Path::new(&v)),
             "--delays" | "--rates" => {
                 let list = v
@@ -220,9 +296,13 @@ impl Times {
     }
 }
 
+/// Blocks the measured rounds of an interleaved pair are cut into for the spread of its ratios.
+pub const BLOCKS: usize = 5;
+
 /// The paired comparison of two clients whose calls alternate: per round, the 2.1 call's round
-/// trip minus the Hessian 2 call's, which takes the machine's drift out of the comparison.
-#[derive(Clone, Copy, Debug)]
+/// trip minus the Hessian 2 call's (and over it), which takes the machine's drift out of the
+/// comparison; and the spread of the ratios over [`BLOCKS`] consecutive blocks of rounds.
+#[derive(Clone, Debug)]
 pub struct Paired {
     /// Rounds (pairs of calls).
     pub rounds: usize,
@@ -235,6 +315,26 @@ pub struct Paired {
     pub high: f64,
     /// Share of rounds in which the 2.1 call was the faster one.
     pub faster: f64,
+    /// The 2.1 median over the Hessian 2 median, all rounds.
+    pub ratio: f64,
+    /// The median of the per-round ratios (the round's 2.1 call over its Hessian 2 call).
+    pub round_ratio: f64,
+    /// Per block of consecutive rounds (in order): the 2.1 median over the Hessian 2 median.
+    pub block_ratios: Vec<f64>,
+    /// Per block: the median of the per-round ratios.
+    pub block_round_ratios: Vec<f64>,
+}
+
+/// The median of `v` (the middle element after sorting; the upper one of an even count, as
+/// [`Times`] takes it); 0 when empty.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// Smallest and largest of `v`.
+pub fn min_max(v: &[f64]) -> (f64, f64) {
+    v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)))
 }
 
 impl Paired {
@@ -251,23 +351,60 @@ impl Paired {
         let lo = ((n as f64 / 2.0 - half).floor().max(0.0) as usize).min(n - 1);
         let hi = ((n as f64 / 2.0 + half).ceil() as usize).min(n - 1);
         let faster = d.iter().filter(|x| **x < 0.0).count() as f64 / n as f64;
-        Some(Paired { rounds: n, median: d[n / 2], low: d[lo], high: d[hi], faster })
+        let ratio_of = |a: &[Duration], b: &[Duration]| {
+            let m = |t: &[Duration]| median(t.iter().map(us).collect());
+            m(b) / m(a).max(1e-9)
+        };
+        let round_ratio_of =
+            |a: &[Duration], b: &[Duration]| median(a.iter().zip(b).map(|(a, b)| us(b) / us(a).max(1e-9)).collect());
+        let (h2, h21) = (&h2[..n], &h21[..n]);
+        let size = n.div_ceil(BLOCKS);
+        let blocks: Vec<(&[Duration], &[Duration])> = h2.chunks(size).zip(h21.chunks(size)).collect();
+        Some(Paired {
+            rounds: n,
+            median: d[n / 2],
+            low: d[lo],
+            high: d[hi],
+            faster,
+            ratio: ratio_of(h2, h21),
+            round_ratio: round_ratio_of(h2, h21),
+            block_ratios: blocks.iter().map(|(a, b)| ratio_of(a, b)).collect(),
+            block_round_ratios: blocks.iter().map(|(a, b)| round_ratio_of(a, b)).collect(),
+        })
+    }
+
+    /// Smallest and largest block ratio of medians.
+    pub fn block_range(&self) -> (f64, f64) {
+        min_max(&self.block_ratios)
+    }
+
+    /// Smallest and largest block median of per-round ratios.
+    pub fn block_round_range(&self) -> (f64, f64) {
+        min_max(&self.block_round_ratios)
     }
 
     fn json(&self) -> Json {
+        let (lo, hi) = self.block_range();
+        let (rlo, rhi) = self.block_round_range();
         json!({"rounds": self.rounds, "median_difference_us": self.median, "ci95_low_us": self.low,
-               "ci95_high_us": self.high, "share_of_rounds_21_faster": self.faster})
+               "ci95_high_us": self.high, "share_of_rounds_21_faster": self.faster,
+               "ratio_of_medians": self.ratio, "median_of_round_ratios": self.round_ratio,
+               "blocks": self.block_ratios.len(), "block_ratios_of_medians": self.block_ratios,
+               "block_medians_of_round_ratios": self.block_round_ratios,
+               "block_ratio_min": lo, "block_ratio_max": hi,
+               "block_round_ratio_min": rlo, "block_round_ratio_max": rhi})
     }
 
-    fn text(&self) -> String {
-        format!(
-            "{:+.2} µs (95 % CI {:+.2} to {:+.2}; 2.1 faster in {:.0} % of {} rounds)",
-            self.median,
-            self.low,
-            self.high,
-            100.0 * self.faster,
-            self.rounds
-        )
+    /// The ratio of medians with its spread over the blocks, e.g. `0.99 (blocks 0.97–1.01)`.
+    pub fn ratio_text(&self) -> String {
+        let (lo, hi) = self.block_range();
+        format!("{:.3} ({} blocks {:.3}–{:.3})", self.ratio, self.block_ratios.len(), lo, hi)
+    }
+
+    /// The median of per-round ratios with its spread over the blocks.
+    pub fn round_ratio_text(&self) -> String {
+        let (lo, hi) = self.block_round_range();
+        format!("{:.3} (blocks {:.3}–{:.3})", self.round_ratio, lo, hi)
     }
 }
 
@@ -292,7 +429,9 @@ pub struct Row {
     pub first_reply: u64,
     /// Calls resent (by the Rust client; 0 for Java clients).
     pub resends: u64,
-    /// For the 2.1 row of two alternating clients: the paired difference to its Hessian 2 twin.
+    /// Whether the row's calls alternated call by call with its twin's (Hessian 2 with 2.1).
+    pub interleaved: bool,
+    /// For the 2.1 row of two alternating clients: the paired comparison with its Hessian 2 twin.
     pub paired: Option<Paired>,
 }
 
@@ -311,6 +450,7 @@ impl Row {
             first_request: s1.request_bytes - s0.request_bytes,
             first_reply: s1.reply_bytes - s0.reply_bytes,
             resends: s3.resends,
+            interleaved: false,
             paired: None,
         }
     }
@@ -320,7 +460,8 @@ impl Row {
             "pair": self.pair, "protocol": self.protocol, "calls": self.calls, "times": self.times.json(),
             "request_bytes_per_call": self.request, "reply_bytes_per_call": self.reply,
             "first_call_request_bytes": self.first_request, "first_call_reply_bytes": self.first_reply,
-            "resends": self.resends, "paired_with_hessian2": self.paired.as_ref().map(Paired::json),
+            "resends": self.resends, "interleaved": self.interleaved,
+            "paired_with_hessian2": self.paired.as_ref().map(Paired::json),
         })
     }
 }
@@ -518,19 +659,36 @@ impl<'a> Caller<'a> {
 
 /// Hessian 2 and 2.1 from two new Rust clients whose calls alternate (one of each per round,
 /// which one first alternating too), so that a drift in the machine's load affects both alike:
-/// each client's first call, `warmup - 1` more, then `calls` measured.
-async fn pair(pair: &'static str, url: &str, work: Work<'_>, warmup: usize, calls: usize) -> Res<(Row, Row)> {
+/// each client's first call, warm-up rounds until both `warmup` rounds (the first included) and
+/// `min_warmup` have passed, then `calls` measured rounds. The Hessian 2 client calls
+/// `h2_base`, the 2.1 client `h21_base` (the same server, or a plain and a negotiating one).
+async fn pair(
+    pair: &'static str,
+    [h2_base, h21_base]: [&str; 2],
+    work: Work<'_>,
+    (warmup, min_warmup): (usize, Duration),
+    calls: usize,
+) -> Res<(Row, Row)> {
     let (request, expected) = (w2::request(), w2::reply());
-    let a = Caller::new(url, Proto::H2, work, &request, &expected)?;
-    let b = Caller::new(url, Proto::H21, work, &request, &expected)?;
+    let a = Caller::new(h2_base, Proto::H2, work, &request, &expected)?;
+    let b = Caller::new(h21_base, Proto::H21, work, &request, &expected)?;
     let (a0, b0) = (a.client.type_map_stats(), b.client.type_map_stats());
     a.call(0).await?;
     b.call(0).await?;
     let (a1, b1) = (a.client.type_map_stats(), b.client.type_map_stats());
-    for i in 1..warmup.max(1) {
-        a.call(i).await?;
-        b.call(i).await?;
+    let started = Instant::now();
+    let mut rounds = 1;
+    while rounds < warmup.max(1) || started.elapsed() < min_warmup {
+        if rounds % 2 == 0 {
+            a.call(rounds).await?;
+            b.call(rounds).await?;
+        } else {
+            b.call(rounds).await?;
+            a.call(rounds).await?;
+        }
+        rounds += 1;
     }
+    let warmup = rounds;
     let (a2, b2) = (a.client.type_map_stats(), b.client.type_map_stats());
     let (mut ta, mut tb) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
     for i in 0..calls {
@@ -543,8 +701,9 @@ async fn pair(pair: &'static str, url: &str, work: Work<'_>, warmup: usize, call
         }
     }
     let paired = Paired::of(&ta, &tb);
-    let row = |c: &Caller, s0: ClientStats, s1: ClientStats, s2: ClientStats, t: &mut Vec<Duration>| {
-        Row::of(pair, c.proto, t, [s0, s1, s2, c.client.type_map_stats()])
+    let row = |c: &Caller, s0: ClientStats, s1: ClientStats, s2: ClientStats, t: &mut Vec<Duration>| Row {
+        interleaved: true,
+        ..Row::of(pair, c.proto, t, [s0, s1, s2, c.client.type_map_stats()])
     };
     let mut h21 = row(&b, b0, b1, b2, &mut tb);
     h21.paired = paired;
@@ -554,19 +713,30 @@ async fn pair(pair: &'static str, url: &str, work: Work<'_>, warmup: usize, call
 // ---------------------------------------------------------------------------------------------
 // W2 from the Java client
 
-fn java_w2(java: &Java, pair: &'static str, url: &str, proto: Proto, warmup: usize, calls: usize) -> Res<Row> {
+/// Runs `NegotiationBench args…` with the full JIT; its stdout.
+fn java_bench(java: &Java, args: &[&str]) -> Res<String> {
     let out = java
         .command_with(TIMING_JVM_OPTS, "NegotiationBench")
-        .args([proto.java_mode(), url, &warmup.to_string(), &calls.to_string()])
+        .args(args)
         .stdin(Stdio::null())
         .stderr(Stdio::inherit())
         .output()
         .map_err(|e| format!("java NegotiationBench: {e}"))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() {
-        return Err(format!("NegotiationBench {} {url} failed ({}):\n{stdout}", proto.java_mode(), out.status));
+        let head: String = stdout.chars().take(4000).collect();
+        return Err(format!("NegotiationBench {} failed ({}):\n{head}", args.join(" "), out.status));
     }
-    let line = stdout.lines().find_map(|l| l.strip_prefix("RESULT ")).ok_or(format!("no RESULT in {stdout}"))?;
+    Ok(stdout)
+}
+
+/// The row of the `RESULT mode=MODE …` line of `stdout`.
+fn java_row(stdout: &str, pair: &'static str, proto: Proto) -> Res<Row> {
+    let line = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("RESULT "))
+        .find(|l| l.split_whitespace().next() == Some(&format!("mode={}", proto.java_mode())))
+        .ok_or_else(|| format!("no RESULT for {} in NegotiationBench's output", proto.java_mode()))?;
     let val = |k: &str| -> Res<f64> {
         line.split_whitespace()
             .find_map(|kv| kv.strip_prefix(k)?.strip_prefix('='))
@@ -589,8 +759,47 @@ fn java_w2(java: &Java, pair: &'static str, url: &str, proto: Proto, warmup: usi
         first_request: val("first_req_bytes")? as u64,
         first_reply: val("first_reply_bytes")? as u64,
         resends: val("resends")? as u64,
+        interleaved: false,
         paired: None,
     })
+}
+
+/// One Java client's row: `warmup` calls (the first included), then `calls` measured.
+fn java_w2(java: &Java, pair: &'static str, url: &str, proto: Proto, warmup: usize, calls: usize) -> Res<Row> {
+    let stdout = java_bench(java, &[proto.java_mode(), url, &warmup.to_string(), &calls.to_string()])?;
+    java_row(&stdout, pair, proto)
+}
+
+/// Hessian 2 and 2.1 from two Java clients in one JVM whose calls alternate, as [`pair`] does
+/// for Rust (`NegotiationBench pair`): Caucho's `HessianProxyFactory` calling `h2_url`,
+/// `NegotiatingProxyFactory` calling `h21_url`; every round trip comes back and the figures are
+/// computed here, as for the Rust pair.
+fn java_pair(
+    java: &Java,
+    pair: &'static str,
+    [h2_url, h21_url]: [&str; 2],
+    (warmup, min_warmup): (usize, Duration),
+    calls: usize,
+) -> Res<(Row, Row)> {
+    let ms = min_warmup.as_millis().to_string();
+    let stdout = java_bench(java, &["pair", h2_url, h21_url, &warmup.max(1).to_string(), &ms, &calls.to_string()])?;
+    let ns = |mode: &str| -> Res<Vec<Duration>> {
+        let line = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("NS ")?.strip_prefix(mode)?.strip_prefix(' '))
+            .ok_or_else(|| format!("no round trips of {mode} in NegotiationBench's output"))?;
+        line.split_whitespace()
+            .map(|t| t.parse::<u64>().map(Duration::from_nanos).map_err(|e| format!("NS {mode} {t}: {e}")))
+            .collect()
+    };
+    let (mut ta, mut tb) = (ns("h2")?, ns("h21")?);
+    if ta.len() != calls || tb.len() != calls {
+        return Err(format!("NegotiationBench pair: {} and {} round trips, not {calls}", ta.len(), tb.len()));
+    }
+    let paired = Paired::of(&ta, &tb);
+    let a = Row { times: times(&mut ta), interleaved: true, ..java_row(&stdout, pair, Proto::H2)? };
+    let b = Row { times: times(&mut tb), interleaved: true, paired, ..java_row(&stdout, pair, Proto::H21)? };
+    Ok((a, b))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -685,7 +894,7 @@ impl Point {
 }
 
 async fn echo_point(base: &str, label: String, arg: &Value, warmup: usize, calls: usize) -> Res<Point> {
-    let (h2, h21) = pair("Rust → Rust", base, Work::Echo(arg), warmup, calls).await?;
+    let (h2, h21) = pair("Rust → Rust", [base, base], Work::Echo(arg), (warmup, Duration::ZERO), calls).await?;
     Ok(Point { x: number_of(&label), label, h2, h21 })
 }
 
@@ -730,6 +939,7 @@ async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Po
         first_request: 0,
         first_reply: 0,
         resends: a.3,
+        interleaved: false,
         paired: None,
     };
     Ok(Point { label: k.to_string(), x: k as f64, h2: row(Proto::H2, &mut h2), h21: row(Proto::H21, &mut h21) })
@@ -739,7 +949,7 @@ async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Po
 async fn linked_point(server: SocketAddr, label: String, link: Link, warmup: usize, calls: usize) -> Res<Point> {
     let proxy = DelayProxy::start(server, link).map_err(|e| format!("delay proxy: {e}"))?;
     let base = format!("http://{}", proxy.local_addr());
-    let (h2, h21) = pair("Rust → proxy → Rust", &base, Work::W2, warmup, calls).await?;
+    let (h2, h21) = pair("Rust → proxy → Rust", [&base, &base], Work::W2, (warmup, Duration::ZERO), calls).await?;
     Ok(Point { x: number_of(&label), label, h2, h21 })
 }
 
@@ -776,29 +986,43 @@ fn print_main(rows: &[Row]) {
         );
     }
     println!();
-    println!("| client → server | 2.1 request bytes ÷ Hessian 2 | 2.1 reply bytes ÷ Hessian 2 | 2.1 median ÷ Hessian 2 | 2.1 mean ÷ Hessian 2 |");
-    println!("|---|---:|---:|---:|---:|");
-    let mut pairs: Vec<&str> = rows.iter().map(|r| r.pair).collect();
-    pairs.dedup();
-    for p in pairs {
-        let find = |proto: Proto| rows.iter().find(|r| r.pair == p && r.protocol == proto.name());
-        if let (Some(h2), Some(h21)) = (find(Proto::H2), find(Proto::H21)) {
-            println!(
-                "| {p} | {} | {} | {} | {} |",
-                ratio(h21.request, h2.request),
-                ratio(h21.reply, h2.reply),
-                ratio(h21.times.median, h2.times.median),
-                ratio(h21.times.mean, h2.times.mean)
-            );
-        }
+    println!(
+        "Hessian 2 against 2.1, the two clients' calls interleaved call by call ({BLOCKS} blocks: the measured rounds \
+         cut in {BLOCKS} consecutive parts, the figure computed in each; min–max over the blocks):"
+    );
+    println!();
+    println!("| client → server | 2.1 request bytes ÷ Hessian 2 | 2.1 reply bytes ÷ Hessian 2 | Hessian 2 median µs | 2.1 median µs | 2.1 median ÷ Hessian 2 (blocks min–max) | per-round 2.1 ÷ Hessian 2, median (blocks min–max) | per-round 2.1 − Hessian 2, median µs (95 % CI) | rounds 2.1 faster | 2.1 mean ÷ Hessian 2 |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (h2, h21) in pairs(rows) {
+        let p = h21.paired.as_ref();
+        println!(
+            "| {} | {} | {} | {:.1} | {:.1} | {} | {} | {} | {} | {:.3} |",
+            h21.pair,
+            ratio(h21.request, h2.request),
+            ratio(h21.reply, h2.reply),
+            h2.times.median,
+            h21.times.median,
+            p.map_or_else(|| ratio(h21.times.median, h2.times.median), Paired::ratio_text),
+            p.map_or("–".into(), Paired::round_ratio_text),
+            p.map_or("–".into(), |p| format!("{:+.2} ({:+.2} to {:+.2})", p.median, p.low, p.high)),
+            p.map_or("–".into(), |p| format!("{:.0} % of {}", 100.0 * p.faster, p.rounds)),
+            h21.times.mean / h2.times.mean.max(1e-9),
+        );
     }
     println!();
-    for r in rows {
-        if let Some(p) = &r.paired {
-            println!("{}, 2.1 − Hessian 2 round trip, paired by round: {}", r.pair, p.text());
-            println!();
-        }
-    }
+}
+
+/// The Hessian 2 and 2.1 rows of each pairing, in the rows' order.
+pub fn pairs(rows: &[Row]) -> Vec<(&Row, &Row)> {
+    let mut names: Vec<&str> = rows.iter().map(|r| r.pair).collect();
+    names.dedup();
+    names
+        .into_iter()
+        .filter_map(|p| {
+            let find = |proto: Proto| rows.iter().find(|r| r.pair == p && r.protocol == proto.name());
+            Some((find(Proto::H2)?, find(Proto::H21)?))
+        })
+        .collect()
 }
 
 fn print_sweep(title: &str, what: &str, points: &[Point]) {
@@ -821,7 +1045,9 @@ fn print_sweep(title: &str, what: &str, points: &[Point]) {
             a.times.p99,
             b.times.p99,
             ratio(b.times.median, a.times.median),
-            b.paired.map_or("–".to_owned(), |p| format!("{:+.2} ({:+.2} to {:+.2})", p.median, p.low, p.high)),
+            b.paired
+                .as_ref()
+                .map_or("–".to_owned(), |p| format!("{:+.2} ({:+.2} to {:+.2})", p.median, p.low, p.high)),
             b.resends
         );
     }
@@ -849,11 +1075,14 @@ pub fn run(c: &Config) -> Res<Outcome> {
     let load_before = uptime();
     let started = Instant::now();
     say!(
-        "# Type negotiation benchmark ({} mode): W2 exchange, {} warm-up + {} measured calls per row; load average \
-         before: {load_before}",
+        "# Type negotiation benchmark ({} mode): W2 exchange, {} warm-up + {} measured calls per row (Hessian 2 \
+         and 2.1: rounds of two interleaved calls, the warm-up at least {} s with a Java client, {} s Rust → Java); \
+         load average before: {load_before}",
         c.mode,
         c.warmup,
-        c.calls
+        c.calls,
+        c.java_warmup.as_secs_f64(),
+        c.java_server_warmup.as_secs_f64()
     );
     say!();
     // The client's calls run on this thread (as the project's fastest client setup, rpc_probe).
@@ -865,25 +1094,31 @@ pub fn run(c: &Config) -> Res<Outcome> {
     if let Some(why) = &java_skipped {
         say!("(Java rows skipped: {why})");
     }
+    // Per pairing: Hessian 1 alone, then Hessian 2 and 2.1 interleaved call by call (two
+    // clients, both servers running), so that their ratio is not the machine's drift.
     let mut rows = Vec::new();
-    for proto in [Proto::H1, Proto::H2, Proto::H21] {
-        rows.push(rt.block_on(rust_w2("Rust → Rust", &rust_bench, proto, c.warmup, c.calls))?);
-    }
-    let (h2, h21) = rt.block_on(pair("Rust → Rust, interleaved", &rust.url(""), Work::W2, c.warmup, c.calls))?;
+    rows.push(rt.block_on(rust_w2("Rust → Rust", &rust_bench, Proto::H1, c.warmup, c.calls))?);
+    let base = rust.url("");
+    let (h2, h21) = rt.block_on(pair("Rust → Rust", [&base, &base], Work::W2, (c.warmup, Duration::ZERO), c.calls))?;
     rows.extend([h2, h21]);
     if let Some(java) = &java {
-        let plain = Server::java(java, "RpcJavaServer")?;
+        let plain = Server::java(java, c.plain_java_server.class())?;
         let negotiating = Server::java(java, "NegotiatingServer")?;
         let java_url = |p: Proto| if p == Proto::H21 { negotiating.url("/bench") } else { plain.url("/bench") };
-        for proto in [Proto::H1, Proto::H2, Proto::H21] {
-            rows.push(java_w2(java, "Java → Java", &java_url(proto), proto, c.warmup, c.calls)?);
-        }
-        for proto in [Proto::H1, Proto::H2, Proto::H21] {
-            rows.push(rt.block_on(rust_w2("Rust → Java", &java_url(proto), proto, c.warmup, c.calls))?);
-        }
-        for proto in [Proto::H1, Proto::H2, Proto::H21] {
-            rows.push(java_w2(java, "Java → Rust", &rust_bench, proto, c.warmup, c.calls)?);
-        }
+        let java_urls = [java_url(Proto::H2), java_url(Proto::H21)];
+        let [h2_url, h21_url] = &java_urls;
+        rows.push(java_w2(java, "Java → Java", &java_url(Proto::H1), Proto::H1, c.warmup, c.calls)?);
+        let (h2, h21) = java_pair(java, "Java → Java", [h2_url, h21_url], (c.warmup, c.java_warmup), c.calls)?;
+        rows.extend([h2, h21]);
+        rows.push(rt.block_on(rust_w2("Rust → Java", &java_url(Proto::H1), Proto::H1, c.warmup, c.calls))?);
+        let bases = [plain.url(""), negotiating.url("")];
+        let warm = (c.warmup, c.java_server_warmup);
+        let (h2, h21) = rt.block_on(pair("Rust → Java", [&bases[0], &bases[1]], Work::W2, warm, c.calls))?;
+        rows.extend([h2, h21]);
+        rows.push(java_w2(java, "Java → Rust", &rust_bench, Proto::H1, c.warmup, c.calls)?);
+        let warm = (c.warmup, c.java_warmup);
+        let (h2, h21) = java_pair(java, "Java → Rust", [&rust_bench, &rust_bench], warm, c.calls)?;
+        rows.extend([h2, h21]);
     }
     say!("## W2 exchange over loopback");
     say!();
@@ -1010,7 +1245,16 @@ pub fn run(c: &Config) -> Res<Outcome> {
         "load_average_after": load_after,
         "latency_emulation": "delaying TCP proxy (tokio, in the benchmark process), fixed one-way delay per chunk and optional rate per direction",
         "bytes": "HTTP bodies per call, as the client counts them",
+        "java_warmup_s": c.java_warmup.as_secs_f64(),
+        "java_server_warmup_s": c.java_server_warmup.as_secs_f64(),
+        "plain_java_server": c.plain_java_server.class(),
         "w2": rows.iter().map(Row::json).collect::<Vec<_>>(),
+        "w2_interleaved": pairs(&rows).into_iter().map(|(h2, h21)| json!({
+            "pair": h21.pair,
+            "hessian2_median_us": h2.times.median,
+            "hessian21_median_us": h21.times.median,
+            "paired": h21.paired.as_ref().map(Paired::json),
+        })).collect::<Vec<_>>(),
         "sweeps": Json::Object(sweeps),
     });
     if let Some(path) = &c.json {

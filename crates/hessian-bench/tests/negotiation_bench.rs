@@ -56,11 +56,7 @@ fn negotiation_bench_tiny_mode_end_to_end() {
     let _ = std::fs::remove_file(&json);
     let doc: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     let rows = doc["w2"].as_array().expect("w2 rows");
-    assert_eq!(
-        rows.len(),
-        14,
-        "4 client/server pairs x 3 protocols, and Rust to Rust H2 and 2.1 interleaved:\n{stdout}"
-    );
+    assert_eq!(rows.len(), 12, "4 client/server pairs x 3 protocols:\n{stdout}");
     for pair in ["Rust → Rust", "Java → Java", "Rust → Java", "Java → Rust"] {
         let row = |proto: &str| {
             rows.iter()
@@ -79,6 +75,21 @@ fn negotiation_bench_tiny_mode_end_to_end() {
         for r in [h1, h2, h21] {
             assert!(r["times"]["median_us"].as_f64().is_some_and(|t| t > 0.0), "{r}");
         }
+        // Hessian 2 and 2.1 alternate call by call in every pair (Hessian 1 runs alone), and the
+        // 2.1 row carries the paired comparison: ratios overall and per block
+        assert_eq!(h1["interleaved"], false, "{pair}: {h1}");
+        assert_eq!(h2["interleaved"], true, "{pair}: {h2}");
+        assert_eq!(h21["interleaved"], true, "{pair}: {h21}");
+        assert_eq!(h2["calls"], h21["calls"], "{pair}: as many calls of each client");
+        let paired = &h21["paired_with_hessian2"];
+        assert_eq!(paired["rounds"], h21["calls"], "{pair}: {paired}");
+        assert!(paired["ratio_of_medians"].as_f64().is_some_and(|r| r > 0.0), "{pair}: {paired}");
+        let blocks = paired["block_ratios_of_medians"].as_array().expect("block ratios");
+        assert_eq!(blocks.len(), 5, "{pair}: {paired}");
+        let (lo, hi) = (paired["block_ratio_min"].as_f64().unwrap(), paired["block_ratio_max"].as_f64().unwrap());
+        assert!(lo > 0.0 && lo <= hi, "{pair}: {paired}");
+        let summary = doc["w2_interleaved"].as_array().expect("w2_interleaved");
+        assert!(summary.iter().any(|s| s["pair"] == pair && s["paired"] == *paired), "{pair}: {summary:?}");
     }
     let sweeps = &doc["sweeps"];
     for s in ["types", "instances", "name_length", "calls_per_conversation", "latency", "bandwidth"] {
@@ -97,5 +108,8 @@ fn negotiation_bench_tiny_mode_end_to_end() {
     for title in ["## W2 exchange over loopback", "### Number of types per call", "### Latency", "### Bandwidth"] {
         assert!(stdout.contains(title), "no {title:?} in:\n{stdout}");
     }
-    assert!(stdout.contains("| Java → Rust | 39 % | 36 % |"), "ratios table:\n{stdout}");
+    for pair in ["Rust → Rust", "Java → Java", "Rust → Java", "Java → Rust"] {
+        assert!(stdout.contains(&format!("| {pair} | 39 % | 36 % |")), "ratios table:\n{stdout}");
+    }
+    assert!(stdout.contains("(5 blocks "), "ratios with their spread:\n{stdout}");
 }

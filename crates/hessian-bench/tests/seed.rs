@@ -40,17 +40,34 @@ fn tiny_run_writes_a_complete_report() {
     // experiment 1: every client → server pair in every protocol, and the six sweeps
     let exp1: Vec<String> =
         experiments[0]["figures"].as_array().expect("figures").iter().map(|f| text(f, "id")).collect();
-    assert_eq!(exp1[0], "exp1-w2");
+    assert_eq!(exp1[..2], ["exp1-w2", "exp1-w2-ratio"]);
     for sweep in ["types", "instances", "name-length", "calls-per-conversation", "latency", "bandwidth"] {
         assert!(exp1.contains(&format!("exp1-sweep-{sweep}")), "no {sweep} sweep in {exp1:?}");
     }
     let w2_rows: Vec<String> =
         experiments[0]["figures"][0]["series"].as_array().expect("series").iter().map(|s| text(s, "id")).collect();
-    for pair in ["rust-rust", "rust-rust-interleaved", "java-java", "rust-java", "java-rust"] {
-        for proto in ["hessian2", "hessian2.1"] {
+    for pair in ["rust-rust", "java-java", "rust-java", "java-rust"] {
+        for proto in ["hessian1", "hessian2", "hessian2.1"] {
             assert!(w2_rows.contains(&format!("{pair}-{proto}")), "no {pair}-{proto} row in {w2_rows:?}");
         }
     }
+    // the interleaved Hessian 2 / 2.1 comparison of every pairing: the ratio of medians and its
+    // spread over the blocks
+    let ratios = experiments[0]["figures"][1]["series"].as_array().expect("ratio series");
+    for pair in ["rust-rust", "java-java", "rust-java", "java-rust"] {
+        let s = ratios
+            .iter()
+            .find(|s| s["id"] == format!("ratio-{pair}"))
+            .unwrap_or_else(|| panic!("no ratio-{pair} in {ratios:?}"));
+        if s["status"] == "skipped" {
+            continue;
+        }
+        let v = &s["points"][0]["values"];
+        let (r, lo, hi) =
+            (v["ratio_of_medians"].as_f64(), v["block_ratio_min"].as_f64(), v["block_ratio_max"].as_f64());
+        assert!(matches!((r, lo, hi), (Some(r), Some(lo), Some(hi)) if r > 0.0 && lo > 0.0 && lo <= hi), "{s}");
+    }
+    assert!(report.contains("2.1 ÷ Hessian 2, medians"), "no ratio table in the report");
     let mut java_rows = 0;
     for e in experiments {
         assert!(report.contains(&text(e, "title")), "report lacks experiment {}", text(e, "title"));

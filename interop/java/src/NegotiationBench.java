@@ -14,7 +14,7 @@ import java.util.Arrays;
 
 /**
  * One Java client's W2 exchange round trips for the negotiation benchmark
- * (crates/hessian-bench/src/bin/negotiation_bench.rs).
+ * (crates/hessian-bench/src/negotiation.rs, the binary negotiation_bench).
  * Usage: NegotiationBench MODE URL WARMUP CALLS, MODE one of
  *   h1   Caucho's HessianProxyFactory, Hessian 1 call and Hessian 1 reply
  *   h2   Caucho's HessianProxyFactory, Hessian 2 call and reply
@@ -24,6 +24,16 @@ import java.util.Arrays;
  * call record (a resent call counts both attempts). Prints one line:
  * RESULT mode=… calls=… mean_us=… median_us=… p99_us=… min_us=… max_us=… req_bytes=… reply_bytes=…
  * first_req_bytes=… first_reply_bytes=… resends=…  (bytes per measured call, averaged)
+ *
+ * Interleaved: NegotiationBench pair H2_URL H21_URL WARMUP WARMUP_MS CALLS
+ * One JVM, two clients: Caucho's HessianProxyFactory (Hessian 2, type maps off) calling H2_URL and
+ * NegotiatingProxyFactory (2.1) calling H21_URL. Each client's first call (for 2.1 the plain call
+ * that establishes the maps), then warm-up rounds until both WARMUP rounds and WARMUP_MS
+ * milliseconds have passed (the JIT of this JVM and of the servers), then CALLS measured rounds;
+ * in each round one call of each client, the Hessian 2 call first in even rounds, the 2.1 call
+ * first in odd ones, so that a drift in the machine's load falls on both alike. Prints a RESULT
+ * line per client (mode=h2, mode=h21, as above, plus warmup_rounds=… warmup_ms=…) and then each
+ * client's round trips, round by round, in nanoseconds: "NS h2 t0 t1 …" and "NS h21 t0 t1 …".
  */
 public class NegotiationBench {
   /** Bytes of the current call's request and reply bodies, under Caucho's proxy. */
@@ -75,61 +85,74 @@ public class NegotiationBench {
     }
   }
 
-  public static void main(String[] args) throws Exception {
-    String mode = args[0], url = args[1];
-    int warmup = Integer.parseInt(args[2]), calls = Integer.parseInt(args[3]);
-    HessianProxyFactory f;
-    NegotiatingProxyFactory negotiating = null;
-    switch (mode) {
-      case "h1":
-        f = new HessianProxyFactory() {
-          @Override public AbstractHessianInput getHessianInput(InputStream is) { return getHessian1Input(is); }
-        };
-        f.setHessian2Reply(false);
-        break;
-      case "h2":
-        f = new HessianProxyFactory();
-        f.setHessian2Request(true);
-        break;
-      case "h21":
-        f = negotiating = new NegotiatingProxyFactory();
-        break;
-      default:
-        throw new IllegalArgumentException("unknown mode " + mode);
+  /** One client: a proxy and how its calls' bytes are counted. */
+  static final class Bench {
+    final String mode;
+    final HessianProxyFactory factory;
+    final NegotiatingProxyFactory negotiating;
+    final RpcBenchService service;
+    final Order request = Workloads.request(), expected = Workloads.reply();
+    /** Bytes of the last call's request and reply bodies. */
+    long req, rep;
+
+    Bench(String mode, String url) throws Exception {
+      this.mode = mode;
+      HessianProxyFactory f;
+      NegotiatingProxyFactory n = null;
+      switch (mode) {
+        case "h1":
+          f = new HessianProxyFactory() {
+            @Override public AbstractHessianInput getHessianInput(InputStream is) { return getHessian1Input(is); }
+          };
+          f.setHessian2Reply(false);
+          break;
+        case "h2":
+          f = new HessianProxyFactory();
+          f.setHessian2Request(true);
+          break;
+        case "h21":
+          f = n = new NegotiatingProxyFactory();
+          break;
+        default:
+          throw new IllegalArgumentException("unknown mode " + mode);
+      }
+      if (n == null) {
+        CountingFactory counting = new CountingFactory();
+        counting.setHessianProxyFactory(f);
+        f.setConnectionFactory(counting);
+      }
+      f.setReadTimeout(60000);
+      f.setConnectTimeout(10000);
+      factory = f;
+      negotiating = n;
+      service = (RpcBenchService) f.create(RpcBenchService.class, url);
     }
-    if (negotiating == null) {
-      CountingFactory counting = new CountingFactory();
-      counting.setHessianProxyFactory(f);
-      f.setConnectionFactory(counting);
-    }
-    f.setReadTimeout(60000);
-    f.setConnectTimeout(10000);
-    RpcBenchService s = (RpcBenchService) f.create(RpcBenchService.class, url);
-    Order request = Workloads.request(), expected = Workloads.reply();
-    long[] t = new long[calls];
-    long req = 0, rep = 0, firstReq = 0, firstRep = 0;
-    for (int i = 0; i < warmup + calls; i++) {
+
+    /** One checked call: its round trip in ns (its bytes in req, rep); exits 1 on a wrong reply. */
+    long call(long i) {
       reqBytes = replyBytes = 0;
       long t0 = System.nanoTime();
-      Order got = s.exchange(request);
+      Order got = service.exchange(request);
       long dt = System.nanoTime() - t0;
       if (!expected.equals(got)) {
-        System.out.println("FAIL call " + i + ": wrong reply " + got);
+        System.out.println("FAIL " + mode + " call " + i + ": wrong reply " + got);
         System.exit(1);
       }
-      long q = reqBytes, r = replyBytes;
+      req = reqBytes;
+      rep = replyBytes;
       if (negotiating != null) {
         NegotiatingProxyFactory.CallRecord c = negotiating.lastCall();
-        q = c.resent ? c.firstAttemptBytes + c.requestBytes : c.requestBytes;
-        r = c.replyBytes;
+        req = c.resent ? c.firstAttemptBytes + c.requestBytes : c.requestBytes;
+        rep = c.replyBytes;
       }
-      if (i == 0) { firstReq = q; firstRep = r; }
-      if (i >= warmup) {
-        t[i - warmup] = dt;
-        req += q;
-        rep += r;
-      }
+      return dt;
     }
+
+    long resends() { return negotiating == null ? 0 : negotiating.resends.get(); }
+  }
+
+  /** The RESULT line of `t` (measured round trips, ns) and the bytes counted. */
+  static void result(String mode, long[] t, long req, long rep, long firstReq, long firstRep, long resends, String extra) {
     long[] sorted = t.clone();
     Arrays.sort(sorted);
     double sum = 0;
@@ -138,8 +161,67 @@ public class NegotiationBench {
     double p99 = sorted[(int) Math.min(n - 1, Math.max(0, Math.ceil(n * 0.99) - 1))] / 1000.0;
     System.out.printf(java.util.Locale.ROOT,
         "RESULT mode=%s calls=%d mean_us=%.1f median_us=%.1f p99_us=%.1f min_us=%.1f max_us=%.1f req_bytes=%.1f"
-            + " reply_bytes=%.1f first_req_bytes=%d first_reply_bytes=%d resends=%d%n",
+            + " reply_bytes=%.1f first_req_bytes=%d first_reply_bytes=%d resends=%d%s%n",
         mode, n, sum / n / 1000.0, sorted[n / 2] / 1000.0, p99, sorted[0] / 1000.0, sorted[n - 1] / 1000.0,
-        (double) req / n, (double) rep / n, firstReq, firstRep, negotiating == null ? 0 : negotiating.resends.get());
+        (double) req / n, (double) rep / n, firstReq, firstRep, resends, extra);
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args[0].equals("pair")) {
+      pair(args[1], args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), Integer.parseInt(args[5]));
+      return;
+    }
+    String mode = args[0], url = args[1];
+    int warmup = Integer.parseInt(args[2]), calls = Integer.parseInt(args[3]);
+    Bench b = new Bench(mode, url);
+    long[] t = new long[calls];
+    long req = 0, rep = 0, firstReq = 0, firstRep = 0;
+    for (int i = 0; i < warmup + calls; i++) {
+      long dt = b.call(i);
+      if (i == 0) { firstReq = b.req; firstRep = b.rep; }
+      if (i >= warmup) {
+        t[i - warmup] = dt;
+        req += b.req;
+        rep += b.rep;
+      }
+    }
+    result(mode, t, req, rep, firstReq, firstRep, b.resends(), "");
+  }
+
+  /** The interleaved mode (see the class comment). */
+  static void pair(String h2Url, String h21Url, int warmup, long warmupMs, int calls) throws Exception {
+    Bench[] b = {new Bench("h2", h2Url), new Bench("h21", h21Url)};
+    long[][] t = new long[2][calls];
+    long[] req = new long[2], rep = new long[2], firstReq = new long[2], firstRep = new long[2];
+    for (int k = 0; k < 2; k++) {
+      b[k].call(0);
+      firstReq[k] = b[k].req;
+      firstRep[k] = b[k].rep;
+    }
+    long start = System.nanoTime();
+    long rounds = 1;
+    for (; rounds < warmup || (System.nanoTime() - start) / 1_000_000 < warmupMs; rounds++) {
+      int first = (int) (rounds % 2);
+      b[first].call(rounds);
+      b[1 - first].call(rounds);
+    }
+    long warmedMs = (System.nanoTime() - start) / 1_000_000;
+    for (int i = 0; i < calls; i++) {
+      int first = i % 2;
+      for (int k : new int[] {first, 1 - first}) {
+        t[k][i] = b[k].call(rounds + i);
+        req[k] += b[k].req;
+        rep[k] += b[k].rep;
+      }
+    }
+    String extra = " warmup_rounds=" + rounds + " warmup_ms=" + warmedMs;
+    for (int k = 0; k < 2; k++)
+      result(b[k].mode, t[k], req[k], rep[k], firstReq[k], firstRep[k], b[k].resends(), extra);
+    for (int k = 0; k < 2; k++) {
+      StringBuilder line = new StringBuilder("NS ").append(b[k].mode);
+      for (long x : t[k]) line.append(' ').append(x);
+      System.out.println(line);
+    }
+    System.out.flush();
   }
 }

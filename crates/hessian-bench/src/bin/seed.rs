@@ -3,7 +3,7 @@
 //! ```text
 //! seed [--quick | --full | --tiny] [--only 1,2,3|negotiation,protocols,codecs]
 //!      [--protocols ID,...] [--out DIR] [--list]
-//! seed serve hessian|json|msgpack|bincode|grpc|xmlrpc     (the suite's own server processes)
+//! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc     (the suite's own server processes)
 //! ```
 //!
 //! Runs the three experiments (type negotiation, protocol comparison, derived vs hand-written
@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--list]
-       seed serve hessian|json|msgpack|bincode|grpc|xmlrpc";
+       seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc";
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options { mode: Mode::Quick, only: Vec::new(), protocols: None, out: PathBuf::from("results") };
@@ -66,8 +66,18 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 /// `seed serve WHAT`: a server on 127.0.0.1, port printed as `PORT n`, until stdin closes.
+/// `demo-1` is `demo` on one thread: experiment 1's interleaved pairs, whose two clients'
+/// connections must be served alike (on a runtime of several threads each connection's task
+/// can settle on another thread, one on the client's core and one not).
 fn serve(what: &str) -> ExitCode {
-    let rt = match tokio::runtime::Runtime::new() {
+    let one_thread = what == "demo-1";
+    let what = if one_thread { "demo" } else { what };
+    let rt = if one_thread {
+        tokio::runtime::Builder::new_current_thread().enable_all().build()
+    } else {
+        tokio::runtime::Runtime::new()
+    };
+    let rt = match rt {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("seed serve: {e}");
@@ -101,7 +111,9 @@ fn serve(what: &str) -> ExitCode {
             let broken = std::env::var("SEED_BREAK_SERVER").is_ok_and(|v| v == what);
             tokio::spawn(seed::peers::serve(codec, listener, broken))
         } else {
-            return Err(format!("unknown server {what:?} (demo, hessian, json, msgpack, bincode, grpc, xmlrpc)"));
+            return Err(format!(
+                "unknown server {what:?} (demo, demo-1, hessian, json, msgpack, bincode, grpc, xmlrpc)"
+            ));
         };
         println!("PORT {port}");
         std::io::stdout().flush().map_err(|e| e.to_string())?;

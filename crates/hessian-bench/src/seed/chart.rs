@@ -76,13 +76,40 @@ pub fn line(figure: &Figure, path: &Path, y: impl Fn(&Point) -> f64) -> Result<(
 /// A bar chart of `figure`: one bar per series that ran, height `y(series)` (series without a
 /// value are left out).
 pub fn bars(figure: &Figure, path: &Path, y: impl Fn(&Series) -> Option<f64>) -> Result<(), String> {
-    let rows: Vec<(String, f64)> = figure
+    let rows = figure
         .series
         .iter()
         .filter(|s| s.status == Status::Ok)
-        .filter_map(|s| y(s).filter(|v| v.is_finite()).map(|v| (s.label.clone(), v)))
+        .filter_map(|s| y(s).filter(|v| v.is_finite()).map(|v| (s.label.clone(), v, None)))
         .collect();
-    let vmax = rows.iter().map(|r| r.1).fold(0.0f64, f64::max);
+    draw_bars(figure, path, rows, None)
+}
+
+/// A bar chart of `figure` with whiskers: `y(series)` is the bar's height and the whisker's low
+/// and high end; a dashed vertical line marks `reference` (e.g. a ratio of 1), and the values are
+/// written with three decimals.
+pub fn bars_with_range(
+    figure: &Figure,
+    path: &Path,
+    reference: f64,
+    y: impl Fn(&Series) -> Option<(f64, f64, f64)>,
+) -> Result<(), String> {
+    let rows = figure
+        .series
+        .iter()
+        .filter(|s| s.status == Status::Ok)
+        .filter_map(|s| {
+            let (v, lo, hi) = y(s).filter(|(v, lo, hi)| v.is_finite() && lo.is_finite() && hi.is_finite())?;
+            Some((s.label.clone(), v, Some((lo, hi))))
+        })
+        .collect();
+    draw_bars(figure, path, rows, Some(reference))
+}
+
+type Bar = (String, f64, Option<(f64, f64)>);
+
+fn draw_bars(figure: &Figure, path: &Path, rows: Vec<Bar>, reference: Option<f64>) -> Result<(), String> {
+    let vmax = rows.iter().map(|r| r.1.max(r.2.map_or(0.0, |w| w.1))).fold(reference.unwrap_or(0.0), f64::max);
     let vmax = if vmax > 0.0 { vmax * 1.18 } else { 1.0 };
     let n = rows.len().max(1);
     let height = 120 + 34 * n as u32;
@@ -112,15 +139,32 @@ pub fn bars(figure: &Figure, path: &Path, y: impl Fn(&Series) -> Option<f64>) ->
         .x_desc(figure.y_label.as_str())
         .draw()
         .map_err(err)?;
-    for (k, (_, v)) in rows.iter().enumerate() {
+    for (k, (_, v, range)) in rows.iter().enumerate() {
         let i = (n - 1 - k) as f64;
         let color = COLORS[k % COLORS.len()];
         chart
             .draw_series(std::iter::once(Rectangle::new([(0.0, i + 0.15), (*v, i + 0.85)], color.filled())))
             .map_err(err)?;
+        let mut text_x = *v;
+        if let Some((lo, hi)) = range {
+            let ink = BLACK.stroke_width(2);
+            let whisker = vec![(*lo, i + 0.5), (*hi, i + 0.5)];
+            chart.draw_series(std::iter::once(PathElement::new(whisker, ink))).map_err(err)?;
+            for end in [*lo, *hi] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(vec![(end, i + 0.3), (end, i + 0.7)], ink)))
+                    .map_err(err)?;
+            }
+            text_x = text_x.max(*hi);
+        }
+        let text = if reference.is_some() { format!("{v:.3}") } else { format!("{v:.1}") };
         chart
-            .draw_series(std::iter::once(Text::new(format!("{v:.1}"), (*v + vmax * 0.01, i + 0.7), ("sans-serif", 14))))
+            .draw_series(std::iter::once(Text::new(text, (text_x + vmax * 0.01, i + 0.7), ("sans-serif", 14))))
             .map_err(err)?;
+    }
+    if let Some(r) = reference {
+        let line = DashedLineSeries::new(vec![(r, 0.0), (r, n as f64)], 6, 4, BLACK.stroke_width(1));
+        chart.draw_series(line).map_err(err)?;
     }
     root.present().map_err(err)
 }

@@ -12,7 +12,7 @@ use crate::seed::javapeer;
 use crate::seed::results::{Experiment, Figure, Point, Series};
 use crate::seed::stats::Summary;
 use crate::seed::{Mode, Options};
-use hessian_bench::negotiation::{self, Config, Outcome, Row};
+use hessian_bench::negotiation::{self, Config, Outcome, Row, BLOCKS};
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -39,17 +39,21 @@ fn config(mode: Mode, java: bool) -> Result<Config, String> {
         c.sweep_warmup = 1000;
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the suite's executable: {e}"))?;
-    c.rust_server = vec![exe.into(), "serve".into(), "demo".into()];
+    // one thread: both clients of a pair served alike (see `negotiation::Config::rust_server`)
+    c.rust_server = vec![exe.into(), "serve".into(), "demo-1".into()];
     c.java = java;
     c.quiet = true;
     Ok(c)
 }
 
+/// The suite's id of a pairing (`rust-rust`, `java-rust`, …).
+fn pair_id(pair: &str) -> String {
+    pair.to_lowercase().replace(" → ", "-")
+}
+
 /// The suite's id of a row (`rust-rust-hessian2.1`, `java-rust-hessian1`, …).
 fn row_id(r: &Row) -> String {
-    let pair = r.pair.to_lowercase().replace(" → ", "-").replace(", interleaved", "-interleaved");
-    let proto = r.protocol.to_lowercase().replace(' ', "");
-    format!("{pair}-{proto}")
+    format!("{}-{}", pair_id(r.pair), r.protocol.to_lowercase().replace(' ', ""))
 }
 
 /// A row's times and bytes as a suite point at `x`.
@@ -75,6 +79,9 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let outcome = config(opts.mode, java.is_ok()).and_then(|c| negotiation::run(&c));
     pb.inc(1);
     let (warmup, measured) = counts(opts.mode);
+    let (java_warmup, server_warmup) = config(opts.mode, false)
+        .map(|c| (c.java_warmup.as_secs_f64(), c.java_server_warmup.as_secs_f64()))
+        .unwrap_or_default();
     let mut figures = Vec::new();
     let mut findings = Vec::new();
     match outcome {
@@ -85,7 +92,8 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         Err(e) => {
             let mut s = Series::new("negotiation", "W2 rows and sweeps");
             s.fail(e);
-            figures.push(w2_figure(vec![s]));
+            figures.push(w2_figure(vec![s.clone()]));
+            figures.push(ratio_fig(vec![s]));
         }
     }
     pb.set_message("W2 under load");
@@ -101,10 +109,20 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              client (`hessian_demo::BenchClient`, type maps on only for 2.1) and the Rust demo server; Caucho's \
              `HessianProxyFactory` and `HessianSkeleton` (behind the JDK's HTTP server), with the Java side of the \
              extension (`NegotiatingProxyFactory`, `NegotiatingServer` in `interop/java`) for 2.1; and the two \
-             crossings. Each row is a new client: its first call establishes the maps (shown apart), then {warmup} \
-             warm-up and {measured} measured calls, every reply checked. The interleaved rows alternate a Hessian 2 \
-             and a 2.1 client call by call, so that drift in the machine's load affects both alike. Bytes are HTTP \
-             bodies as each client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, alternating) vary one \
+             crossings. In every pairing Hessian 2 and 2.1 are measured interleaved: one client process holds two \
+             clients, Hessian 2 (type maps off, to the plain server: the Rust demo server, or Caucho's skeleton \
+             as it is, `RpcJavaServer`) and 2.1 (type maps on, to the Rust demo server or `NegotiatingServer`), \
+             both servers running (the Rust demo server on one thread, `seed serve demo-1`, so that the two \
+             clients' connections are served alike); after each client's first call (for 2.1 the plain call that establishes the \
+             maps, shown apart) they make warm-up rounds ({warmup} at least, and at least {java_warmup} s with a \
+             Java client, whose JVM starts cold; {server_warmup} s Rust to Java, whose servers are warm from \
+             Java to Java), then {measured} measured rounds, one call of each per round, which one first \
+             alternating, so that a drift in the machine's load falls on both alike. Figure `exp1-w2-ratio` is the \
+             2.1 median over the Hessian 2 median of each pairing, with its spread: the same ratio in each of \
+             {BLOCKS} consecutive blocks of rounds (min–max), the median of the per-round ratios and of the \
+             per-round differences (95 % confidence interval of the sign test). Hessian 1 runs alone, a new client \
+             ({warmup} warm-up calls, then {measured}). Every reply is checked. Bytes are HTTP bodies as each \
+             client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, alternating) vary one \
              factor each; latency and bandwidth go through a delaying TCP proxy in the client's process (`tc netem` \
              is not available here). Rerun alone: `target/release/negotiation_bench` (see `BENCHMARKS.md`). \
              Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`) making {} calls \
@@ -132,6 +150,70 @@ fn w2_figure(series: Vec<Series>) -> Figure {
     }
 }
 
+fn ratio_fig(series: Vec<Series>) -> Figure {
+    Figure {
+        id: "exp1-w2-ratio".into(),
+        title: format!("W2 interleaved: 2.1 ÷ Hessian 2 median round trip, whiskers min–max of {BLOCKS} blocks"),
+        kind: "bar".into(),
+        x_label: "client → server".into(),
+        y_label: "2.1 median ÷ Hessian 2 median".into(),
+        chart: Some("exp1-w2-ratio.svg".into()),
+        series,
+    }
+}
+
+/// The interleaved comparison of each pairing: one series per pairing, its point's `time_us` the
+/// 2.1 calls' round trips and its values the ratios and their spread.
+fn ratio_figure(o: &Outcome, java: &Result<hessian_testkit::java::Java, (bool, String)>) -> Figure {
+    let mut series = Vec::new();
+    for (h2, h21) in negotiation::pairs(&o.rows) {
+        let mut s = Series::new(&format!("ratio-{}", pair_id(h21.pair)), h21.pair);
+        let Some(p) = &h21.paired else {
+            s.fail("too few rounds for a paired comparison");
+            series.push(s);
+            continue;
+        };
+        let t = &h21.times;
+        let time_us = Summary { n: h21.calls, mean: t.mean, median: t.median, p99: t.p99, min: t.min, max: t.max };
+        let (lo, hi) = p.block_range();
+        let (rlo, rhi) = p.block_round_range();
+        let mut values = BTreeMap::new();
+        for (k, v) in [
+            ("ratio_of_medians", p.ratio),
+            ("block_ratio_min", lo),
+            ("block_ratio_max", hi),
+            ("median_of_round_ratios", p.round_ratio),
+            ("block_round_ratio_min", rlo),
+            ("block_round_ratio_max", rhi),
+            ("median_difference_us", p.median),
+            ("ci95_low_us", p.low),
+            ("ci95_high_us", p.high),
+            ("share_of_rounds_21_faster", p.faster),
+            ("rounds", p.rounds as f64),
+            ("hessian2_median_us", h2.times.median),
+            ("hessian21_median_us", h21.times.median),
+        ] {
+            values.insert(k.to_owned(), v);
+        }
+        let blocks: Vec<String> = p.block_ratios.iter().map(|r| format!("{r:.3}")).collect();
+        s.notes.insert("block ratios, in order".into(), blocks.join(", "));
+        s.points.push(Point { x: 0.0, time_us, values });
+        series.push(s);
+    }
+    if let Err((skip, why)) = java {
+        for pair in ["Java → Java", "Rust → Java", "Java → Rust"] {
+            let mut s = Series::new(&format!("ratio-{}", pair_id(pair)), pair);
+            if *skip {
+                s.skip(why.clone());
+            } else {
+                s.fail(why.clone());
+            }
+            series.push(s);
+        }
+    }
+    ratio_fig(series)
+}
+
 fn outcome_figures(
     o: &Outcome,
     wanted: &[&str],
@@ -145,6 +227,12 @@ fn outcome_figures(
         .map(|r| {
             let mut s = Series::new(&row_id(r), &format!("{}, {}", r.protocol, r.pair));
             s.points.push(point(0.0, r));
+            if r.interleaved {
+                s.notes.insert(
+                    "measured".into(),
+                    "interleaved call by call with the other protocol's client (figure exp1-w2-ratio)".into(),
+                );
+            }
             if r.protocol == "Hessian 2.1" {
                 s.notes.insert(
                     "first call".into(),
@@ -170,7 +258,7 @@ fn outcome_figures(
             }
         }
     }
-    let mut figures = vec![w2_figure(series)];
+    let mut figures = vec![w2_figure(series), ratio_figure(o, java)];
     for sw in &o.sweeps {
         let mut h2 = Series::new("hessian2", "Hessian 2");
         let mut h21 = Series::new("hessian2.1", "Hessian 2.1");
@@ -194,30 +282,47 @@ fn outcome_figures(
 
 fn outcome_findings(o: &Outcome) -> Vec<String> {
     let mut out = Vec::new();
-    let mut pairs: Vec<&str> = o.rows.iter().map(|r| r.pair).collect();
-    pairs.dedup();
-    for pair in pairs {
-        let find = |p: &str| o.rows.iter().find(|r| r.pair == pair && r.protocol == p);
-        if let (Some(h2), Some(h21)) = (find("Hessian 2"), find("Hessian 2.1")) {
-            out.push(format!(
-                "{pair}: after the first call, Hessian 2.1 sends {:.0} request bytes per call against Hessian 2's {:.0} \
-                 ({:.0} %) and receives {:.0} reply bytes against {:.0} ({:.0} %); median round trip {:.1} µs against \
-                 {:.1} µs ({:.0} %), mean {:.1} against {:.1} ({:.0} %); {} resends.",
-                h21.request,
-                h2.request,
-                100.0 * h21.request / h2.request.max(1.0),
-                h21.reply,
-                h2.reply,
-                100.0 * h21.reply / h2.reply.max(1.0),
-                h21.times.median,
-                h2.times.median,
-                100.0 * h21.times.median / h2.times.median.max(1e-9),
-                h21.times.mean,
-                h2.times.mean,
-                100.0 * h21.times.mean / h2.times.mean.max(1e-9),
-                h21.resends
-            ));
+    for (h2, h21) in negotiation::pairs(&o.rows) {
+        let pair = h21.pair;
+        let mut text = format!(
+            "{pair}: after the first call, Hessian 2.1 sends {:.0} request bytes per call against Hessian 2's {:.0} \
+             ({:.0} %) and receives {:.0} reply bytes against {:.0} ({:.0} %). Interleaved, median round trip {:.1} µs \
+             against {:.1} µs",
+            h21.request,
+            h2.request,
+            100.0 * h21.request / h2.request.max(1.0),
+            h21.reply,
+            h2.reply,
+            100.0 * h21.reply / h2.reply.max(1.0),
+            h21.times.median,
+            h2.times.median,
+        );
+        match &h21.paired {
+            Some(p) => {
+                let (lo, hi) = p.block_range();
+                let (rlo, rhi) = p.block_round_range();
+                text.push_str(&format!(
+                    ": 2.1 ÷ Hessian 2 = **{:.3}** (in {} blocks of {} rounds {:.3} to {:.3}); per round, the median \
+                     ratio {:.3} (blocks {:.3} to {:.3}) and the median difference {:+.2} µs (95 % CI {:+.2} to \
+                     {:+.2}), 2.1 the faster in {:.0} % of the rounds",
+                    p.ratio,
+                    p.block_ratios.len(),
+                    p.rounds.div_ceil(p.block_ratios.len().max(1)),
+                    lo,
+                    hi,
+                    p.round_ratio,
+                    rlo,
+                    rhi,
+                    p.median,
+                    p.low,
+                    p.high,
+                    100.0 * p.faster
+                ));
+            }
+            None => text.push_str(&format!(" ({:.0} %)", 100.0 * h21.times.median / h2.times.median.max(1e-9))),
         }
+        text.push_str(&format!("; {} resends.", h21.resends));
+        out.push(text);
     }
     for sw in &o.sweeps {
         let bytes: Vec<String> = sw

@@ -48,6 +48,13 @@ fn draw(dir: &Path, f: &Figure) -> Result<(), String> {
             chart::bars(f, &path, |s| Some(s.at(10_000.0)?.time_us.median + value(s, 10_000.0, "decode_median_us")?))
         }
         "exp2-w2-shared" => chart::bars(f, &path, |s| value(s, 0.0, "shared_bytes")),
+        "exp1-w2-ratio" => chart::bars_with_range(f, &path, 1.0, |s| {
+            Some((
+                value(s, 0.0, "ratio_of_medians")?,
+                value(s, 0.0, "block_ratio_min")?,
+                value(s, 0.0, "block_ratio_max")?,
+            ))
+        }),
         "exp1-load" => chart::line(f, &path, |p| p.values.get("calls_per_second").copied().unwrap_or(0.0)),
         _ if f.kind == "line" => chart::line(f, &path, |p| p.time_us.median),
         _ => chart::bars(f, &path, first),
@@ -171,6 +178,50 @@ fn roundtrip_table(out: &mut String, f: &Figure) {
     }
 }
 
+/// The interleaved Hessian 2 / 2.1 comparison per client → server pairing.
+fn ratio_table(out: &mut String, f: &Figure) {
+    out.push_str(
+        "| client → server | rounds | Hessian 2 median µs | 2.1 median µs | 2.1 ÷ Hessian 2, medians | blocks min–max \
+         | per-round ratio, median (blocks min–max) | per-round difference, median µs (95 % CI) | rounds 2.1 faster \
+         | status |\n",
+    );
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for s in &f.series {
+        let v = |k: &str| value(s, 0.0, k).unwrap_or(f64::NAN);
+        if s.points.is_empty() {
+            let _ = writeln!(out, "| {} | | | | | | | | | {} |", s.label, status_cell(s));
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {:.0} | {} | {} | **{:.3}** | {:.3}–{:.3} | {:.3} ({:.3}–{:.3}) | {:+.2} ({:+.2} to {:+.2}) | {:.0} % | {} |",
+            s.label,
+            v("rounds"),
+            us(v("hessian2_median_us")),
+            us(v("hessian21_median_us")),
+            v("ratio_of_medians"),
+            v("block_ratio_min"),
+            v("block_ratio_max"),
+            v("median_of_round_ratios"),
+            v("block_round_ratio_min"),
+            v("block_round_ratio_max"),
+            v("median_difference_us"),
+            v("ci95_low_us"),
+            v("ci95_high_us"),
+            100.0 * v("share_of_rounds_21_faster"),
+            status_cell(s)
+        );
+    }
+    let cells: Vec<String> = f
+        .series
+        .iter()
+        .filter_map(|s| Some(format!("{} {}", s.label, s.notes.get("block ratios, in order")?)))
+        .collect();
+    if !cells.is_empty() {
+        let _ = writeln!(out, "\nBlock ratios of medians, in order: {}.", cells.join("; "));
+    }
+}
+
 fn codec_table(out: &mut String, f: &Figure) {
     out.push_str("| codec | instances | bytes | encode median (p99) µs | encode min–max µs | decode median (p99) µs | decode min–max µs | status |\n");
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---|\n");
@@ -229,6 +280,7 @@ fn experiment(out: &mut String, dir: &Path, e: &Experiment, chart_errors: &mut V
         match f.id.as_str() {
             "exp2-w2-shared" => shared_table(out, f),
             "exp1-load" => load_table(out, f),
+            "exp1-w2-ratio" => ratio_table(out, f),
             id if id.starts_with("exp3") => {
                 if !codec_table_done {
                     codec_table(out, f);
