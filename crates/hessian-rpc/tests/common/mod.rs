@@ -206,7 +206,11 @@ pub fn counting_service(runs: Arc<AtomicUsize>) -> Service {
 
 /// Binds `server` on `addr` with `rt` (a restart in place: retried while the port is still
 /// taken).
-pub fn bind_again(rt: &tokio::runtime::Runtime, server: &HessianServer, addr: std::net::SocketAddr) -> hessian_rpc::RunningServer {
+pub fn bind_again(
+    rt: &tokio::runtime::Runtime,
+    server: &HessianServer,
+    addr: std::net::SocketAddr,
+) -> hessian_rpc::RunningServer {
     for attempt in 0.. {
         match rt.block_on(server.clone().bind(addr)) {
             Ok(r) => return r,
