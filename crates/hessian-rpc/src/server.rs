@@ -222,6 +222,9 @@ pub(crate) struct CallHead<'a> {
 
 /// The type negotiation's reply headers, rendered.
 pub(crate) struct Negotiated {
+    /// `Hessian-Type-Maps`: left off the answer to a referring call that ran, which its client
+    /// does not read (`docs/negotiation.md` 3 and 6.2; one header less to write and parse).
+    pub offer: bool,
     /// `Hessian-Type-Map-Unknown`.
     pub unknown: Option<String>,
     /// `Hessian-Type-Map`: the digests learned, comma-separated (empty: none).
@@ -269,7 +272,9 @@ impl Reply {
             f("connection", "close");
         }
         if let Some(n) = &self.negotiation {
-            f(neg::OFFER_HEADER, neg::VERSION);
+            if n.offer {
+                f(neg::OFFER_HEADER, neg::VERSION);
+            }
             if let Some(d) = &n.unknown {
                 f(neg::UNKNOWN_HEADER, d);
             }
@@ -436,10 +441,9 @@ impl HessianServer {
                     scope,
                     learn,
                     reply_map: match (dialect.reply, head.reply_map) {
-                        (Format::Hessian2, Some(v)) => std::str::from_utf8(v)
-                            .ok()
-                            .and_then(hessian::negotiate::parse_digest)
-                            .and_then(|d| inner.maps.own_reply_map(scope, &d)),
+                        (Format::Hessian2, Some(v)) => {
+                            hessian::negotiate::parse_digest_bytes(v).and_then(|d| inner.maps.own_reply_map(scope, &d))
+                        }
                         _ => None,
                     },
                 }
@@ -469,7 +473,11 @@ impl HessianServer {
                 }
                 maps.push_str(&hessian::negotiate::to_hex(d));
             }
-            Negotiated { unknown: answer.unknown.map(|d| hessian::negotiate::to_hex(&d)), type_maps: maps }
+            Negotiated {
+                offer: answer.unknown.is_some() || !hessian::negotiate::is_referring(body),
+                unknown: answer.unknown.map(|d| hessian::negotiate::to_hex(&d)),
+                type_maps: maps,
+            }
         });
         Reply {
             status: StatusCode::OK,

@@ -333,6 +333,12 @@ pub fn to_hex(digest: &Digest) -> String {
 
 /// A digest from 32 hex digits (either case, surrounding whitespace ignored), else `None`.
 pub fn parse_digest(s: &str) -> Option<Digest> {
+    parse_digest_bytes(s.as_bytes())
+}
+
+/// [`parse_digest`] of bytes, such as an HTTP header's value (anything but 32 hex digits and
+/// surrounding whitespace is `None`).
+pub fn parse_digest_bytes(s: &[u8]) -> Option<Digest> {
     /// The value of each hex digit, 0xff for every other byte.
     const NIBBLE: [u8; 256] = {
         let mut t = [0xffu8; 256];
@@ -349,7 +355,6 @@ pub fn parse_digest(s: &str) -> Option<Digest> {
         }
         t
     };
-    let s = s.as_bytes();
     let s = if s.len() == 32 { s } else { s.trim_ascii() };
     let s: &[u8; 32] = s.try_into().ok()?;
     let mut d = [0u8; 16];
