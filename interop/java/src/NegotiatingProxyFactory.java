@@ -33,8 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * pre-defined in the output). At most once (section 6): a referring call is resent, once and plain,
  * only after an answer whose body proves nothing ran (the UnknownTypeMap fault naming its digest,
  * or Caucho's refusal of {@code T}); every other answer is the call's result. Reply maps the server
- * confirmed are offered with {@code Hessian-Reply-Map}, and referring replies are read by splicing
- * the map's definitions in.
+ * confirmed are offered with {@code Hessian-Reply-Map}, and referring replies are read where they
+ * stand, the map's classes pre-defined from a plan resolved once per map (PlannedInput).
  */
 public class NegotiatingProxyFactory extends HessianProxyFactory {
   /** Client-side bound on (endpoint, method) entries, least recently used evicted. */
@@ -452,7 +452,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       rec.replyBytes = b.length;
       rec.typeMaps = r.typeMaps;
       if (b.length < 3 || b[0] != 'H' || b[1] != 2) throw new HessianProtocolException("expected Hessian 2 reply, got " + b.length + " bytes");
-      byte[] plain;
+      Hessian2Input in;
       TypeMap replyListed = null;
       if (b[2] == 1) {
         if (b.length < 22 || b[3] != 'T' || b[4] != 0x30) throw new HessianProtocolException("malformed referring reply");
@@ -461,19 +461,19 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
           throw new HessianProtocolException("referring reply for map " + hex + ", which this client did not offer");
         referringReplies.incrementAndGet();
         rec.referringReply = true;
-        // H 02 00 R|F <the map's definitions> value
-        plain = TypeMap.concat(new byte[] {'H', 2, 0, b[21]}, offered.definitions(),
-            Arrays.copyOfRange(b, 22, b.length));
+        // read where it stands (R|F value), the map's classes pre-defined from its plan
+        PlannedInput planned = new PlannedInput(new ByteArrayInputStream(b, 21, b.length - 21), getSerializerFactory());
+        planned.seed(offered);
+        in = planned;
       } else if (b[2] == 0) {
         plainReplies.incrementAndGet();
-        plain = b;
+        in = new Hessian2Input(new ByteArrayInputStream(b, 3, b.length - 3));
+        in.setSerializerFactory(getSerializerFactory());
         replyListed = listedMap(b, r);
       } else {
         throw new HessianProtocolException("unknown Hessian 2 minor version " + b[2]);
       }
       if (listed != null || replyListed != null) confirm(st, listed, replyListed);
-      Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(plain, 3, plain.length - 3));
-      in.setSerializerFactory(getSerializerFactory());
       try {
         return in.readReply(method.getReturnType());
       } catch (HessianProtocolException e) {

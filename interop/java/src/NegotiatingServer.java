@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Caucho's HessianSkeleton behind com.sun.net.httpserver with the type negotiation extension
  * (docs/negotiation.md), serving RpcBenchServiceImpl at /bench, RpcRefsServiceImpl at /refs and
  * RpcDescribeServiceImpl at /describe.
- * Learns maps from plain calls that offer the extension, answers referring calls (the map's
- * definitions spliced into the call, decoded by the unchanged Hessian2Input) or UnknownTypeMap
+ * Learns maps from plain calls that offer the extension, answers referring calls (read by
+ * Caucho's Hessian2Input where they stand, the map's classes pre-defined from a plan resolved
+ * once per map: PlannedInput) or UnknownTypeMap
  * before decoding anything, and answers referring replies for a Hessian-Reply-Map it has. A map
  * whose digest the cache holds with another content (a collision, forced in tests by
  * TypeMap.DIGEST_BYTES) is neither kept nor listed. GET /stats prints its counters. Prints
@@ -84,10 +85,10 @@ public class NegotiatingServer {
         return a;
       }
       referringCalls.incrementAndGet();
-      int e = TypeMap.callHeaderEnd(body, 21);
-      byte[] plain = TypeMap.concat(new byte[] {'H', 2, 0}, java.util.Arrays.copyOfRange(body, 21, e),
-          map.definitions(), java.util.Arrays.copyOfRange(body, e, body.length));
-      a.body = invoke(skeleton, plain, replyMapHeader, a, null);
+      // read where it stands, the map's classes pre-defined from its plan (resolved once per map)
+      PlannedInput in = new PlannedInput(new ByteArrayInputStream(body, 21, body.length - 21), serializers);
+      in.seed(map);
+      a.body = invoke(skeleton, in, replyMapHeader, a, null);
       if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
       return a;
     }
@@ -108,7 +109,9 @@ public class NegotiatingServer {
       } catch (IOException ignored) {
         // not a message the scanner understands: serve it plain, learn nothing
       }
-      a.body = invoke(skeleton, body, replyMapHeader, a, requestDigest);
+      Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(body, 3, body.length - 3));
+      in.setSerializerFactory(serializers);
+      a.body = invoke(skeleton, in, replyMapHeader, a, requestDigest);
       return a;
     }
     // a plain client (or Hessian 1, or hybrid): Caucho's skeleton unchanged, no extension
@@ -119,11 +122,12 @@ public class NegotiatingServer {
     return a;
   }
 
-  /** Runs a plain Hessian 2 call (H 02 00 C …) through the skeleton; a referring reply if possible. */
-  byte[] invoke(HessianSkeleton skeleton, byte[] plain, String replyMapHeader, Answer a, String requestDigest)
+  /**
+   * Runs a Hessian 2 call through the skeleton, `in` positioned at its `C` (and, for a referring
+   * call, seeded with its map); a referring reply if possible.
+   */
+  byte[] invoke(HessianSkeleton skeleton, Hessian2Input in, String replyMapHeader, Answer a, String requestDigest)
       throws Exception {
-    Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(plain, 3, plain.length - 3));
-    in.setSerializerFactory(serializers);
     in.readCall();
     String want = hexOrNull(replyMapHeader);
     TypeMap replyMap = null;

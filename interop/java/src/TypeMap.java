@@ -25,6 +25,8 @@ public final class TypeMap {
   /** The first 16 bytes of SHA-256 of {@link #canonical}. */
   public final byte[] digest;
   public final String hex;
+  /** A reader's plan for this map (PlannedInput.Plan), made by the first message that needs it. */
+  volatile Object inputPlan;
 
   public TypeMap(List<String> types, List<String[]> fields) {
     this.types = types.toArray(new String[0]);
