@@ -322,11 +322,19 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     InputStream is = r.status >= 400 ? c.getErrorStream() : c.getInputStream();
     r.body = is == null ? new byte[0] : is.readAllBytes();
     if (is != null) is.close();
-    r.aware = Negotiation.offers(c.getHeaderField(Negotiation.OFFER));
-    // header names are case-insensitive (com.sun.net.httpserver sends "Hessian-type-map")
-    java.util.List<String> values = new java.util.ArrayList<>();
-    for (Map.Entry<String, List<String>> e : c.getHeaderFields().entrySet())
-      if (e.getKey() != null && e.getKey().equalsIgnoreCase(Negotiation.TYPE_MAP)) values.addAll(e.getValue());
+    // one pass over the reply's header fields by index (getHeaderFields builds a new map of all
+    // of them on every call); names are case-insensitive (com.sun.net.httpserver sends
+    // "Hessian-type-map"), and Hessian-Type-Map may come more than once
+    List<String> values = null;
+    for (int i = 1;; i++) {
+      String key = c.getHeaderFieldKey(i);
+      if (key == null) break;
+      if (key.equalsIgnoreCase(Negotiation.OFFER)) r.aware |= Negotiation.offers(c.getHeaderField(i));
+      else if (key.equalsIgnoreCase(Negotiation.TYPE_MAP)) {
+        if (values == null) values = new java.util.ArrayList<>(1);
+        values.add(c.getHeaderField(i));
+      }
+    }
     r.typeMaps = Negotiation.digests(values);
     return r;
   }
