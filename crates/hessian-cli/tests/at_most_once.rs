@@ -21,8 +21,7 @@ use hessian_demo::BenchClient;
 use hessian_rpc::Client;
 use hessian_testkit::structs::w2;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// Runs `hessian load ARGS --json` and returns its JSON report (the run must succeed).
 fn load(args: &[&str]) -> serde_json::Value {
@@ -180,30 +179,10 @@ fn the_java_client_never_resends_a_referring_call_a_gateway_answered_with_an_err
     for status in ["502", "503", "504"] {
         let before = get(&demo.stats(), "exchange");
         // one plain call (the map confirmed), READY, then one referring call after the switch
-        let mut child = java
-            .command("NegotiateCheck")
-            .args(["gateway", &format!("http://127.0.0.1:{front}")])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("run NegotiateCheck gateway");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut seen = String::new();
-        loop {
-            let mut line = String::new();
-            assert!(out.read_line(&mut line).unwrap() > 0, "{status}: ended before READY:\n{seen}");
-            if line.trim() == "READY" {
-                break;
-            }
-            seen.push_str(&line);
-        }
+        let mut command = java.command("NegotiateCheck");
+        command.args(["gateway", &format!("http://127.0.0.1:{front}")]);
         let flag = nginx.dir.join(status);
-        std::fs::write(&flag, b"").unwrap();
-        child.stdin.take().unwrap().write_all(b"go\n").unwrap();
-        let mut rest = String::new();
-        out.read_to_string(&mut rest).unwrap();
-        assert!(child.wait().unwrap().success(), "{status}:\n{seen}{rest}");
+        let rest = hessian_testkit::java::run_paused(command, "READY", || std::fs::write(&flag, b"").unwrap());
         std::fs::remove_file(&flag).unwrap();
         let summary: HashMap<&str, &str> = rest
             .lines()

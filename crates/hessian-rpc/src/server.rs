@@ -432,8 +432,9 @@ impl HessianServer {
         };
         // the extension is spoken with a Hessian 2 call that offered it or refers to a map
         // (a referring call offers the extension by its body, `docs/negotiation.md` 3)
+        let referring = hessian::negotiate::is_referring(body);
         let negotiating = if inner.config.type_maps.enabled && dialect.call == Format::Hessian2 {
-            let learn = head.offered || hessian::negotiate::is_referring(body);
+            let learn = head.offered || referring;
             learn.then(|| {
                 let scope = inner.maps.scope_of(head.peer, head.auth);
                 Negotiating {
@@ -474,7 +475,7 @@ impl HessianServer {
                 maps.push_str(&hessian::negotiate::to_hex(d));
             }
             Negotiated {
-                offer: answer.unknown.is_some() || !hessian::negotiate::is_referring(body),
+                offer: answer.unknown.is_some() || !referring,
                 unknown: answer.unknown.map(|d| hessian::negotiate::to_hex(&d)),
                 type_maps: maps,
             }

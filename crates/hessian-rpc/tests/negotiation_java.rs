@@ -19,7 +19,7 @@ use hessian_testkit::java::{java, Java, JVM_OPTS};
 use hessian_testkit::structs::w2;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -264,30 +264,8 @@ fn restart_check(java: &Java, base: &str, calls: usize, between: impl FnOnce()) 
 
 /// Runs a check program that prints `pause` and waits for a line on stdin: `between` runs at the
 /// pause; returns the summary and the output after the pause. The program must succeed.
-fn paused_check(mut command: Command, pause: &str, between: impl FnOnce()) -> (HashMap<String, String>, String) {
-    let mut client = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn the check program");
-    let mut lines = BufReader::new(client.stdout.take().unwrap());
-    let mut before = String::new();
-    loop {
-        let mut l = String::new();
-        assert!(lines.read_line(&mut l).unwrap() > 0, "client ended before {pause}:\n{before}");
-        if l.trim() == pause {
-            break;
-        }
-        before.push_str(&l);
-    }
-    between();
-    let mut stdin = client.stdin.take().unwrap();
-    stdin.write_all(b"go\n").unwrap();
-    drop(stdin);
-    let mut after = String::new();
-    lines.read_to_string(&mut after).unwrap();
-    assert!(client.wait().unwrap().success(), "client failed:\n{before}{pause}\n{after}");
+fn paused_check(command: Command, pause: &str, between: impl FnOnce()) -> (HashMap<String, String>, String) {
+    let after = hessian_testkit::java::run_paused(command, pause, between);
     (summary(&after), after)
 }
 

@@ -273,3 +273,34 @@ impl Java {
             .expect("spawn java")
     }
 }
+
+/// Runs a check program that prints the line `pause` and then waits for a line on stdin: runs
+/// `between` at the pause, lets the program go on, and returns what it printed after the pause.
+/// The program must succeed.
+pub fn run_paused(mut command: Command, pause: &str, between: impl FnOnce()) -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn the check program");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut before = String::new();
+    loop {
+        let mut l = String::new();
+        assert!(lines.read_line(&mut l).expect("read") > 0, "the program ended before {pause}:\n{before}");
+        if l.trim() == pause {
+            break;
+        }
+        before.push_str(&l);
+    }
+    between();
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(b"go\n").expect("write to the program");
+    drop(stdin);
+    let mut after = String::new();
+    lines.read_to_string(&mut after).expect("read");
+    assert!(child.wait().expect("wait").success(), "the program failed:\n{before}{pause}\n{after}");
+    after
+}
