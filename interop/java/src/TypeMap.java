@@ -329,10 +329,21 @@ public final class TypeMap {
     return r;
   }
 
-  /** Interned type names, the instances Caucho's serializers pass to writeObjectBegin. */
+  /** {@link #internedTypes}, made on first use (racing threads make equal arrays). */
+  private volatile String[] interned;
+
+  /**
+   * Interned type names, the instances Caucho's serializers pass to writeObjectBegin: interned
+   * once per map, not per message (String.intern is a lookup in the JVM's string table). The
+   * array is shared: callers only read it.
+   */
   String[] internedTypes() {
-    String[] r = new String[types.length];
-    for (int i = 0; i < r.length; i++) r[i] = types[i].intern();
+    String[] r = interned;
+    if (r == null) {
+      r = new String[types.length];
+      for (int i = 0; i < r.length; i++) r[i] = types[i].intern();
+      interned = r;
+    }
     return r;
   }
 
