@@ -95,6 +95,9 @@ pub struct TypeMap {
     digest: Digest,
     /// `digest` as 32 hex digits (the form of the HTTP headers), made once.
     hex: String,
+    /// Tables seeded with the map, kept from one message that refers to it to the next
+    /// (shared by the map's clones).
+    seeds: Arc<Seeds>,
 }
 
 impl fmt::Debug for TypeMap {
@@ -134,7 +137,8 @@ impl TypeMap {
         }
         let canonical = enc.into_vec();
         let digest = digest_of(&canonical);
-        Ok(TypeMap { classes, canonical, digest, hex: to_hex(&digest) })
+        let seeds = Arc::new(Seeds::new(&classes));
+        Ok(TypeMap { classes, canonical, digest, hex: to_hex(&digest), seeds })
     }
 
     /// The class definitions, in order (class number `i` of a referring message is `classes()[i]`).
@@ -182,7 +186,9 @@ impl TypeMap {
     /// The heap bytes this map holds, as an allocator counts them (requested sizes): its own
     /// allocation behind an `Arc`, its class list, canonical bytes and hex digest, and each class
     /// definition's `Arc`, name and field names (counted whole even when a definition is shared
-    /// with a decoder's tables, so the figure never undercounts). Caches weigh maps by it.
+    /// with a decoder's tables, so the figure never undercounts), and the most its seeded tables
+    /// may hold (one set per side, kept for the messages that refer to the map, within that
+    /// bound). Caches weigh maps by it.
     pub fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
         let arc = 2 * size_of::<usize>();
@@ -197,6 +203,10 @@ impl TypeMap {
             })
             .sum();
         arc + size_of::<TypeMap>()
+            + arc
+            + size_of::<Seeds>()
+            + self.seeds.budget.encode()
+            + self.seeds.budget.decode()
             + self.classes.capacity() * size_of::<Arc<ClassDef>>()
             + self.canonical.capacity()
             + self.hex.capacity()
@@ -213,90 +223,108 @@ impl TypeMap {
     }
 }
 
-/// Which side of a message a thread's seeded tables serve.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Side {
-    /// An encoder's: a serializer puts its own definitions in place of the map's equal ones
-    /// ([`Tables::replace_class`]), so that the next message finds them by address.
-    Encode,
-    /// A decoder's: the map's classes as this thread's definition cache holds them, with the
-    /// memo that binds their fields to a Rust type's (`intern_class`).
-    Decode,
+/// A map's seeded tables, ready for the next message that refers to it (taken out for the
+/// message and given back, reset to the seed, at its end): seeding a message's tables from its
+/// map costs more than the class definitions the reference saves. Kept with the map, one set per
+/// side (a message on the map while they are out makes its own), so that what one message
+/// learned (the serializer's class entries, the decoder's field memo) serves the next on any
+/// thread, and goes when the map goes. Their heap bytes are part of the map's
+/// ([`TypeMap::heap_bytes`]): tables that grew beyond the seed are shrunk before they are kept.
+#[derive(Default)]
+pub(crate) struct Seeds {
+    /// An encoder's tables, with its class entries for the map's classes (`serde::ser`).
+    encode: std::sync::Mutex<Option<(Tables, SeedEntries)>>,
+    /// A decoder's tables: the map's classes with the memo that binds their fields to a Rust
+    /// type's.
+    decode: std::sync::Mutex<Option<Tables>>,
+    /// The most heap bytes the kept tables and entries may hold (both sides).
+    budget: SeedBudget,
 }
 
-thread_local! {
-    /// Tables seeded with type maps, ready for the next message that refers to one (taken out
-    /// for the message and given back, reset, at its end): seeding a message's tables from its
-    /// map costs more than the class definitions the reference saves.
-    static SEEDED: std::cell::RefCell<Vec<Seeded>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// The clock of [`Seeded::tick`].
-    static TICK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+/// The heap bytes of a map's kept seeds: its classes in each side's tables, the decoder's memo
+/// per class, and the encoder's class entries with their field lists.
+#[derive(Clone, Copy, Default)]
+struct SeedBudget {
+    classes: usize,
+    fields: usize,
 }
 
-/// One map's tables on one side, or the place they return to while a message uses them.
-struct Seeded {
-    side: Side,
-    digest: Digest,
-    /// `None` while taken.
-    tables: Option<Tables>,
-    /// An encoder's class entries for the map's classes (`serde::ser`), kept with its tables.
-    entries: Option<SeedEntries>,
-    /// When they were last given back (the slot given back least recently is reused first).
-    tick: u64,
+impl SeedBudget {
+    fn decode(&self) -> usize {
+        Tables::seed_bytes(self.classes, 0, true)
+    }
+
+    fn encode(&self) -> usize {
+        Tables::seed_bytes(self.classes, 0, false) + SeedEntries::bytes_for(self.classes, self.fields)
+    }
 }
 
-/// The most seeded tables a thread keeps, both sides together: at most this many maps' class
-/// lists per thread, beyond the maps' own cache (`SECURITY.md`).
-const MAX_SEEDED: usize = 16;
+impl Seeds {
+    fn new(classes: &[Arc<ClassDef>]) -> Seeds {
+        let budget = SeedBudget { classes: classes.len(), fields: classes.iter().map(|c| c.fields.len()).sum() };
+        Seeds { budget, ..Seeds::default() }
+    }
 
-/// Tables seeded with `map`'s classes 0..n-1 for one message on `side` (repeats keep their
-/// numbers), with the class entries an encoder kept with them: this thread's kept ones when it
-/// has them, else new ones. Give them back with [`give_back`] at the message's end.
-pub(crate) fn seeded_tables(map: &TypeMap, side: Side) -> (Tables, Option<SeedEntries>) {
-    let kept = SEEDED.try_with(|s| {
-        let mut s = s.try_borrow_mut().ok()?;
-        let e = s.iter_mut().find(|e| e.side == side && e.digest == map.digest && e.tables.is_some())?;
-        Some((e.tables.take()?, e.entries.take()))
-    });
-    if let Some(kept) = kept.ok().flatten() {
-        return kept;
-    }
-    let mut t = Tables::new();
-    for c in map.classes() {
-        t.push_class(if side == Side::Decode { crate::h2::decode::intern_class(c) } else { c.clone() });
-    }
-    t.keep_all();
-    if side == Side::Decode {
-        t.add_field_memo();
-    }
-    (t, None)
-}
-
-/// Keeps the tables of a message that referred to the map `digest` of `classes` classes (taken
-/// with [`seeded_tables`]) for this thread's next one, reset to the map's classes.
-pub(crate) fn give_back(digest: &Digest, classes: usize, side: Side, mut tables: Tables, entries: Option<SeedEntries>) {
-    tables.reset();
-    if !tables.is_seed_of(classes) {
-        return;
-    }
-    let _ = SEEDED.try_with(|s| {
-        let Ok(mut s) = s.try_borrow_mut() else { return };
-        let tick = TICK.get().wrapping_add(1);
-        TICK.set(tick);
-        // the slot these tables came from (the usual case: only its tables change)
-        if let Some(e) = s.iter_mut().find(|e| e.side == side && e.digest == *digest) {
-            (e.tables, e.entries, e.tick) = (Some(tables), entries, tick);
+    /// Keeps an encoder's tables of a message on a map of `classes` classes for the next one.
+    pub(crate) fn give_back_encode(&self, classes: usize, mut tables: Tables, mut entries: SeedEntries) {
+        tables.reset();
+        if !tables.is_seed_of(classes) {
             return;
         }
-        let entry = Seeded { side, digest: *digest, tables: Some(tables), entries, tick };
-        if s.len() < MAX_SEEDED {
-            s.push(entry);
-        } else if let Some(oldest) = s.iter_mut().min_by_key(|e| (e.tables.is_some(), e.tick)) {
-            // an empty slot (its tables taken, maybe never to return), else the one given back
-            // least recently
-            *oldest = entry;
+        if tables.heap_bytes() + entries.heap_bytes() > self.budget.encode() {
+            tables.shrink();
+            entries.shrink();
         }
-    });
+        if tables.heap_bytes() + entries.heap_bytes() <= self.budget.encode() {
+            // never waits: with the slot busy, the tables are simply dropped
+            if let Ok(mut slot) = self.encode.try_lock() {
+                slot.get_or_insert((tables, entries));
+            }
+        }
+    }
+
+    /// Keeps a decoder's tables of a message on a map of `classes` classes for the next one.
+    pub(crate) fn give_back_decode(&self, classes: usize, mut tables: Tables) {
+        tables.reset();
+        if !tables.is_seed_of(classes) {
+            return;
+        }
+        if tables.heap_bytes() > self.budget.decode() {
+            tables.shrink();
+        }
+        if tables.heap_bytes() <= self.budget.decode() {
+            if let Ok(mut slot) = self.decode.try_lock() {
+                slot.get_or_insert(tables);
+            }
+        }
+    }
+}
+
+impl TypeMap {
+    /// An encoder's tables seeded with the map's classes 0..n-1 (repeats keep their numbers),
+    /// with the class entries an earlier message kept with them: the kept ones when the map has
+    /// them, else new ones. Give them back with [`Seeds::give_back_encode`].
+    pub(crate) fn encode_tables(&self) -> (Tables, Option<SeedEntries>) {
+        if let Some((t, e)) = self.seeds.encode.try_lock().ok().and_then(|mut k| k.take()) {
+            return (t, Some(e));
+        }
+        (Tables::for_seed(self.classes.to_vec(), false), None)
+    }
+
+    /// A decoder's tables seeded with the map's classes 0..n-1, as this thread's definition
+    /// cache holds them, with a field memo per class: the kept ones when the map has them, else
+    /// new ones. Give them back with [`Seeds::give_back_decode`].
+    pub(crate) fn decode_tables(&self) -> Tables {
+        if let Some(t) = self.seeds.decode.try_lock().ok().and_then(|mut k| k.take()) {
+            return t;
+        }
+        Tables::for_seed(self.classes.iter().map(crate::h2::decode::intern_class).collect(), true)
+    }
+
+    /// Where the map keeps its seeded tables.
+    pub(crate) fn seeds(&self) -> &Arc<Seeds> {
+        &self.seeds
+    }
 }
 
 /// Writes `C name count fields` in shortest forms.
@@ -414,7 +442,7 @@ pub(crate) fn seed_decoder<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>, map: &T
             dec.offset().saturating_sub(16),
         ));
     }
-    *dec.tables_mut() = seeded_tables(map, Side::Decode).0;
+    *dec.tables_mut() = map.decode_tables();
     Ok(())
 }
 
@@ -472,6 +500,53 @@ mod tests {
         let l = MapLimits { max_canonical_bytes: 4 + 3 * 7, ..MapLimits::default() };
         assert_eq!(TypeMap::with_limits(classes, &l).unwrap().canonical().len(), 25);
         assert_eq!(TypeMap::new([]).unwrap().canonical(), b"HTM1");
+    }
+
+    #[test]
+    fn kept_seeds_stay_within_the_maps_heap_bytes() {
+        let map = TypeMap::new([ClassDef::new("t.A", ["x"]), ClassDef::new("t.B", ["y", "z"])]).unwrap();
+        let mut t = map.decode_tables();
+        // a message that defined many classes and type names beyond the map's
+        for i in 0..40 {
+            t.push_class(ClassDef::new(format!("X{i}"), ["f"]));
+            t.push_type(format!("[T{i}"));
+        }
+        assert!(t.heap_bytes() > map.seeds.budget.decode());
+        map.seeds().give_back_decode(map.len(), t);
+        let kept = map.decode_tables();
+        assert_eq!(kept.classes().len(), 2);
+        assert!(kept.types().is_empty());
+        assert!(kept.heap_bytes() <= map.seeds.budget.decode(), "{} bytes kept", kept.heap_bytes());
+        // tables that do not hold the map's seed are not kept
+        map.seeds().give_back_decode(map.len(), Tables::new());
+        assert!(map.seeds.decode.lock().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_map_serves_messages_on_every_thread_alike() {
+        use crate::serde::message::CallWriter;
+        #[derive(serde::Serialize)]
+        #[serde(rename = "t.A")]
+        struct A {
+            x: i32,
+        }
+        let map = Arc::new(TypeMap::new([ClassDef::new("t.A", ["x"])]).unwrap());
+        let write = |map: &TypeMap| {
+            let mut w = CallWriter::referring(crate::Format::Hessian2, map, "m", 2, Vec::new()).unwrap();
+            w.arg(&A { x: 1 }).unwrap();
+            w.arg(&A { x: 2 }).unwrap();
+            w.finish().unwrap()
+        };
+        let here = write(&map);
+        assert_eq!(write(&map), here, "with the kept tables");
+        let there = std::thread::spawn({
+            let map = map.clone();
+            move || write(&map)
+        });
+        assert_eq!(there.join().unwrap(), here);
+        let mut want = map.referring_header().to_vec();
+        want.extend_from_slice(b"C\x01m\x92\x60\x91\x60\x92");
+        assert_eq!(here, want);
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub struct Tables {
     seeded_types: usize,
     /// For a decoder's tables seeded with a type map: per seeded class, the address of the
     /// `FIELDS` of the Rust type last checked against it and whether the class lists exactly
-    /// those, kept with the tables from message to message (see `negotiate::seeded_tables`).
+    /// those, kept with the tables from message to message (a type map's seeds, `negotiate::Seeds`).
     field_memo: Vec<(usize, bool)>,
 }
 
@@ -77,6 +77,47 @@ impl Tables {
         t.seeded_classes = t.classes.len();
         t.seeded_types = t.types.len();
         t
+    }
+
+    /// Tables seeded with exactly `classes` (a type map's), each a class of its own even if
+    /// two are equal; `memo` gives each a field memo slot ([`field_memo`](Self::field_memo)).
+    pub(crate) fn for_seed(classes: Vec<Arc<ClassDef>>, memo: bool) -> Self {
+        // (lookups scan the list until a push builds the hash index)
+        let mut t = Tables::new();
+        t.classes = classes;
+        t.keep_all();
+        if memo {
+            t.add_field_memo();
+        }
+        t
+    }
+
+    /// The heap bytes of reset tables with room for `classes` classes and `types` type names,
+    /// with a field memo slot per class or not.
+    pub(crate) fn seed_bytes(classes: usize, types: usize, memo: bool) -> usize {
+        use std::mem::size_of;
+        classes * size_of::<Arc<ClassDef>>()
+            + types * size_of::<String>()
+            + if memo { classes * size_of::<(usize, bool)>() } else { 0 }
+    }
+
+    /// The heap bytes of the tables' own lists (the definitions they point to are counted with
+    /// whoever made them), without the hash indexes (dropped by [`reset`](Self::reset)).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.classes.capacity() * size_of::<Arc<ClassDef>>()
+            + self.types.capacity() * size_of::<String>()
+            + self.types.iter().map(String::capacity).sum::<usize>()
+            + self.field_memo.capacity() * size_of::<(usize, bool)>()
+    }
+
+    /// Gives back the room of the lists beyond their entries (and the hash indexes).
+    pub(crate) fn shrink(&mut self) {
+        self.classes.shrink_to_fit();
+        self.types.shrink_to_fit();
+        self.field_memo.shrink_to_fit();
+        self.class_index = None;
+        self.type_index = None;
     }
 
     /// Forgets everything added since the seed (the start of a new plain-Hessian message).

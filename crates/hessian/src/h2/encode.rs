@@ -59,10 +59,14 @@ impl Encoder<Vec<u8>> {
 
     /// [`vec`](Self::vec) writing into `buf` (cleared first), e.g. a buffer kept from an
     /// earlier message.
-    pub(crate) fn vec_from(mut buf: Vec<u8>) -> Self {
+    pub(crate) fn vec_from(buf: Vec<u8>) -> Self {
+        Self::vec_with_tables(buf, Tables::new())
+    }
+
+    /// [`vec_from`](Self::vec_from) with `tables` (e.g. seeded with a type map).
+    pub(crate) fn vec_with_tables(mut buf: Vec<u8>, tables: Tables) -> Self {
         buf.clear();
-        let mut e =
-            Encoder { out: Vec::new(), buf, flushed: 0, tables: Tables::new(), base: 0, direct: true, limit: 0 };
+        let mut e = Encoder { out: Vec::new(), buf, flushed: 0, tables, base: 0, direct: true, limit: 0 };
         e.update_limit();
         e
     }

@@ -31,7 +31,7 @@
 use super::{burlap, h1, h2, ser};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::message::{CallHeader, Fault};
-use crate::negotiate::{Digest, Side, TypeMap};
+use crate::negotiate::{Digest, Seeds, TypeMap};
 use crate::read::SliceRead;
 use crate::value::{ClassDef, Value};
 use crate::Format;
@@ -56,9 +56,8 @@ impl AnySerializer {
             let msg = format!("only Hessian 2 has referring messages (type maps), not {format}");
             return Err(Error::new(ErrorKind::Unencodable(msg), 0));
         }
-        let mut enc = crate::h2::Encoder::vec_from(buf);
-        let (tables, entries) = crate::negotiate::seeded_tables(map, Side::Encode);
-        *enc.tables_mut() = tables;
+        let (tables, entries) = map.encode_tables();
+        let mut enc = crate::h2::Encoder::vec_with_tables(buf, tables);
         enc.write_raw(&map.referring_header())?;
         Ok(AnySerializer::H2(ser::Serializer::seeded(enc, entries)))
     }
@@ -87,7 +86,7 @@ impl AnySerializer {
                 None => Ok(s.into_vec()),
                 Some(seed) => {
                     let parts = s.into_vec_and_seed(seed.classes, false);
-                    seed.give_back(Side::Encode, parts.tables, Some(parts.entries));
+                    seed.seeds.give_back_encode(seed.classes, parts.tables, parts.entries);
                     Ok(parts.bytes)
                 }
             },
@@ -108,7 +107,7 @@ impl AnySerializer {
                 }
                 Some(seed) => {
                     let parts = s.into_vec_and_seed(seed.classes, true);
-                    seed.give_back(Side::Encode, parts.tables, Some(parts.entries));
+                    seed.seeds.give_back_encode(seed.classes, parts.tables, parts.entries);
                     Ok((parts.bytes, parts.defined))
                 }
             },
@@ -117,22 +116,17 @@ impl AnySerializer {
     }
 }
 
-/// The type map of a referring message, as its seeded tables are kept: its digest and number of
-/// classes.
-#[derive(Clone, Copy, Debug)]
+/// The type map of a referring message, as its seeded tables go back to it: where the map keeps
+/// them and its number of classes.
+#[derive(Clone)]
 struct Seed {
-    digest: Digest,
+    seeds: Arc<Seeds>,
     classes: usize,
 }
 
 impl Seed {
     fn of(map: &TypeMap) -> Seed {
-        Seed { digest: map.digest(), classes: map.len() }
-    }
-
-    /// Keeps `tables` (seeded with the map) for this thread's next message on `side`.
-    fn give_back(self, side: Side, tables: crate::tables::Tables, entries: Option<ser::SeedEntries>) {
-        crate::negotiate::give_back(&self.digest, self.classes, side, tables, entries);
+        Seed { seeds: map.seeds().clone(), classes: map.len() }
     }
 }
 
@@ -409,11 +403,11 @@ impl<'de> AnyDeserializer<'de> {
         Ok(Some(map))
     }
 
-    /// Keeps the tables of a message that referred to `map` for this thread's next one.
+    /// Keeps the tables of a message that referred to `map` for the next one on that map.
     fn give_back(&mut self, map: &TypeMap) {
         if let AnyDeserializer::H2(d) = self {
             let tables = std::mem::take(d.decoder().tables_mut());
-            Seed::of(map).give_back(Side::Decode, tables, None);
+            map.seeds().give_back_decode(map.len(), tables);
         }
     }
 

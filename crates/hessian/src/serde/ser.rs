@@ -165,8 +165,37 @@ impl Drop for ClassList {
 }
 
 /// The class entries of a serializer for a type map's classes, kept from one message on that
-/// map to the next (with the map's seeded tables, `negotiate::seeded_tables`).
+/// map to the next (with the map's seeded tables, `negotiate::Seeds`).
 pub(crate) struct SeedEntries(ClassList);
+
+impl SeedEntries {
+    /// The heap bytes of the entries of `classes` classes with `fields` fields in all, once
+    /// [`shrink`](Self::shrink)ed.
+    pub(crate) fn bytes_for(classes: usize, fields: usize) -> usize {
+        classes * std::mem::size_of::<ClassEntry>() + fields * std::mem::size_of::<&str>()
+    }
+
+    /// The heap bytes of the entries, their field lists and the spare field lists.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let list = &self.0;
+        let fields = |v: &Vec<&'static str>| v.capacity() * size_of::<&str>();
+        list.entries.capacity() * size_of::<ClassEntry>()
+            + list.entries.iter().map(|e| fields(&e.fields)).sum::<usize>()
+            + list.spare.capacity() * size_of::<Vec<&str>>()
+            + list.spare.iter().map(fields).sum::<usize>()
+    }
+
+    /// Gives back the room beyond the entries (and drops the spare field lists).
+    pub(crate) fn shrink(&mut self) {
+        let list = &mut self.0;
+        list.spare = Vec::new();
+        list.entries.shrink_to_fit();
+        for e in &mut list.entries {
+            e.fields.shrink_to_fit();
+        }
+    }
+}
 
 /// What [`Serializer::into_vec_and_seed`] returns.
 pub(crate) struct SeedParts {
