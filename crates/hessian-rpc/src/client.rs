@@ -296,7 +296,8 @@ impl Client {
         }
         let negotiates = self.config.type_maps && self.config.dialect == Dialect::HESSIAN2;
         let endpoint = negotiates.then(|| self.negotiation.endpoint(&uri));
-        Ok(Proxy { client: self.clone(), uri, endpoint, request_size: Arc::default() })
+        let port = crate::transport::port_of(&uri);
+        Ok(Proxy { client: self.clone(), uri, port, endpoint, request_size: Arc::default() })
     }
 
     /// What the type negotiation has done so far, over all proxies of this client and its
@@ -307,11 +308,11 @@ impl Client {
 
     /// Sends one encoded call to `uri` with `headers` (and the configured ones) and returns the
     /// response (any status).
-    async fn post(&self, uri: &Uri, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Response> {
+    async fn post(&self, uri: &Uri, port: u16, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Response> {
         let content_type = protocol::content_type(self.config.dialect.call);
         let c = &self.negotiation.counters;
         ClientCounters::add(&c.request_bytes, body.len() as u64);
-        let target = Target::of(uri)?;
+        let target = Target::with_port(uri, port)?;
         let resp = if self.config.headers.is_empty() {
             self.http.post(&target, content_type, headers, &body).await?
         } else {
@@ -338,6 +339,8 @@ impl Default for Client {
 pub struct Proxy {
     client: Client,
     uri: Uri,
+    /// The port of `uri` (worked out once: `Uri::port_u16` parses the authority every time).
+    port: u16,
     /// What the client knows of this endpoint's type maps (when it negotiates).
     endpoint: Option<Arc<Endpoint>>,
     /// About the size of the last request: the next one's buffer starts that large, so that a
@@ -400,7 +403,7 @@ impl Proxy {
     /// response (any status).
     async fn post(&self, headers: &[(&str, &str)], body: Vec<u8>) -> Result<Response> {
         let timeout = self.client.config.timeout;
-        let post = self.client.post(&self.uri, headers, body);
+        let post = self.client.post(&self.uri, self.port, headers, body);
         tokio::time::timeout(timeout, post).await.map_err(|_| Error::Timeout(timeout))?
     }
 

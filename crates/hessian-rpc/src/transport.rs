@@ -101,7 +101,13 @@ pub(crate) struct Target<'a> {
 
 impl<'a> Target<'a> {
     /// The target of an `http://host[:port]/path` URI.
+    #[cfg(test)]
     pub fn of(uri: &'a http::Uri) -> Result<Target<'a>> {
+        Self::with_port(uri, port_of(uri))
+    }
+
+    /// [`of`](Self::of) with the port already worked out ([`port_of`]: a proxy does it once).
+    pub fn with_port(uri: &'a http::Uri, port: u16) -> Result<Target<'a>> {
         let (Some(host), Some(authority)) = (uri.host(), uri.authority()) else {
             return Err(Error::InvalidUrl { url: uri.to_string(), reason: "no host".into() });
         };
@@ -112,8 +118,13 @@ impl<'a> Target<'a> {
         let path = uri.path_and_query().map_or("/", |p| p.as_str());
         let path = if path.is_empty() { "/" } else { path };
         let tls = uri.scheme_str() == Some("https");
-        Ok(Target { host, port: uri.port_u16().unwrap_or(if tls { 443 } else { 80 }), authority, path, tls })
+        Ok(Target { host, port, authority, path, tls })
     }
+}
+
+/// The port a request to `uri` goes to: the URI's, else the scheme's default.
+pub(crate) fn port_of(uri: &http::Uri) -> u16 {
+    uri.port_u16().unwrap_or(if uri.scheme_str() == Some("https") { 443 } else { 80 })
 }
 
 #[derive(Hash, PartialEq, Eq, Debug)]
