@@ -21,7 +21,9 @@
 //   restart URL CALLS     as w2, but after CALLS/2 calls prints PAUSE and waits for a line on
 //                         stdin (while the test restarts the server).
 //   alternate URL ROUNDS  ROUNDS times exchange(Order) then getItems(10), every reply checked.
-// The calling commands end with one JSON line of counters (`summary`).
+// The calling commands end with one JSON line of counters (`summary`). REPROBE_AFTER_MS (default
+// five minutes) is how long an endpoint that ignored the offer is called plain before the next
+// call offers the extension again.
 
 const crypto = require('crypto');
 const fs = require('fs');
@@ -181,13 +183,19 @@ function post(url, body, headers) {
 
 // ---- the client ----
 
+// How long an endpoint that ignored the offer is called plain before the offer is made again
+// (section 8: a server may be upgraded, or a hop that dropped the header fixed).
+const REPROBE_AFTER_MS = 5 * 60 * 1000;
+
 // A negotiating client of one endpoint (section 8): `support` is unknown, aware or plain; per
 // method it keeps the request map the endpoint confirmed, a reply map, and whether the next
 // call must be plain.
 class Client {
-  constructor(url) {
+  constructor(url, reprobeAfterMs = REPROBE_AFTER_MS) {
     this.url = url;
     this.support = 'unknown';
+    this.reprobeAfterMs = reprobeAfterMs;
+    this.plainSince = 0;
     this.methods = new Map();
     this.stats = {
       calls: 0, plain: 0, referring: 0, resends: 0, unknown_type_map: 0, fallbacks: 0, referring_replies: 0,
@@ -208,9 +216,17 @@ class Client {
     return res;
   }
 
+  // Marks the endpoint plain (it does not speak the extension, now): every map is forgotten.
+  plain() {
+    this.support = 'plain';
+    this.plainSince = Date.now();
+    this.methods.clear();
+  }
+
   // Calls `name` with `args`: the reply's value, or an error (a fault, an HTTP error).
   async call(name, args) {
     this.stats.calls++;
+    if (this.support === 'plain' && Date.now() - this.plainSince >= this.reprobeAfterMs) this.support = 'unknown';
     const m = this.method(name);
     if (this.support === 'aware' && m.request && !m.plainNext) {
       const map = m.request;
@@ -225,8 +241,7 @@ class Client {
         m.request = null;
       } else if (isCauchoRefusal(res.body)) {
         this.stats.fallbacks++;
-        this.support = 'plain';
-        this.methods.clear();
+        this.plain();
       } else {
         throw new Error('HTTP ' + res.status + ': ' + res.body.toString('latin1').slice(0, 200));
       }
@@ -247,8 +262,7 @@ class Client {
         const mine = typeMap(defined);
         if (defined.length > 0 && listed(res.headers['hessian-type-map']).includes(mine.hex)) m.request = mine;
       } else {
-        this.support = 'plain';
-        this.methods.clear();
+        this.plain();
       }
     }
     if (res.status !== 200) throw new Error('HTTP ' + res.status + ': ' + res.body.toString('latin1').slice(0, 200));
@@ -337,7 +351,8 @@ async function main() {
     vectors(a);
     return;
   }
-  const client = new Client(a);
+  const reprobe = process.env.REPROBE_AFTER_MS;
+  const client = new Client(a, reprobe === undefined ? REPROBE_AFTER_MS : Number(reprobe));
   const n = Number(b);
   if (cmd === 'w2') {
     for (let i = 0; i < n; i++) await exchange(client, i);
@@ -345,6 +360,9 @@ async function main() {
     for (let i = 0; i < n / 2; i++) await exchange(client, i);
     console.log('PAUSE');
     await lineFromStdin();
+    // the server was stopped meanwhile: its pooled connections are gone (dropped here rather
+    // than found closed by a request racing the stopped server's FIN)
+    agent.destroy();
     for (let i = n / 2; i < n; i++) await exchange(client, i);
   } else if (cmd === 'alternate') {
     for (let i = 0; i < n; i++) {

@@ -83,8 +83,14 @@ impl Drop for RustServer {
 /// Runs the client's `restart` command: half the calls, then `between` (which restarts or
 /// replaces the server), then the other half; returns the client's output after the pause.
 fn restart_run(client: &Peer, url: &str, calls: u64, between: impl FnOnce()) -> String {
+    restart_run_with(client, url, calls, &[], between)
+}
+
+/// [`restart_run`] with environment variables for the client.
+fn restart_run_with(client: &Peer, url: &str, calls: u64, env: &[(&str, &str)], between: impl FnOnce()) -> String {
     let mut child = client
         .command(&["restart", url, &calls.to_string()])
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -239,6 +245,46 @@ fn js_client_falls_back_once_to_a_plain_caucho_server() {
     assert_eq!(s["support"], "plain", "{s}");
     assert_eq!((count(&s, "fallbacks"), count(&s, "resends"), count(&s, "unknown_type_map")), (1, 1, 0), "{s}");
     assert_eq!(count(&s, "referring"), calls / 2, "{s}");
+}
+
+/// Type maps off: the server ignores the offer.
+fn plain_config() -> TypeMapConfig {
+    let mut c = TypeMapConfig::default();
+    c.enabled = false;
+    c
+}
+
+/// An endpoint that ignored the offer is called plain, and offered the extension again once the
+/// client's re-probe interval has passed (here at once): a Rust server without type maps,
+/// replaced on its address by one with them, is then spoken to in 2.1.
+#[test]
+fn js_client_offers_again_to_an_endpoint_it_found_plain() {
+    let Some(client) = client() else { return };
+    let mut server = RustServer::start(plain_config());
+    let calls: u64 = 20;
+    let url = server.url();
+    let after = restart_run_with(&client, &url, calls, &[("REPROBE_AFTER_MS", "0")], || server.restart());
+    let s = summary(&after);
+    assert_eq!(s["support"], "aware", "{s}");
+    // the first call after the restart establishes the map, every later one refers to it
+    assert_eq!(count(&s, "referring"), calls / 2 - 1, "{s}");
+    assert_eq!((count(&s, "resends"), count(&s, "unknown_type_map")), (0, 0), "{s}");
+    assert_eq!(server.executions.exchange(), calls, "every call ran once");
+}
+
+/// Without the interval passed, the client stays plain: the restarted server is never offered
+/// the extension (the default interval is five minutes).
+#[test]
+fn js_client_stays_plain_within_the_reprobe_interval() {
+    let Some(client) = client() else { return };
+    let mut server = RustServer::start(plain_config());
+    let calls: u64 = 10;
+    let url = server.url();
+    let after = restart_run(&client, &url, calls, || server.restart());
+    let s = summary(&after);
+    assert_eq!(s["support"], "plain", "{s}");
+    assert_eq!(count(&s, "referring"), 0, "{s}");
+    assert_eq!(server.executions.exchange(), calls, "every call ran once");
 }
 
 /// Both servers answer a referring call to a map they do not have with the vectors' refusal.
