@@ -3,7 +3,8 @@
 //! on every request body; and the client's reply decoding.
 #![no_main]
 
-use hessian_rpc::protocol::{decode_call, decode_reply, Dialect, Protocol};
+use hessian::Format;
+use hessian_rpc::protocol::{decode_call, decode_reply, Dialect};
 use hessian_rpc::ServerConfig;
 use libfuzzer_sys::fuzz_target;
 
@@ -12,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
     if let Some(dialect) = Dialect::detect(data) {
         let _ = decode_call(dialect, data, limits);
     }
-    for p in [Protocol::Hessian2, Protocol::Hessian1, Protocol::Burlap] {
+    for p in [Format::Hessian2, Format::Hessian1, Format::Burlap] {
         let _ = decode_reply(p, data, limits);
     }
 });
