@@ -401,9 +401,24 @@ fn request_head(target: &Target<'_>, content_type: &str, extra: &[(&str, &str)],
         }
     }
     h.extend_from_slice(b"\r\nContent-Length: ");
-    h.extend_from_slice(len.to_string().as_bytes());
+    push_decimal(&mut h, len);
     h.extend_from_slice(b"\r\n\r\n");
     h
+}
+
+/// Appends `n` in decimal (what `to_string` writes, without its allocation and formatter).
+fn push_decimal(out: &mut Vec<u8>, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
 /// Writes `a` then `b` with as few writes as the socket takes (one `writev` normally).
@@ -761,6 +776,18 @@ async fn read_chunked<S: AsyncRead + Unpin>(conn: &mut Conn<S>, max: usize) -> R
         conn.fill_to(need, "trailers").await?;
     }
     Ok(out.freeze())
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    #[test]
+    fn decimals_are_what_to_string_writes() {
+        for n in [0usize, 7, 10, 99, 100, 12_345, u32::MAX as usize, usize::MAX] {
+            let mut v = b"x".to_vec();
+            super::push_decimal(&mut v, n);
+            assert_eq!(v, format!("x{n}").into_bytes());
+        }
+    }
 }
 
 #[cfg(test)]
