@@ -583,22 +583,42 @@ fn listed_maps(resp: &Response) -> Vec<Digest> {
 /// call drives it with `block_on` on the calling thread, so a call runs entirely on the caller's
 /// thread (no runtime thread, no hand-off). The pool's connections are registered with that
 /// runtime's reactor and only ever used through it. Do not use it from inside an async task.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct BlockingClient {
     client: Client,
-    rt: Arc<tokio::runtime::Runtime>,
+    /// Made by the first [`proxy`](Self::proxy), so that making a client cannot fail.
+    rt: std::sync::OnceLock<Arc<tokio::runtime::Runtime>>,
 }
 
 impl BlockingClient {
-    /// A blocking client with the given settings.
-    pub fn new(builder: ClientBuilder) -> Result<BlockingClient> {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        Ok(BlockingClient { client: builder.build(), rt: Arc::new(rt) })
+    /// A blocking client with default settings (Hessian 2), as [`Client::new`].
+    pub fn new() -> BlockingClient {
+        BlockingClient::with_builder(ClientBuilder::default())
     }
 
-    /// A blocking proxy for the service at `url`.
+    /// A blocking client with the settings of `builder` (`Client::builder().dialect(…)`).
+    pub fn with_builder(builder: ClientBuilder) -> BlockingClient {
+        BlockingClient { client: builder.build(), rt: std::sync::OnceLock::new() }
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &ClientConfig {
+        self.client.config()
+    }
+
+    /// A blocking proxy for the service at `url`. The first one starts the client's runtime,
+    /// which fails only when the system refuses it the resources ([`Error::Io`]).
     pub fn proxy(&self, url: &str) -> Result<BlockingProxy> {
-        Ok(BlockingProxy { rt: self.rt.clone(), proxy: self.client.proxy(url)? })
+        let proxy = self.client.proxy(url)?;
+        let rt = match self.rt.get() {
+            Some(rt) => rt.clone(),
+            None => {
+                let rt = Arc::new(tokio::runtime::Builder::new_current_thread().enable_all().build()?);
+                // two threads racing here both made one: the first stays, the other is dropped
+                self.rt.get_or_init(|| rt).clone()
+            }
+        };
+        Ok(BlockingProxy { rt, proxy })
     }
 
     /// What the type negotiation has done so far (see [`Client::type_map_stats`]).

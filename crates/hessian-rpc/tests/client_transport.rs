@@ -366,7 +366,7 @@ async fn connect_errors_are_transport_errors() {
 fn blocking_client_reuses_its_connection_from_several_threads() {
     let reply = hessian2_reply(Value::Int(7));
     let server = scripted(move |_, _, _| Action::Reply(with_length("", &reply)));
-    let client = BlockingClient::new(Client::builder()).unwrap();
+    let client = BlockingClient::new();
     let proxy = client.proxy(&server.url()).unwrap();
     for _ in 0..5 {
         assert_eq!(proxy.call("m", vec![]).unwrap(), Value::Int(7));
@@ -397,7 +397,7 @@ fn against_the_hyper_server() {
     let server =
         rt.block_on(HessianServer::builder().mount("/bench", bench_service()).build().bind("127.0.0.1:0")).unwrap();
     let url = server.url("/bench");
-    let blocking = BlockingClient::new(Client::builder()).unwrap();
+    let blocking = BlockingClient::new();
     let bp = blocking.proxy(&url).unwrap();
     let items = hessian_testkit::workloads::items(5000);
     for _ in 0..3 {
