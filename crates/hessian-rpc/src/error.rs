@@ -23,7 +23,7 @@ pub enum Error {
     },
     /// The server answered HTTP 200 with something that is not a reply of the protocol in use
     /// (an HTML page of a proxy or an application server, say).
-    #[error("the reply is not Hessian: HTTP {status}, Content-Type {}, body starts with {body:?}", content_type.as_deref().unwrap_or("none"))]
+    #[error("the reply is not Hessian: HTTP {status}, Content-Type {}: {body:?}", content_type.as_deref().unwrap_or("none"))]
     NotHessian {
         /// The status code.
         status: u16,
