@@ -707,6 +707,15 @@ mod tests {
                     let _ =
                         (h.method(), h.target(), h.path(), h.fields().find(|(n, _)| n.eq_ignore_ascii_case(b"host")));
                     assert_eq!(h.headers().count(), fields.len());
+                    // the section a call's context parses again holds the same fields
+                    let mut again = [httparse::EMPTY_HEADER; MAX_HEADERS];
+                    let section = h.header_section();
+                    let reparsed = match httparse::parse_headers(section, &mut again) {
+                        _ if section.is_empty() => 0,
+                        Ok(httparse::Status::Complete((_, f))) => f.len(),
+                        other => panic!("{other:?}: {:?}", String::from_utf8_lossy(section)),
+                    };
+                    assert_eq!(reparsed, fields.len());
                 }
                 Err(r) => {
                     refused += 1;
