@@ -354,27 +354,30 @@ impl HessianServer {
             Some(Route::Hessian(s)) => Some(s),
             None => None,
         };
-        let (parts, body) = req.into_parts();
-        let headers = &parts.headers;
-        let request = RequestInfo {
-            peer: parts.extensions.get::<PeerAddr>().map(|p| p.0),
-            principal: parts.extensions.get::<Principal>().cloned(),
-            headers: HttpHeaders::parsed(headers.clone()),
-        };
+        let (mut parts, body) = req.into_parts();
+        // the two values the call's handling reads (cheap clones), so that the header map itself
+        // can go to the call's context without a copy
+        let reply_map = parts.headers.get(&REPLY_MAP).cloned();
+        let auth = parts.headers.get(header::AUTHORIZATION).cloned();
         let head = CallHead {
             post: parts.method == Method::POST,
-            offered: headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes())),
-            reply_map: headers.get(&REPLY_MAP).map(|v| v.as_bytes()),
+            offered: parts.headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes())),
+            reply_map: reply_map.as_ref().map(|v| v.as_bytes()),
             peer: None,
-            auth: headers.get(header::AUTHORIZATION).map(|v| v.as_bytes()),
+            auth: auth.as_ref().map(|v| v.as_bytes()),
         };
         let service = match Self::route(service, &head) {
             Ok(s) => s,
             Err(reply) => return reply.into_response(),
         };
-        let body = match self.read_body(headers, body).await {
+        let body = match self.read_body(&parts.headers, body).await {
             Ok(b) => b,
             Err(refused) => return refused.into_response(),
+        };
+        let request = RequestInfo {
+            peer: parts.extensions.get::<PeerAddr>().map(|p| p.0),
+            principal: parts.extensions.remove::<Principal>(),
+            headers: HttpHeaders::parsed(std::mem::take(&mut parts.headers)),
         };
         self.answer_call(&service, &head, &body, request).await.into_response()
     }
