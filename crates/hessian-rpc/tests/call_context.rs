@@ -1,7 +1,7 @@
 //! The call context (issue 27 item 3): a method reads the HTTP headers, the peer's address, the
 //! user `AuthLayer` let in and the dialect with `CallContext::current()`, on every way of
 //! serving (the server's own connections, its worker threads, `serve_service` behind a tower
-//! layer, an axum router), called by the Rust client, by hand-made requests from a known local
+//! layer, an axum router, a plain hyper server), called by the Rust client, by hand-made requests from a known local
 //! port, and by Java's `HessianProxyFactory` with basic auth and a header of its own.
 
 use hessian::{Call, Value};
@@ -195,6 +195,35 @@ async fn an_axum_router_hands_over_the_peer_and_the_user() {
     assert_eq!(got, expected("grace", "t1", &local.to_string(), Dialect::HESSIAN2, "whoamiValues"));
     let refused = call(&format!("http://{addr}/who"), Dialect::HESSIAN2, "whoami", None).await.unwrap_err();
     assert!(matches!(&refused, Error::Http { status, .. } if status.as_u16() == 401), "{refused}");
+    task.abort();
+}
+
+#[tokio::test]
+async fn a_plain_hyper_server_hands_over_the_peer_and_the_user() {
+    // hyper serving the server as a tower service behind AuthLayer, the peer added per connection
+    let guarded = AuthLayer::basic("ctx", |u, p| u == "ada" && p == "secret").layer(server());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        loop {
+            let Ok((stream, peer)) = listener.accept().await else { return };
+            let guarded = guarded.clone();
+            let service = hyper::service::service_fn(move |mut req: http::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(PeerAddr(peer));
+                let mut guarded = guarded.clone();
+                async move { tower::Service::call(&mut guarded, req).await }
+            });
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
+            });
+        }
+    });
+    let (got, local) =
+        raw(addr, "/who", "whoamiTyped", "Authorization: Basic YWRhOnNlY3JldA==\r\nX-Tenant: h\r\n").await;
+    assert_eq!(got, expected("ada", "h", &local.to_string(), Dialect::HESSIAN2, "whoamiTyped"));
+    let got = call(&format!("http://{addr}/trait"), Dialect::BURLAP, "whoami", Some(("ada", "secret"))).await.unwrap();
+    assert!(got.starts_with("user=ada tenant=acme peer=127.0.0.1:") && got.ends_with("dialect=Burlap method=whoami"));
     task.abort();
 }
 
