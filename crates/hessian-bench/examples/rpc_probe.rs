@@ -374,7 +374,7 @@ fn main() {
         summary(&format!("{name} typed client, current-thread"), t);
         drop(rt);
         // blocking
-        let client = BlockingClient::new(Client::builder().dialect(Dialect::HESSIAN2)).expect("client");
+        let client = BlockingClient::with_builder(Client::builder().dialect(Dialect::HESSIAN2));
         let proxy = client.proxy(&url).expect("url");
         let blocking = summary(&format!("{name} BlockingClient"), time_blocking(&proxy, w, n));
         if let (Work::W1, Some(c)) = (w, codec_us) {

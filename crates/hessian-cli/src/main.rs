@@ -65,7 +65,8 @@ enum Command {
         input: PathBuf,
     },
     /// Call a remote method over HTTP and print the reply as typed JSON (`--format` picks the
-    /// protocol; a fault prints `{"fault": ...}` and exits with status 1).
+    /// protocol; a fault prints `{"fault": ...}`, explains itself on standard error with the
+    /// top stack frames of its Java exception, and exits with status 1).
     Call(rpc::CallArgs),
     /// Serve the demo services: W1/W2 at `/bench`, Caucho's TestHessian2 at `/test2`, in every
     /// protocol, until stopped.
@@ -113,8 +114,9 @@ pub(crate) enum CliError {
     CallArgument { index: usize, message: String },
     #[error("{0}")]
     Rpc(#[from] hessian_rpc::Error),
-    #[error("the call answered with a fault")]
-    Fault,
+    /// A fault, explained (see `rpc::fault_text`).
+    #[error("{0}")]
+    Fault(String),
     #[error("{0}")]
     Load(String),
     #[error("{0}")]

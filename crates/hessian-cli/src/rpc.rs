@@ -4,6 +4,7 @@ use crate::format::Format;
 use crate::{parse_json, pretty, stdout_err, CliError};
 use bytes::Bytes;
 use hessian_demo::{demo_builder, Executions};
+use hessian_rpc::fault::ExceptionError;
 use hessian_rpc::negotiation::{MapScope, TypeMapConfig};
 use hessian_rpc::{Client, Dialect, HessianServer};
 use http_body_util::Full;
@@ -18,7 +19,9 @@ pub struct CallArgs {
     pub url: String,
     /// The method name (mangled names such as `add_int_int` and `add__2` pass through as is).
     pub method: String,
-    /// The arguments, one typed-JSON value each (e.g. `5`, `'"text"'`, `'{"long": 7}'`).
+    /// The arguments, one typed-JSON value each (e.g. `5`, `true`, `null`, `'"text"'`,
+    /// `'{"long": 7}'`). A bare word that is not JSON (`widget`) is a string; quote numbers,
+    /// `true`, `false` and `null` to send them as strings (`'"42"'`).
     pub args: Vec<String>,
     /// With `--format h1`: send the `c 2 0` call Java's proxy sends and read a Hessian 2 reply.
     #[arg(long)]
@@ -29,6 +32,10 @@ pub struct CallArgs {
     /// Print the JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// For a fault: print every stack frame (not only the top 5 of each exception) and the
+    /// fault's whole detail in the JSON.
+    #[arg(long)]
+    pub full: bool,
     /// An extra request header, `Name: value` (repeatable).
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
@@ -85,12 +92,31 @@ fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|source| CliError::Io { path: "<runtime>".into(), source })
 }
 
-/// A call's arguments from the command line, one typed-JSON value each (`call` and `load`).
+/// Stack frames of each exception a fault prints without `--full`.
+const FAULT_FRAMES: usize = 5;
+
+/// A call's arguments from the command line, one typed-JSON value each (`call` and `load`); a
+/// bare word that is not JSON is a string.
 pub(crate) fn call_args(texts: &[String]) -> Result<Vec<hessian::Value>, CliError> {
     let mut args = Vec::with_capacity(texts.len());
     for (i, text) in texts.iter().enumerate() {
         let index = i + 1;
-        let json = parse_json(text.as_bytes(), &format!("argument {index}"))?;
+        let json = match parse_json(text.as_bytes(), &format!("argument {index}")) {
+            Ok(json) => json,
+            // `widget`, `hello world`, `1.2.3`: not JSON, and not an attempt at an object, an
+            // array or a quoted string either
+            Err(CliError::JsonSyntax { .. }) if !text.trim_start().starts_with(['{', '[', '"']) => {
+                serde_json::Value::String(text.clone())
+            }
+            Err(CliError::JsonSyntax { source, .. }) => {
+                let message = format!(
+                    "invalid JSON: {source} (each argument is one typed-JSON value: a string needs JSON quotes, \
+                     as in '\"text\"', unless it is a bare word such as widget)"
+                );
+                return Err(CliError::CallArgument { index, message });
+            }
+            Err(e) => return Err(e),
+        };
         let v = hessian::json::from_json(&json)
             .map_err(|e| CliError::CallArgument { index, message: format!("not valid typed JSON: {e}") })?;
         args.push(v);
@@ -147,19 +173,8 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
     }
     let result = rt.block_on(async { builder.build().proxy(&a.url)?.call(&a.method, args).await });
     let (json, fault) = match result {
-        Ok(v) => (hessian::json::to_json(&v), false),
-        Err(hessian_rpc::Error::Fault(f)) => {
-            let f = f.into_inner();
-            let mut m = serde_json::Map::new();
-            m.insert("code".into(), f.code.into());
-            m.insert("message".into(), f.message.into());
-            if let Some(d) = &f.detail {
-                m.insert("detail".into(), hessian::json::to_json(d));
-            }
-            let mut outer = serde_json::Map::new();
-            outer.insert("fault".into(), serde_json::Value::Object(m));
-            (serde_json::Value::Object(outer), true)
-        }
+        Ok(v) => (hessian::json::to_json(&v), None),
+        Err(hessian_rpc::Error::Fault(f)) => (fault_json(&f, a.full), Some(fault_text(&f, a.full))),
         Err(e) => return Err(e.into()),
     };
     let stdout = std::io::stdout();
@@ -171,11 +186,63 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
         pretty::write(&mut out, &json).map_err(stdout_err)?;
     }
     out.flush().map_err(stdout_err)?;
-    if fault {
-        Err(CliError::Fault)
-    } else {
-        Ok(())
+    match fault {
+        Some(text) => Err(CliError::Fault(text)),
+        None => Ok(()),
     }
+}
+
+/// A fault as `call` prints it on standard output: `{"fault": {"code", "message", "exception",
+/// "causes"}}`, the exception's class and its causes as `class: message`, and with `full` the
+/// whole detail as typed JSON.
+fn fault_json(f: &hessian_rpc::RemoteFault, full: bool) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    m.insert("code".into(), f.code().into());
+    m.insert("message".into(), f.message().into());
+    if let Some(class) = f.exception_class() {
+        m.insert("exception".into(), class.into());
+    }
+    if let Ok(e) = f.exception() {
+        let causes: Vec<serde_json::Value> = e
+            .chain()
+            .skip(1)
+            .map(|c| match &c.message {
+                Some(message) => format!("{}: {message}", c.class).into(),
+                None => c.class.clone().into(),
+            })
+            .collect();
+        if !causes.is_empty() {
+            m.insert("causes".into(), causes.into());
+        }
+    }
+    if let (true, Some(d)) = (full, f.detail()) {
+        m.insert("detail".into(), hessian::json::to_json(d));
+    }
+    let mut outer = serde_json::Map::new();
+    outer.insert("fault".into(), serde_json::Value::Object(m));
+    serde_json::Value::Object(outer)
+}
+
+/// A fault as `call` explains it on standard error: code and message, then the Java exception
+/// as Java prints it, with the top [`FAULT_FRAMES`] frames of each exception in its cause chain
+/// (all of them with `full`).
+fn fault_text(f: &hessian_rpc::RemoteFault, full: bool) -> String {
+    let mut text = format!("the server answered with a fault: {}: {}", f.code(), f.message());
+    match f.exception() {
+        Ok(e) => {
+            text.push('\n');
+            text.push_str(&e.trace(if full { usize::MAX } else { FAULT_FRAMES }));
+            let cut = e.chain().any(|x| x.stack_trace.len() > FAULT_FRAMES);
+            if !full && cut {
+                text.push_str(&format!(
+                    "\n(the top {FAULT_FRAMES} frames of each exception; --full prints them all and the whole detail)"
+                ));
+            }
+        }
+        Err(ExceptionError::NoDetail) => {}
+        Err(e) => text.push_str(&format!("\n(the detail is not a Java exception: {e}; --full prints it)")),
+    }
+    text
 }
 
 /// The type-map settings of `serve-demo`'s options.

@@ -146,11 +146,11 @@ fn a_page_that_is_not_hessian_is_reported_not_printed() {
     let out = hessian(&["call", &url, "m"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("the reply is not Hessian: HTTP 200, Content-Type text/html"), "{err}");
+    assert!(err.contains("the reply is not Hessian: HTTP 200, Content-Type text/html: \"Sign in\""), "{err}");
     assert!(out.stdout.is_empty(), "nothing printed as a value");
     let (url, _) = answering(page(503, "Service Unavailable", "<html>\n<body>down for maintenance</body>\n"));
     let err = String::from_utf8_lossy(&hessian(&["call", &url, "m"]).stderr).into_owned();
-    assert!(err.contains("HTTP status 503 Service Unavailable (text/html): <html>…"), "{err}");
+    assert!(err.contains("HTTP status 503 Service Unavailable (text/html): down for maintenance"), "{err}");
 }
 
 #[test]

@@ -22,7 +22,7 @@ fn main() -> Result<(), hessian_rpc::Error> {
         Ok::<_, hessian_rpc::Error>(())
     })?;
     drop(rt);
-    let blocking = BlockingClient::new(Client::builder().dialect(Dialect::BURLAP))?;
+    let blocking = BlockingClient::with_builder(Client::builder().dialect(Dialect::BURLAP));
     let greeter = GreeterBlockingClient::new(blocking.proxy(&format!("{base}/greeter"))?);
     println!("greet (blocking, Burlap) = {:?}", greeter.greet("Eve".into(), 1)?);
     Ok(())

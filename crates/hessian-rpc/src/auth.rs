@@ -1,6 +1,7 @@
 //! Authentication as a tower layer: [`AuthLayer`] lets a request through to the service it wraps
 //! (a [`HessianServer`](crate::HessianServer), or anything else) only when a check of its head
 //! passes, and answers `401 Unauthorized` otherwise, before the body is read or anything runs.
+//! The user it lets in reaches the method as [`CallContext::principal`](crate::CallContext).
 //!
 //! ```no_run
 //! use hessian_rpc::auth::{AuthLayer, Layer};
@@ -16,6 +17,7 @@
 //! # }
 //! ```
 
+use crate::context::Principal;
 use bytes::Bytes;
 use http::{header, HeaderValue, Request, Response, StatusCode};
 use http_body_util::Full;
@@ -27,7 +29,9 @@ use std::task::{Context, Poll};
 
 pub use tower_layer::Layer;
 
-type Check = dyn Fn(&http::request::Parts) -> bool + Send + Sync;
+/// A request's check: `None` refuses it, `Some(principal)` lets it through (with the user it
+/// established, if any).
+type Check = dyn Fn(&http::request::Parts) -> Option<Option<Principal>> + Send + Sync;
 
 /// A tower layer that lets through only the requests its check accepts (see the module
 /// documentation).
@@ -48,20 +52,33 @@ impl AuthLayer {
     /// the application recorded, a source address); a refused request gets 401 with
     /// `WWW-Authenticate: challenge`.
     pub fn new(challenge: HeaderValue, check: impl Fn(&http::request::Parts) -> bool + Send + Sync + 'static) -> Self {
-        AuthLayer { check: Arc::new(check), challenge }
+        AuthLayer { check: Arc::new(move |parts| check(parts).then_some(None)), challenge }
+    }
+
+    /// Accepts the requests for which `authenticate` names a [`Principal`] (who sent it, from
+    /// a token header, say) and hands that principal to the service: a method reads it as
+    /// [`CallContext::principal`](crate::CallContext::principal). A refused request gets 401
+    /// with `WWW-Authenticate: challenge`.
+    pub fn authenticate(
+        challenge: HeaderValue,
+        authenticate: impl Fn(&http::request::Parts) -> Option<Principal> + Send + Sync + 'static,
+    ) -> Self {
+        AuthLayer { check: Arc::new(move |parts| authenticate(parts).map(Some)), challenge }
     }
 
     /// HTTP basic authentication: accepts the requests whose `Authorization: Basic` user and
     /// password `check` accepts (what Caucho's `HessianProxyFactory.setUser`/`setPassword` and
     /// [`ClientBuilder::basic_auth`](crate::ClientBuilder::basic_auth) send); refused ones get
-    /// 401 with `WWW-Authenticate: Basic realm="realm"`.
+    /// 401 with `WWW-Authenticate: Basic realm="realm"`. The user name of an accepted request
+    /// is its [`Principal`], which a method reads as
+    /// [`CallContext::principal`](crate::CallContext::principal).
     pub fn basic(realm: &str, check: impl Fn(&str, &str) -> bool + Send + Sync + 'static) -> Self {
         let realm: String = realm.chars().filter(|c| *c != '"' && *c != '\\' && !c.is_control()).collect();
         let challenge = HeaderValue::from_str(&format!("Basic realm=\"{realm}\""))
             .unwrap_or_else(|_| HeaderValue::from_static("Basic"));
-        AuthLayer::new(challenge, move |parts| match basic_credentials(parts) {
-            Some((user, password)) => check(&user, &password),
-            None => false,
+        AuthLayer::authenticate(challenge, move |parts| {
+            let (user, password) = basic_credentials(parts)?;
+            check(&user, &password).then(|| Principal::new(user))
         })
     }
 }
@@ -108,8 +125,11 @@ where
     }
 
     fn call(&mut self, req: Request<B>) -> Self::Future {
-        let (parts, body) = req.into_parts();
-        if (self.layer.check)(&parts) {
+        let (mut parts, body) = req.into_parts();
+        if let Some(principal) = (self.layer.check)(&parts) {
+            if let Some(p) = principal {
+                parts.extensions.insert(p);
+            }
             return Box::pin(self.inner.call(Request::from_parts(parts, body)));
         }
         let mut r = Response::new(Full::new(Bytes::from_static(b"authentication required\n")));

@@ -209,8 +209,12 @@ fn http_error(resp: &Response) -> Error {
     Error::Http { status, content_type: resp.content_type.clone(), body: body_start(&resp.body) }
 }
 
-/// The start of a body for a diagnostic: its first line, at most 200 characters, as text.
+/// The start of a body for a diagnostic: for an HTML page, its title or first heading (else
+/// its text without the tags); otherwise its first line; at most 200 characters, as text.
 fn body_start(body: &[u8]) -> String {
+    if let Some(summary) = html_summary(body) {
+        return summary;
+    }
     let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
     let line = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     let mut out: String = line.chars().take(200).collect();
@@ -218,6 +222,95 @@ fn body_start(body: &[u8]) -> String {
         out.push('…');
     }
     out
+}
+
+/// How much of an HTML page is searched for its title or heading.
+const HTML_SCAN: usize = 64 * 1024;
+
+/// What an HTML page says in brief: the text of its `<title>`, else of its first `<h1>` or
+/// `<h2>`, else its text without the tags; `None` when the body is not HTML.
+fn html_summary(body: &[u8]) -> Option<String> {
+    let page = String::from_utf8_lossy(&body[..body.len().min(HTML_SCAN)]);
+    let start = page.trim_start().get(..14).unwrap_or(page.trim_start()).to_ascii_lowercase();
+    if !(start.starts_with("<!doctype html") || start.starts_with("<html") || start.starts_with("<head")) {
+        return None;
+    }
+    let text = without_scripts(&page);
+    // the ASCII lower-casing keeps every offset
+    let lower = text.to_ascii_lowercase();
+    // the content between `<tag …>` and `</tag>` (or the end)
+    let element = |tag: &str| {
+        let open = lower.find(&format!("<{tag}"))?;
+        let after = open + 1 + tag.len();
+        if !lower[after..].starts_with(|c: char| c == '>' || c.is_ascii_whitespace()) {
+            return None;
+        }
+        let content = after + lower[after..].find('>')? + 1;
+        let end = content + lower[content..].find(&format!("</{tag}")).unwrap_or(lower.len() - content);
+        Some(page_text(&text[content..end]))
+    };
+    let summary = ["title", "h1", "h2"]
+        .into_iter()
+        .filter_map(element)
+        .find(|t| !t.is_empty())
+        .unwrap_or_else(|| page_text(&text));
+    let mut out: String = summary.chars().take(200).collect();
+    if out.len() < summary.len() {
+        out.push('…');
+    }
+    Some(out)
+}
+
+/// HTML without its `<script>` and `<style>` elements (an unclosed one runs to the end).
+fn without_scripts(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::with_capacity(html.len());
+    let mut at = 0;
+    while let Some((open, close)) = ["<script", "<style"]
+        .iter()
+        .zip(["</script>", "</style>"])
+        .filter_map(|(o, c)| Some((at + lower[at..].find(o)?, c)))
+        .min()
+    {
+        out.push_str(&html[at..open]);
+        match lower[open..].find(close) {
+            Some(end) => at = open + end + close.len(),
+            None => return out,
+        }
+    }
+    out.push_str(&html[at..]);
+    out
+}
+
+/// HTML as plain text: tags left out, the common entities decoded, white space collapsed.
+fn page_text(html: &str) -> String {
+    let mut plain = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        plain.push_str(&rest[..open]);
+        plain.push(' ');
+        match rest[open..].find('>') {
+            Some(end) => rest = &rest[open + end + 1..],
+            None => {
+                rest = "";
+                break;
+            }
+        }
+    }
+    plain.push_str(rest);
+    let decoded = plain
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
+        .replace("&amp;", "&");
+    collapse(&decoded)
+}
+
+/// `s` with each run of white space made one space, trimmed.
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Whether an HTTP 200 body cannot be a reply of `protocol`: it starts with a byte no reply of
@@ -586,22 +679,42 @@ fn listed_maps(resp: &Response) -> Vec<Digest> {
 /// call drives it with `block_on` on the calling thread, so a call runs entirely on the caller's
 /// thread (no runtime thread, no hand-off). The pool's connections are registered with that
 /// runtime's reactor and only ever used through it. Do not use it from inside an async task.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct BlockingClient {
     client: Client,
-    rt: Arc<tokio::runtime::Runtime>,
+    /// Made by the first [`proxy`](Self::proxy), so that making a client cannot fail.
+    rt: std::sync::OnceLock<Arc<tokio::runtime::Runtime>>,
 }
 
 impl BlockingClient {
-    /// A blocking client with the given settings.
-    pub fn new(builder: ClientBuilder) -> Result<BlockingClient> {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-        Ok(BlockingClient { client: builder.build(), rt: Arc::new(rt) })
+    /// A blocking client with default settings (Hessian 2), as [`Client::new`].
+    pub fn new() -> BlockingClient {
+        BlockingClient::with_builder(ClientBuilder::default())
     }
 
-    /// A blocking proxy for the service at `url`.
+    /// A blocking client with the settings of `builder` (`Client::builder().dialect(…)`).
+    pub fn with_builder(builder: ClientBuilder) -> BlockingClient {
+        BlockingClient { client: builder.build(), rt: std::sync::OnceLock::new() }
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &ClientConfig {
+        self.client.config()
+    }
+
+    /// A blocking proxy for the service at `url`. The first one starts the client's runtime,
+    /// which fails only when the system refuses it the resources ([`Error::Io`]).
     pub fn proxy(&self, url: &str) -> Result<BlockingProxy> {
-        Ok(BlockingProxy { rt: self.rt.clone(), proxy: self.client.proxy(url)? })
+        let proxy = self.client.proxy(url)?;
+        let rt = match self.rt.get() {
+            Some(rt) => rt.clone(),
+            None => {
+                let rt = Arc::new(tokio::runtime::Builder::new_current_thread().enable_all().build()?);
+                // two threads racing here both made one: the first stays, the other is dropped
+                self.rt.get_or_init(|| rt).clone()
+            }
+        };
+        Ok(BlockingProxy { rt, proxy })
     }
 
     /// What the type negotiation has done so far (see [`Client::type_map_stats`]).
@@ -635,5 +748,34 @@ impl BlockingProxy {
     /// Calls with a prepared [`Call`].
     pub fn call_with(&self, call: Call) -> Result<Value> {
         self.rt.block_on(self.proxy.call_with(call))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::body_start;
+
+    #[test]
+    fn html_pages_are_summed_up_by_title_or_heading() {
+        // Jetty's error page for a body HessianServlet could not read
+        let jetty = "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;charset=utf-8\"/>\n\
+            <title>Error 500 java.io.IOException: Unexpected end of file for Hessian message</title>\n</head>\n\
+            <body><h2>HTTP ERROR 500 java.io.IOException: Unexpected end of file</h2>\n<table>\n</table>\n</body>\n</html>\n";
+        assert_eq!(
+            body_start(jetty.as_bytes()),
+            "Error 500 java.io.IOException: Unexpected end of file for Hessian message"
+        );
+        let h1 = "<!DOCTYPE html><HTML><body><script>var x = '<h1>no</h1>';</script><H1 class=\"e\">Bad &amp; \
+            <em>worse</em></H1></body></HTML>";
+        assert_eq!(body_start(h1.as_bytes()), "Bad & worse");
+        let plain = "<html>\n<body>down for\n maintenance</body>\n";
+        assert_eq!(body_start(plain.as_bytes()), "down for maintenance");
+        let long = format!("<html><title>{}</title>", "x".repeat(300));
+        assert_eq!(body_start(long.as_bytes()), format!("{}…", "x".repeat(200)));
+        // unclosed tags and text that is not HTML
+        assert_eq!(body_start(b"<html><title>cut"), "cut");
+        assert_eq!(body_start(b"<html><h2"), "");
+        assert_eq!(body_start(b"plain text\nsecond line"), "plain text…");
+        assert_eq!(body_start("<html><title>caf\u{e9} <b".as_bytes()), "caf\u{e9}");
     }
 }

@@ -2,7 +2,8 @@
 
 use crate::fault::RemoteFault;
 
-/// Everything a remote call can fail with.
+/// Everything a remote call can fail with. Its `Debug` form is short: a fault shows its code,
+/// message, exception class, causes and frame count ([`RemoteFault`]'s), not every frame.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -16,18 +17,20 @@ pub enum Error {
         status: http::StatusCode,
         /// The response's `Content-Type`, if any.
         content_type: Option<String>,
-        /// The start of the response body (its first line, cut at 200 characters), as text.
+        /// The start of the response body as text: an HTML page's title or first heading, else
+        /// its first line; cut at 200 characters.
         body: String,
     },
     /// The server answered HTTP 200 with something that is not a reply of the protocol in use
     /// (an HTML page of a proxy or an application server, say).
-    #[error("the reply is not Hessian: HTTP {status}, Content-Type {}, body starts with {body:?}", content_type.as_deref().unwrap_or("none"))]
+    #[error("the reply is not Hessian: HTTP {status}, Content-Type {}: {body:?}", content_type.as_deref().unwrap_or("none"))]
     NotHessian {
         /// The status code.
         status: u16,
         /// The response's `Content-Type`, if any.
         content_type: Option<String>,
-        /// The start of the body (its first line, cut at 200 characters), as text.
+        /// The start of the body as text: an HTML page's title or first heading, else its first
+        /// line; cut at 200 characters.
         body: String,
     },
     /// A configured request header cannot be sent: its name is not an HTTP token or its value

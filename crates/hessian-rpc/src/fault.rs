@@ -147,8 +147,10 @@ impl IntoFault for ServiceError {
     }
 }
 
-/// A fault received from a server, with accessors for what Java puts in it.
-#[derive(Clone, Debug, PartialEq)]
+/// A fault received from a server, with accessors for what Java puts in it. Its `Debug` form
+/// is a summary (code, message, the exception's class, causes and frame count), not the whole
+/// detail; [`RemoteFault::detail`] has everything Java sent.
+#[derive(Clone, PartialEq)]
 pub struct RemoteFault(pub Fault, pub(crate) u32);
 
 impl RemoteFault {
@@ -211,8 +213,9 @@ pub struct StackFrame {
 }
 
 /// A Java exception as Caucho serializes a `Throwable` into a fault's detail: its class, message,
-/// cause chain, stack trace and suppressed exceptions.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// cause chain, stack trace and suppressed exceptions. Its `Debug` form counts the frames rather
+/// than listing them; [`JavaException::trace`] writes them as Java prints a stack trace.
+#[derive(Clone, PartialEq, Eq)]
 pub struct JavaException {
     /// The exception's class, e.g. `java.lang.IllegalStateException`.
     pub class: String,
@@ -261,6 +264,64 @@ impl JavaException {
     /// The exception and its causes, outermost first.
     pub fn chain(&self) -> impl Iterator<Item = &JavaException> {
         std::iter::successors(Some(self), |e| e.cause.as_deref())
+    }
+
+    /// The exception as Java prints a stack trace: `class: message`, then at most `frames`
+    /// frames of it and of each cause (`... N more` for the rest), each cause after
+    /// `Caused by: `. `usize::MAX` prints every frame, as [`Display`](fmt::Display) does.
+    pub fn trace(&self, frames: usize) -> String {
+        let mut out = String::new();
+        for (i, e) in self.chain().enumerate() {
+            if i > 0 {
+                out.push_str("\nCaused by: ");
+            }
+            out.push_str(&e.class);
+            if let Some(m) = &e.message {
+                out.push_str(": ");
+                out.push_str(m);
+            }
+            for s in e.stack_trace.iter().take(frames) {
+                let file = s.file.as_deref().unwrap_or("Unknown Source");
+                out.push_str(&format!("\n\tat {}.{}({file}:{})", s.declaring_class, s.method, s.line));
+            }
+            if e.stack_trace.len() > frames {
+                out.push_str(&format!("\n\t... {} more", e.stack_trace.len() - frames));
+            }
+        }
+        out
+    }
+}
+
+/// At most 200 characters of `s` (for `Debug` forms).
+fn brief(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(200) {
+        Some((at, _)) => format!("{}…", &s[..at]).into(),
+        None => s.into(),
+    }
+}
+
+impl fmt::Debug for JavaException {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JavaException")
+            .field("class", &self.class)
+            .field("message", &self.message.as_deref().map(brief))
+            .field("frames", &self.stack_trace.len())
+            .field("cause", &self.cause)
+            .field("suppressed", &self.suppressed.len())
+            .finish()
+    }
+}
+
+impl fmt::Debug for RemoteFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("RemoteFault");
+        d.field("code", &self.0.code).field("message", &brief(&self.0.message));
+        match (&self.0.detail, self.exception()) {
+            (None, _) => d.field("detail", &None::<()>),
+            (Some(_), Ok(e)) => d.field("exception", &e),
+            (Some(v), Err(_)) => d.field("detail", &brief(&v.to_string())),
+        };
+        d.finish()
     }
 }
 
@@ -409,6 +470,57 @@ mod tests {
     #[test]
     fn escapes_like_java() {
         assert_eq!(escape_message("a<b>&\0c"), "a&lt;b&gt;&amp;&#00;c");
+    }
+
+    /// A Java exception with `frames` frames and a cause with as many.
+    fn deep_exception(frames: usize) -> Value {
+        let frame_def =
+            ClassDef::new("java.lang.StackTraceElement", ["declaringClass", "methodName", "fileName", "lineNumber"]);
+        let trace = |class: &str| {
+            let items = (0..frames)
+                .map(|i| {
+                    Value::object(
+                        frame_def.clone(),
+                        vec![
+                            Value::string(class),
+                            Value::string(format!("m{i}")),
+                            Value::string("A.java"),
+                            Value::Int(i as i32),
+                        ],
+                    )
+                })
+                .collect();
+            Value::typed_list("[java.lang.StackTraceElement", items)
+        };
+        let def = ClassDef::new("java.io.IOException", ["detailMessage", "cause", "stackTrace"]);
+        let cause = Value::object(def, vec![Value::string("disk"), Value::Null, trace("com.acme.Disk")]);
+        let def = ClassDef::new("com.acme.NotFoundException", ["detailMessage", "cause", "stackTrace"]);
+        Value::object(def, vec![Value::string("no item 4"), cause, trace("com.acme.Inventory")])
+    }
+
+    #[test]
+    fn debug_forms_are_summaries() {
+        let fault =
+            Fault { code: SERVICE_EXCEPTION.into(), message: "no item 4".into(), detail: Some(deep_exception(400)) };
+        let f = RemoteFault::of(fault, crate::Format::Hessian1);
+        let debug = format!("{f:?}");
+        assert!(debug.len() < 400, "{} bytes: {debug}", debug.len());
+        assert!(debug.contains("com.acme.NotFoundException") && debug.contains("frames: 400"), "{debug}");
+        assert!(debug.contains("java.io.IOException") && debug.contains("\"disk\""), "{debug}");
+        let e = crate::Error::Fault(f.clone());
+        assert!(format!("{e:?}").len() < 400);
+        // the trace: the top frames of each exception in the chain, and how many more
+        let trace = f.exception().unwrap().trace(2);
+        assert_eq!(
+            trace,
+            "com.acme.NotFoundException: no item 4\n\tat com.acme.Inventory.m0(A.java:0)\n\t\
+             at com.acme.Inventory.m1(A.java:1)\n\t... 398 more\nCaused by: java.io.IOException: disk\n\t\
+             at com.acme.Disk.m0(A.java:0)\n\tat com.acme.Disk.m1(A.java:1)\n\t... 398 more"
+        );
+        assert_eq!(f.exception().unwrap().trace(usize::MAX), f.exception().unwrap().to_string());
+        // a long message is cut, and a detail that is no exception is shown briefly
+        let long = Fault { code: "X".into(), message: "m".repeat(5000), detail: Some(Value::string("y".repeat(5000))) };
+        assert!(format!("{:?}", RemoteFault::from(long)).len() < 500);
     }
 
     #[test]

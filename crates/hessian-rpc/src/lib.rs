@@ -11,6 +11,8 @@
 //! - [`Client`]/[`Proxy`]: a pooled async client (`http` and `https`, [`tls`]), and
 //!   [`BlockingClient`] for synchronous code;
 //! - [`auth`]: authentication (HTTP basic, or any check of the request head) as a tower layer;
+//! - [`context`]: what a method learns of its call besides the arguments (HTTP headers, peer,
+//!   the authenticated [`Principal`], dialect), with [`CallContext::current`];
 //! - [`fault`]: faults as Java writes them, and [`RemoteFault`] for faults received;
 //! - [`negotiation`]: type negotiation ("Hessian 2.1", `docs/negotiation.md`), on by default
 //!   in the client and the server: class definitions sent once per conversation, not per call.
@@ -33,6 +35,7 @@ extern crate self as hessian_rpc;
 
 pub mod auth;
 pub mod client;
+pub mod context;
 pub mod error;
 pub mod fault;
 mod http1;
@@ -46,13 +49,14 @@ mod transport;
 pub mod typed;
 
 pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientConfig, Proxy};
+pub use context::{CallContext, NoCallContext, PeerAddr, Principal};
 pub use error::{Error, Result};
 pub use fault::{IntoFault, RemoteFault, ServiceError};
 pub use hessian::{Call, Fault, Reply, Value};
 pub use hessian_rpc_macros::service;
 pub use protocol::{Dialect, Format};
 pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig, WorkerServer};
-pub use service::{CallContext, Handler, Service, ServiceBuilder};
+pub use service::{Handler, Service, ServiceBuilder};
 pub use typed::{ArgError, FromArgs, IntoArgs};
 
 /// The README's examples, compiled and run as doc tests.

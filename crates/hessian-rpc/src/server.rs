@@ -5,6 +5,7 @@
 
 mod conn;
 
+use crate::context::{HttpHeaders, PeerAddr, Principal, RequestInfo};
 use crate::negotiation::{self as neg, MapCache, ServerStats, TypeMapConfig};
 use crate::protocol::{self, Dialect, Format};
 use crate::service::{Negotiating, Service};
@@ -353,24 +354,32 @@ impl HessianServer {
             Some(Route::Hessian(s)) => Some(s),
             None => None,
         };
-        let (parts, body) = req.into_parts();
-        let headers = &parts.headers;
+        let (mut parts, body) = req.into_parts();
+        // the two values the call's handling reads (cheap clones), so that the header map itself
+        // can go to the call's context without a copy
+        let reply_map = parts.headers.get(&REPLY_MAP).cloned();
+        let auth = parts.headers.get(header::AUTHORIZATION).cloned();
         let head = CallHead {
             post: parts.method == Method::POST,
-            offered: headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes())),
-            reply_map: headers.get(&REPLY_MAP).map(|v| v.as_bytes()),
+            offered: parts.headers.get_all(&OFFER).iter().any(|v| neg::offers(v.as_bytes())),
+            reply_map: reply_map.as_ref().map(|v| v.as_bytes()),
             peer: None,
-            auth: headers.get(header::AUTHORIZATION).map(|v| v.as_bytes()),
+            auth: auth.as_ref().map(|v| v.as_bytes()),
         };
         let service = match Self::route(service, &head) {
             Ok(s) => s,
             Err(reply) => return reply.into_response(),
         };
-        let body = match self.read_body(headers, body).await {
+        let body = match self.read_body(&parts.headers, body).await {
             Ok(b) => b,
             Err(refused) => return refused.into_response(),
         };
-        self.answer_call(&service, &head, &body).await.into_response()
+        let request = RequestInfo {
+            peer: parts.extensions.get::<PeerAddr>().map(|p| p.0),
+            principal: parts.extensions.remove::<Principal>(),
+            headers: HttpHeaders::parsed(std::mem::take(&mut parts.headers)),
+        };
+        self.answer_call(&service, &head, &body, request).await.into_response()
     }
 
     /// Reads a request body of the tower path within the size limit (a larger `Content-Length`
@@ -424,8 +433,15 @@ impl HessianServer {
     }
 
     /// Answers the call in `body` with `service`: detects the dialect, speaks the type
-    /// negotiation where the call does, and runs the service (a panic becomes a fault).
-    pub(crate) async fn answer_call(&self, service: &Service, head: &CallHead<'_>, body: &[u8]) -> Reply {
+    /// negotiation where the call does, and runs the service (a panic becomes a fault) with
+    /// `request` in its [`CallContext`](crate::CallContext).
+    pub(crate) async fn answer_call(
+        &self,
+        service: &Service,
+        head: &CallHead<'_>,
+        body: &[u8],
+        request: RequestInfo,
+    ) -> Reply {
         let inner = &self.inner;
         let Some(dialect) = Dialect::detect(body) else {
             return Reply::text(StatusCode::BAD_REQUEST, "not a Hessian or Burlap call");
@@ -453,7 +469,7 @@ impl HessianServer {
             None
         };
         let aware = negotiating.is_some();
-        let respond = service.answer(body, dialect, inner.config.limits, negotiating);
+        let respond = service.answer(body, dialect, inner.config.limits, negotiating, request);
         let answer = match AssertUnwindSafe(respond).catch_unwind().await {
             Ok(a) => a,
             Err(_) => {
@@ -647,7 +663,7 @@ impl HessianServer {
             // worker's backlog: the limit is one for all workers.)
             let (stream, peer) = tokio::select! {
                 accepted = listener.accept() => match accepted {
-                    Ok((s, peer)) => (s, peer.ip()),
+                    Ok((s, peer)) => (s, peer),
                     Err(_) => {
                         // e.g. too many open files: back off briefly instead of spinning
                         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -708,8 +724,8 @@ impl Respond for HessianServer {
         };
         // the fields the call's handling reads, in one pass (each name is tried only on fields of
         // its length)
-        let mut call =
-            CallHead { post: head.method() == "POST", offered: false, reply_map: None, peer: head.peer, auth: None };
+        let peer = head.peer.map(|a| a.ip());
+        let mut call = CallHead { post: head.method() == "POST", offered: false, reply_map: None, peer, auth: None };
         let is = |name: &[u8], want: &str| name.len() == want.len() && name.eq_ignore_ascii_case(want.as_bytes());
         for (name, value) in head.fields() {
             if is(name, neg::OFFER_HEADER) {
@@ -721,13 +737,18 @@ impl Respond for HessianServer {
             }
         }
         Outgoing::Reply(match Self::route(service, &call) {
-            Ok(service) => self.answer_call(&service, &call, body).await,
+            Ok(service) => {
+                let request =
+                    RequestInfo { peer: head.peer, principal: None, headers: HttpHeaders::raw(head.header_section()) };
+                self.answer_call(&service, &call, body, request).await
+            }
             Err(refused) => refused,
         })
     }
 }
 
-/// The `http` request a handler or tower service is given: the head as sent, the body read.
+/// The `http` request a handler or tower service is given: the head as sent, the body read, and
+/// the peer's address as a [`PeerAddr`] extension.
 fn http_request(head: &RequestHead<'_>, body: &[u8]) -> Result<Request<Full<Bytes>>, Reply> {
     let bad = || Reply { close: true, ..Reply::text(StatusCode::BAD_REQUEST, "malformed HTTP request head") };
     let mut req = Request::new(Full::new(Bytes::copy_from_slice(body)));
@@ -739,6 +760,9 @@ fn http_request(head: &RequestHead<'_>, body: &[u8]) -> Result<Request<Full<Byte
         let name = header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad())?;
         let value = header::HeaderValue::from_bytes(value).map_err(|_| bad())?;
         headers.append(name, value);
+    }
+    if let Some(peer) = head.peer {
+        req.extensions_mut().insert(PeerAddr(peer));
     }
     Ok(req)
 }

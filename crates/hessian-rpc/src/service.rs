@@ -2,6 +2,8 @@
 //! `AbstractSkeleton` registers (plain name, `name__N` and the mangled `name_type_type`), and
 //! dispatched the way `HessianSkeleton` dispatches.
 
+pub use crate::context::CallContext;
+use crate::context::RequestInfo;
 use crate::fault::{self, IntoFault, NO_SUCH_METHOD, PROTOCOL_EXCEPTION};
 use crate::negotiation::KeyedHash;
 use crate::negotiation::{MapCache, UNKNOWN_TYPE_MAP};
@@ -88,24 +90,6 @@ pub(crate) struct Answer {
     pub unknown: Option<Digest>,
 }
 
-/// What a handler learns about the call besides its arguments.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CallContext {
-    /// The method name as it was sent (possibly mangled).
-    pub method: String,
-    /// Call headers (Hessian 1 and Burlap calls can carry them; Hessian 2 calls cannot).
-    pub headers: Vec<(String, Value)>,
-    /// The protocols of the call and of the reply.
-    pub dialect: Dialect,
-}
-
-impl CallContext {
-    /// The value of the named call header, if the call carried it.
-    pub fn header(&self, name: &str) -> Option<&Value> {
-        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v)
-    }
-}
-
 /// A method implementation.
 pub trait Handler: Send + Sync + 'static {
     /// Runs the method on already-decoded arguments.
@@ -129,7 +113,13 @@ where
 trait TypedHandler: Send + Sync + 'static {
     /// Decodes the arguments (all of them, or a fault naming the one that failed) and returns
     /// the method's future, not yet started.
-    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>, reply: ReplyMode) -> Result<ReplyFuture, ArgError>;
+    /// The method's future runs with `ctx` as [`CallContext::current`].
+    fn start(
+        &self,
+        ctx: &Arc<CallContext>,
+        args: &mut CallReader<'_>,
+        reply: ReplyMode,
+    ) -> Result<ReplyFuture, ArgError>;
 }
 
 struct TypedFn<A, F> {
@@ -158,13 +148,18 @@ where
     F: Fn(A) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<R, E>> + Send + 'static,
 {
-    fn start(&self, ctx: &CallContext, args: &mut CallReader<'_>, reply: ReplyMode) -> Result<ReplyFuture, ArgError> {
+    fn start(
+        &self,
+        ctx: &Arc<CallContext>,
+        args: &mut CallReader<'_>,
+        reply: ReplyMode,
+    ) -> Result<ReplyFuture, ArgError> {
         let a = A::read_args(args)?;
         let fut = (self.f)(a);
         let format = ctx.dialect.reply;
         let name = self.name.clone();
         let reply_size = self.reply_size.clone();
-        Ok(Box::pin(async move {
+        Ok(Box::pin(ctx.clone().scope(async move {
             match fut.await {
                 Ok(r) => {
                     let hint = reply_size.load(Ordering::Relaxed);
@@ -182,7 +177,7 @@ where
                 }
                 Err(e) => Err(e.into_fault()),
             }
-        }))
+        })))
     }
 }
 
@@ -309,9 +304,12 @@ impl Service {
             return Err(fault::no_such_method(&call.method));
         };
         check_arity(method, argc)?;
-        let ctx = CallContext { method: call.method, headers: call.headers, dialect };
+        let ctx = CallContext::of_request(call.method, call.headers, dialect, RequestInfo::default());
         match &method.kind {
-            Kind::Values(h) => h.clone().call(ctx, call.args).await,
+            Kind::Values(h) => {
+                let current = Arc::new(ctx.clone());
+                current.scope(h.clone().call(ctx, call.args)).await
+            }
             Kind::Typed(_) => {
                 // a typed method reads bytes: the values as the Hessian 2 call they stand for,
                 // answered by the same path a server takes
@@ -338,7 +336,7 @@ impl Service {
     /// with the fields `method`, `protocol`, `request_bytes`, `reply_bytes`, `duration_us` and,
     /// for a fault, `fault` (its code).
     pub async fn respond(&self, body: &[u8], dialect: Dialect, limits: Limits) -> Vec<u8> {
-        self.answer(body, dialect, limits, None).await.body
+        self.answer(body, dialect, limits, None, RequestInfo::default()).await.body
     }
 
     /// [`respond`](Self::respond) on a server that speaks the type negotiation extension:
@@ -351,6 +349,7 @@ impl Service {
         dialect: Dialect,
         limits: Limits,
         neg: Option<Negotiating<'_>>,
+        request: RequestInfo,
     ) -> Answer {
         let mode = match &neg {
             Some(n) if dialect.reply == Format::Hessian2 => match &n.reply_map {
@@ -374,7 +373,7 @@ impl Service {
         let t0 = std::time::Instant::now();
         let reply = {
             let _enter = span.enter();
-            self.start(body, dialect, limits, &span, neg.as_ref(), &mode, &mut answer)
+            self.start(body, dialect, limits, &span, neg.as_ref(), &mode, &mut answer, request)
         };
         let reply = match reply {
             Ok(Started::Typed(fut)) => tracing::Instrument::instrument(fut, span.clone()).await.map_err(method_fault),
@@ -418,6 +417,7 @@ impl Service {
         neg: Option<&Negotiating<'_>>,
         mode: &ReplyMode,
         answer: &mut Answer,
+        request: RequestInfo,
     ) -> Result<Started, Fault> {
         let malformed =
             |e: hessian::Error| Fault::new(PROTOCOL_EXCEPTION, format!("malformed {} call: {e}", dialect.call));
@@ -481,7 +481,7 @@ impl Service {
         }
         let headers = reader.take_headers();
         let headers = headers.into_iter().map(|(k, v)| (k, protocol::h2_shape(dialect.call, v))).collect();
-        let ctx = CallContext { method: reader.method().to_owned(), headers, dialect };
+        let ctx = Arc::new(CallContext::of_request(reader.method().to_owned(), headers, dialect, request));
         match &method.kind {
             Kind::Values(h) => {
                 let (args, classes) =
@@ -490,10 +490,12 @@ impl Service {
                 if let Some((cache, scope)) = learn_request {
                     answer.request_map = cache.learn(scope, &classes, false);
                 }
-                Ok(Started::Values(h.clone().call(ctx, args)))
+                let fut = h.clone().call(CallContext::clone(&ctx), args);
+                Ok(Started::Values(Box::pin(ctx.scope(fut))))
             }
             Kind::Typed(h) => {
-                let fut = match h.start(&ctx, &mut reader, mode.clone()) {
+                // the method's synchronous part runs here, its future later: both see the context
+                let fut = match ctx.sync_scope(|| h.start(&ctx, &mut reader, mode.clone())) {
                     Ok(fut) => fut,
                     // fewer arguments than the method has (Hessian 1 and Burlap do not say)
                     Err(e) if reader.args_read() == e.index && reader.at_end().unwrap_or(false) => {

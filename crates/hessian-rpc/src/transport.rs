@@ -468,6 +468,16 @@ fn io_error(what: &str, e: &io::Error) -> Error {
     transport(format!("{what}: {}", error_chain(e)))
 }
 
+/// A reply that ended early: the server (or something between) closed the connection, or it
+/// failed (`e`), after `received` bytes of the body. What went wrong is in the server's log.
+fn cut_short(received: usize, e: Option<&io::Error>) -> Error {
+    let how = match e {
+        None => "the server closed the connection".to_owned(),
+        Some(e) => format!("the connection failed ({})", error_chain(e)),
+    };
+    transport(format!("{how} in the middle of the reply after {received} bytes; see the server's log"))
+}
+
 impl<S: AsyncRead + Unpin> Conn<S> {
     /// Reads more bytes into the buffer; `Ok(0)` at end of stream.
     async fn fill(&mut self) -> io::Result<usize> {
@@ -477,13 +487,13 @@ impl<S: AsyncRead + Unpin> Conn<S> {
         self.stream.read_buf(&mut self.buf).await
     }
 
-    /// Reads until at least `n` bytes are buffered.
-    async fn fill_to(&mut self, n: usize, what: &str) -> Result<()> {
+    /// Reads until at least `n` bytes are buffered, `received` bytes of the reply's body into it.
+    async fn fill_to(&mut self, n: usize, received: usize) -> Result<()> {
         while self.buf.len() < n {
             match self.fill().await {
-                Ok(0) => return Err(transport(format!("connection closed in the middle of the reply ({what})"))),
+                Ok(0) => return Err(cut_short(received, None)),
                 Ok(_) => {}
-                Err(e) => return Err(io_error("reading the reply", &e)),
+                Err(e) => return Err(cut_short(received, Some(&e))),
             }
         }
         Ok(())
@@ -632,7 +642,11 @@ async fn read_response<S: AsyncRead + Unpin>(
                 Ok(0) if !received_any => {
                     return Err(transport("the server closed the connection without replying").into());
                 }
-                Ok(0) => return Err(transport("connection closed in the middle of the reply's HTTP head").into()),
+                Ok(0) => {
+                    let m =
+                        "the server closed the connection in the middle of the reply's HTTP head; see the server's log";
+                    return Err(transport(m).into());
+                }
                 Ok(_) => received_any = true,
                 Err(e) if !received_any && reused && is_reset(&e) => return Err(Failure::Stale(e)),
                 Err(e) => return Err(io_error("reading the reply", &e).into()),
@@ -681,12 +695,13 @@ async fn read_body<S: AsyncRead + Unpin>(conn: &mut Conn<S>, framing: Framing, m
                 match conn.stream.read_buf(&mut conn.buf).await {
                     Ok(0) => {
                         return Err(transport(format!(
-                            "connection closed after {} of the reply's {n} bytes",
+                            "the server closed the connection in the middle of the reply after {} of its {n} \
+                             bytes; see the server's log",
                             conn.buf.len()
                         )))
                     }
                     Ok(_) => {}
-                    Err(e) => return Err(io_error("reading the reply", &e)),
+                    Err(e) => return Err(cut_short(conn.buf.len(), Some(&e))),
                 }
             }
             Ok((conn.buf.split_to(n).freeze(), true))
@@ -726,7 +741,7 @@ async fn read_chunked<S: AsyncRead + Unpin>(conn: &mut Conn<S>, max: usize) -> R
                 break x;
             }
             let need = conn.buf.len() + 1;
-            conn.fill_to(need, "chunk size").await?;
+            conn.fill_to(need, out.len()).await?;
         };
         conn.buf.advance(line);
         if size == 0 {
@@ -739,14 +754,14 @@ async fn read_chunked<S: AsyncRead + Unpin>(conn: &mut Conn<S>, max: usize) -> R
         out.reserve(left.min(MAX_RESERVE));
         while left > 0 {
             if conn.buf.is_empty() {
-                conn.fill_to(1, "chunk data").await?;
+                conn.fill_to(1, out.len()).await?;
             }
             let k = left.min(conn.buf.len());
             out.extend_from_slice(&conn.buf[..k]);
             conn.buf.advance(k);
             left -= k;
         }
-        conn.fill_to(2, "chunk end").await?;
+        conn.fill_to(2, out.len()).await?;
         if &conn.buf[..2] != b"\r\n" {
             return Err(transport("a chunk of the reply is not followed by CRLF"));
         }
@@ -773,7 +788,7 @@ async fn read_chunked<S: AsyncRead + Unpin>(conn: &mut Conn<S>, max: usize) -> R
             return Err(transport(format!("the reply's trailer section is larger than {MAX_TRAILERS} bytes")));
         }
         let need = conn.buf.len() + 1;
-        conn.fill_to(need, "trailers").await?;
+        conn.fill_to(need, out.len()).await?;
     }
     Ok(out.freeze())
 }
@@ -1009,12 +1024,12 @@ mod tests {
             ("5 x\r\nhello\r\n0\r\n\r\n", "malformed chunk-size"),
             ("5;a\rb\r\nhello\r\n0\r\n\r\n", "malformed chunk-size"),
             ("5\r\nhelloXY0\r\n\r\n", "not followed by CRLF"),
-            ("5\r\nhel", "closed in the middle"),
-            ("5\r\nhello\r\n", "closed in the middle"),
-            ("5\r\nhello\r\n0\r\n", "closed in the middle"),
-            ("5\r\nhello\r\n0\r\nX-Trailer: y\r\n", "closed in the middle"),
+            ("5\r\nhel", "closed the connection in the middle of the reply after 3 bytes; see the server's log"),
+            ("5\r\nhello\r\n", "in the middle of the reply after 5 bytes"),
+            ("5\r\nhello\r\n0\r\n", "in the middle of the reply after 5 bytes"),
+            ("5\r\nhello\r\n0\r\nX-Trailer: y\r\n", "in the middle of the reply after 5 bytes"),
             ("0\r\nbad trailer\r\n\r\n", "malformed trailer"),
-            ("3", "closed in the middle"),
+            ("3", "closed the connection in the middle of the reply after 0 bytes"),
         ] {
             let raw = format!("{te}{chunks}");
             let m = match read_all_steps(raw.as_bytes(), 2 << 20).await {

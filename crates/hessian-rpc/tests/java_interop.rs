@@ -144,7 +144,7 @@ async fn rust_client_reads_chunked_replies_from_java() {
     // the blocking client too
     let url = server.url("/bench-chunked");
     let got = tokio::task::spawn_blocking(move || {
-        let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+        let client = hessian_rpc::BlockingClient::new();
         let proxy = client.proxy(&url).unwrap();
         (0..3).map(|_| proxy.call("getItems", vec![Value::Int(2500)]).unwrap()).collect::<Vec<_>>()
     })

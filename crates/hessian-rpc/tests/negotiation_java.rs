@@ -14,7 +14,7 @@ mod common;
 use common::JavaServer as Server;
 
 use hessian_rpc::negotiation::TypeMapConfig;
-use hessian_rpc::{Client, HessianServer, RunningServer};
+use hessian_rpc::{HessianServer, RunningServer};
 use hessian_testkit::java::{java, Java, JVM_OPTS};
 use hessian_testkit::structs::w2;
 use std::collections::HashMap;
@@ -317,7 +317,7 @@ fn rust_w2_calls(client: &hessian_rpc::BlockingClient, base: &str, calls: usize)
 fn rust_client_to_java_server_refers_after_the_first_call() {
     let Some(java) = java() else { return };
     let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
-    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let client = hessian_rpc::BlockingClient::new();
     let calls = 1000;
     rust_w2_calls(&client, &server.base(), 1);
     let first = client.type_map_stats();
@@ -342,7 +342,7 @@ fn rust_client_resends_once_to_a_restarted_java_server() {
     let Some(java) = java() else { return };
     let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
-    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let client = hessian_rpc::BlockingClient::new();
     rust_w2_calls(&client, &server.base(), 50);
     server.stop();
     let server = Server::start_on(&java, "NegotiatingServer", port, &[]);
@@ -358,7 +358,7 @@ fn rust_client_resends_once_to_a_restarted_java_server() {
 fn rust_client_with_a_one_map_java_server_runs_every_call_once() {
     let Some(java) = java() else { return };
     let server = Server::start_class(&java, "NegotiatingServer", &["0", "1"]);
-    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let client = hessian_rpc::BlockingClient::new();
     let proxy = client.proxy(&format!("{}/bench", server.base())).unwrap();
     let rounds = 60;
     for _ in 0..rounds {
@@ -379,7 +379,7 @@ fn rust_client_with_a_one_map_java_server_runs_every_call_once() {
 fn rust_client_stays_plain_with_caucho_skeleton_and_falls_back_once() {
     let Some(java) = java() else { return };
     let plain = Server::start_class(&java, "RpcJavaServer", &["0"]);
-    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let client = hessian_rpc::BlockingClient::new();
     rust_w2_calls(&client, &plain.base(), 20);
     let s = client.type_map_stats();
     assert_eq!((s.referring_calls, s.plain_calls, s.request_bytes), (0, 20, 20 * 578), "{s:?}");
@@ -388,7 +388,7 @@ fn rust_client_stays_plain_with_caucho_skeleton_and_falls_back_once() {
     // a negotiating server replaced by Caucho's plain skeleton on the same port
     let server = Server::start_class(&java, "NegotiatingServer", &["0"]);
     let port = server.port;
-    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let client = hessian_rpc::BlockingClient::new();
     rust_w2_calls(&client, &server.base(), 20);
     server.stop();
     let plain = Server::start_on(&java, "RpcJavaServer", port, &[]);

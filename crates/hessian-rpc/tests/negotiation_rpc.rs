@@ -539,7 +539,7 @@ fn the_blocking_client_negotiates_too() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let runs = Arc::new(AtomicUsize::new(0));
     let (_, running) = rt.block_on(start(local(), &runs, TypeMapConfig::default()));
-    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let client = hessian_rpc::BlockingClient::new();
     let proxy = client.proxy(&running.url("/bench")).unwrap();
     for _ in 0..5 {
         let got: w2::Order = proxy.call_typed("exchange", (w2::request(),)).unwrap();

@@ -56,7 +56,7 @@ async fn faults_carry_java_exception_class() {
 fn blocking_client_calls_a_server() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(HessianServer::single(bench_service()).bind("127.0.0.1:0")).unwrap();
-    let client = BlockingClient::new(Client::builder().dialect(Dialect::HESSIAN2)).unwrap();
+    let client = BlockingClient::with_builder(Client::builder().dialect(Dialect::HESSIAN2));
     let proxy = client.proxy(&server.url("/any/path")).unwrap();
     assert_eq!(proxy.call("getItems", vec![Value::Int(3)]).unwrap(), items(3));
     rt.block_on(server.shutdown());

@@ -124,7 +124,7 @@ fn blocking_client() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(HessianServer::single(Calc::default().into_service()).bind("127.0.0.1:0")).unwrap();
     for dialect in DIALECTS {
-        let client = BlockingClient::new(Client::builder().dialect(dialect)).unwrap();
+        let client = BlockingClient::with_builder(Client::builder().dialect(dialect));
         let c = CalculatorBlockingClient::new(client.proxy(&server.url("/")).unwrap());
         assert_eq!(c.add2(40, 2).unwrap(), 42, "{dialect}");
         assert_eq!(c.greet_person("Eve".into()).unwrap(), "hello, Eve");

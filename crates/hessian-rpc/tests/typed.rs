@@ -49,7 +49,7 @@ async fn typed_calls_in_every_dialect() {
 fn blocking_typed_call_against_java() {
     let Some(java) = hessian_testkit::java::java() else { return };
     let server = common::JavaServer::start(&java);
-    let client = BlockingClient::new(Client::builder().dialect(Dialect::HYBRID)).unwrap();
+    let client = BlockingClient::with_builder(Client::builder().dialect(Dialect::HYBRID));
     let proxy = client.proxy(&server.url("/bench")).unwrap();
     let items: Vec<Item> = proxy.call_typed("getItems", (250,)).unwrap();
     assert_eq!(items, structs::items(250));
@@ -106,7 +106,7 @@ fn shared_values_in_a_later_argument_keep_their_references() {
     urls.extend(java.as_ref().map(|j| j.url("/refs")));
     for url in &urls {
         for dialect in [Dialect::HESSIAN2, Dialect::HYBRID, Dialect::HESSIAN1, Dialect::BURLAP] {
-            let client = BlockingClient::new(Client::builder().dialect(dialect)).unwrap();
+            let client = BlockingClient::with_builder(Client::builder().dialect(dialect));
             let proxy = client.proxy(url).unwrap();
             let back: Vec<w2::Money> =
                 proxy.call_typed("second", (first.clone(), vec![shared.clone(), shared.clone()])).unwrap();

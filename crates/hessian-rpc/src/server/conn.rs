@@ -61,8 +61,10 @@ pub(crate) struct RequestHead<'b> {
     /// `HTTP/1.0` rather than `HTTP/1.1`.
     pub http10: bool,
     fields: &'b [Field],
+    /// Where the head ends in `buf` (after its blank line).
+    end: usize,
     /// The peer's address, when known.
-    pub peer: Option<std::net::IpAddr>,
+    pub peer: Option<std::net::SocketAddr>,
 }
 
 impl<'b> RequestHead<'b> {
@@ -100,6 +102,15 @@ impl<'b> RequestHead<'b> {
     /// The header fields, in order: (name, value).
     pub fn headers(&self) -> impl Iterator<Item = (&'b str, &'b [u8])> + '_ {
         self.fields.iter().map(|f| (self.text(f.name), &self.buf[f.value.0 as usize..(f.value.0 + f.value.1) as usize]))
+    }
+
+    /// The header section as it arrived: the field lines and the blank line ending the head
+    /// (empty without fields).
+    pub fn header_section(&self) -> &'b [u8] {
+        match self.fields.first() {
+            Some(f) if (f.name.0 as usize) < self.end => &self.buf[f.name.0 as usize..self.end],
+            _ => &[],
+        }
     }
 
     /// Every field as (name, value), in order, as bytes (no UTF-8 check).
@@ -368,7 +379,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<'_, S> {
 /// connection, or `shutdown` resolves while the connection is between requests.
 pub(crate) async fn serve<S, R>(
     io: S,
-    peer: Option<std::net::IpAddr>,
+    peer: Option<std::net::SocketAddr>,
     respond: &mut R,
     config: &ServerConfig,
     shutdown: impl Future<Output = ()> + Send,
@@ -484,6 +495,7 @@ pub(crate) async fn serve<S, R>(
             target: parsed.target,
             http10: parsed.http10,
             fields: &conn.fields,
+            end: head_len,
             peer,
         };
         let body: &[u8] = match parsed.framing {
@@ -689,11 +701,21 @@ mod tests {
                         target: p.target,
                         http10: p.http10,
                         fields: &fields,
+                        end,
                         peer: None,
                     };
                     let _ =
                         (h.method(), h.target(), h.path(), h.fields().find(|(n, _)| n.eq_ignore_ascii_case(b"host")));
                     assert_eq!(h.headers().count(), fields.len());
+                    // the section a call's context parses again holds the same fields
+                    let mut again = [httparse::EMPTY_HEADER; MAX_HEADERS];
+                    let section = h.header_section();
+                    let reparsed = match httparse::parse_headers(section, &mut again) {
+                        _ if section.is_empty() => 0,
+                        Ok(httparse::Status::Complete((_, f))) => f.len(),
+                        other => panic!("{other:?}: {:?}", String::from_utf8_lossy(section)),
+                    };
+                    assert_eq!(reparsed, fields.len());
                 }
                 Err(r) => {
                     refused += 1;
