@@ -16,7 +16,6 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,8 +52,9 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
    */
   static final class RequestMap {
     final TypeMap map;
-    final Map<String, Class<?>> classes;
-    RequestMap(TypeMap map, Map<String, Class<?>> classes) { this.map = map; this.classes = classes; }
+    /** The Class written under each of the map's class numbers. */
+    final Class<?>[] classes;
+    RequestMap(TypeMap map, Class<?>[] classes) { this.map = map; this.classes = classes; }
   }
 
   /** Per (endpoint, method): the confirmed request and reply maps. */
@@ -65,58 +65,6 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     boolean plainNext;
     /** Digests this method no longer refers to: another class was written under their names. */
     final Set<String> mixedMaps = new HashSet<>();
-  }
-
-  /**
-   * A Hessian2Output that records the Class written under each type name: Caucho's serializers
-   * begin an object with writeObjectBegin(type name) inside writeObject(object), so the class is
-   * that of the innermost object being written.
-   */
-  static final class RecordingOutput extends Hessian2Output {
-    private final Map<String, Class<?>> classes = new HashMap<>();
-    /** A name was written for two classes, or outside writeObject: nothing can be checked. */
-    private boolean ambiguous;
-    private Class<?> current;
-
-    RecordingOutput(OutputStream os) { super(os); }
-
-    @Override public void writeObject(Object o) throws IOException {
-      Class<?> outer = current;
-      current = o == null ? null : o.getClass();
-      try {
-        super.writeObject(o);
-      } finally {
-        current = outer;
-      }
-    }
-
-    @Override public int writeObjectBegin(String type) throws IOException {
-      Class<?> was = current == null ? null : classes.putIfAbsent(type, current);
-      if (current == null || (was != null && was != current)) ambiguous = true;
-      return super.writeObjectBegin(type);
-    }
-
-    /** The class written under each of the map's names; null unless each was exactly one class. */
-    Map<String, Class<?>> classesOf(TypeMap map) {
-      if (ambiguous) return null;
-      Map<String, Class<?>> r = new HashMap<>();
-      for (String t : map.types) {
-        Class<?> c = classes.get(t);
-        if (c == null) return null;
-        r.put(t, c);
-      }
-      return r;
-    }
-
-    /** Whether every class written under one of expected's names is the class expected there. */
-    boolean wroteOnly(Map<String, Class<?>> expected) {
-      if (ambiguous) return false;
-      for (Map.Entry<String, Class<?>> e : classes.entrySet()) {
-        Class<?> want = expected.get(e.getKey());
-        if (want != null && want != e.getValue()) return false;
-      }
-      return true;
-    }
   }
 
   private final LinkedHashMap<String, MethodState> methods;
@@ -374,12 +322,12 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
 
       if (reqMap != null) {
         ByteArrayOutputStream bo = new ByteArrayOutputStream();
-        RecordingOutput out = new RecordingOutput(bo);
+        Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(bo);
         out.setSerializerFactory(getSerializerFactory());
-        Negotiation.seed(out, reqMap.map);
+        out.seed(reqMap.map, reqMap.classes);
         out.call(name, args);
         out.flush();
-        if (!out.wroteOnly(reqMap.classes)) {
+        if (!out.wroteOnly()) {
           // another Class under one of the map's names (another class loader's) was written as a
           // reference to the map's class: drop the body, send the call plain, never refer again
           classMismatches.incrementAndGet();
@@ -388,7 +336,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
             if (st.requestMap == reqMap) st.requestMap = null;
           }
         } else {
-          if (Negotiation.classCount(out) > reqMap.map.size()) synchronized (st) { st.plainNext = true; }
+          if (out.classCount() > reqMap.map.size()) synchronized (st) { st.plainNext = true; }
           byte[] body = reqMap.map.refer(bo.toByteArray());
           rec.referringRequest = true;
           rec.firstAttemptBytes = rec.requestBytes = body.length;
@@ -419,7 +367,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       }
 
       ByteArrayOutputStream bo = new ByteArrayOutputStream();
-      RecordingOutput out = new RecordingOutput(bo);
+      Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(bo);
       out.setSerializerFactory(getSerializerFactory());
       out.call(name, args);
       out.flush();
@@ -434,7 +382,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       if (r.aware) {
         endpoints.put(endpoint, Support.AWARE);
         TypeMap m = listedMap(body, r);
-        Map<String, Class<?>> classes = m == null ? null : out.classesOf(m);
+        Class<?>[] classes = m == null ? null : out.classesOf(m);
         boolean mixed;
         synchronized (st) { mixed = m != null && st.mixedMaps.contains(m.hex); }
         if (classes != null && !mixed) listed = new RequestMap(m, classes);

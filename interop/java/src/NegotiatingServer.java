@@ -28,12 +28,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * Usage: NegotiatingServer [port] [max maps] [max canonical bytes]
  */
 public class NegotiatingServer {
-  /** Maps by digest; the value says whether this server wrote the map itself (a reply map). */
-  final Negotiation.Cache<Boolean> cache;
+  /**
+   * Maps by digest; the value, for a map this server wrote itself (a reply map), is the Class it
+   * wrote under each of the map's class numbers (null for a map only learned from calls).
+   */
+  final Negotiation.Cache<Class<?>[]> cache;
   final SerializerFactory serializers = new SerializerFactory();
   final AtomicLong executions = new AtomicLong(), plainCalls = new AtomicLong(), referringCalls = new AtomicLong(),
       unknown = new AtomicLong(), learned = new AtomicLong(), referringReplies = new AtomicLong(),
-      plainReplies = new AtomicLong(), errors = new AtomicLong();
+      plainReplies = new AtomicLong(), errors = new AtomicLong(), replyClassMismatches = new AtomicLong();
 
   NegotiatingServer(int maxMaps, long maxBytes) {
     cache = new Negotiation.Cache<>(maxMaps, maxBytes);
@@ -131,25 +134,47 @@ public class NegotiatingServer {
     in.readCall();
     String want = hexOrNull(replyMapHeader);
     TypeMap replyMap = null;
+    Class<?>[] replyClasses = null;
     // only a map this server wrote itself: its serializers write exactly those fields
-    if (want != null && Boolean.TRUE.equals(cache.value(want))) replyMap = cache.get(want);
+    if (want != null) {
+      replyClasses = cache.value(want);
+      if (replyClasses != null) replyMap = cache.get(want);
+      if (replyMap == null) replyClasses = null;
+    }
     ByteArrayOutputStream bo = new ByteArrayOutputStream();
-    Hessian2Output out = new Hessian2Output(bo);
+    Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(bo);
     out.setSerializerFactory(serializers);
-    if (replyMap != null) Negotiation.seed(out, replyMap);
+    if (replyMap != null) out.seed(replyMap, replyClasses);
     skeleton.invoke(in, out);
     out.flush();
-    byte[] reply = bo.toByteArray();
     if (replyMap != null) {
-      referringReplies.incrementAndGet();
-      if (requestDigest != null) a.header(Negotiation.TYPE_MAP, requestDigest);
-      return replyMap.refer(reply);
+      if (out.wroteOnly()) {
+        referringReplies.incrementAndGet();
+        if (requestDigest != null) a.header(Negotiation.TYPE_MAP, requestDigest);
+        return replyMap.refer(bo.toByteArray());
+      }
+      // an object of another Class (another class loader's class of one of the map's names) was
+      // written as a reference to the map's class: drop those bytes and write the same result
+      // (or fault) again, plainly; the method has run and does not run again
+      replyClassMismatches.incrementAndGet();
+      bo.reset();
+      Negotiation.RecordingOutput plain = new Negotiation.RecordingOutput(bo);
+      plain.setSerializerFactory(serializers);
+      out.replay(plain);
+      plain.flush();
+      out = plain;
     }
+    byte[] reply = bo.toByteArray();
     plainReplies.incrementAndGet();
     String replyDigest = null;
     try {
       TypeMap m = TypeMap.ofMessage(reply);
-      if (m.withinLimits() && cache.put(m, Boolean.TRUE)) replyDigest = m.hex;
+      Class<?>[] classes = out.classesOf(m);
+      // listed only with the classes written under it: the first classes written under a map are
+      // kept, and a map written with others is not listed (its referring replies check them)
+      if (classes != null && m.withinLimits() && cache.put(m, null)
+          && Negotiation.sameClasses(cache.valueIfAbsent(m.hex, classes), classes))
+        replyDigest = m.hex;
     } catch (IOException ignored) {
       // keep no reply map
     }
@@ -170,7 +195,7 @@ public class NegotiatingServer {
   String stats() {
     return "executions=" + executions + " plain_calls=" + plainCalls + " referring_calls=" + referringCalls
         + " unknown_type_map=" + unknown + " learned=" + learned + " referring_replies=" + referringReplies
-        + " plain_replies=" + plainReplies + " errors=" + errors + " maps=" + cache.size() + " evictions="
+        + " plain_replies=" + plainReplies + " reply_class_mismatches=" + replyClassMismatches + " errors=" + errors + " maps=" + cache.size() + " evictions="
         + cache.evictions() + " collisions=" + cache.collisions() + "\n";
   }
 
