@@ -250,7 +250,37 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     }
   }
 
+  /** A calling thread's request buffer and output, reused call after call (restart resets it). */
+  static final class Work {
+    final Negotiation.Buffer buffer = new Negotiation.Buffer(1024);
+    final Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(buffer);
+    boolean busy;
+
+    /** The output, restarted into the emptied buffer. */
+    Negotiation.RecordingOutput restart(com.caucho.hessian.io.SerializerFactory factory) {
+      buffer.reset();
+      out.restart(buffer);
+      out.setSerializerFactory(factory);
+      return out;
+    }
+  }
+
+  private final ThreadLocal<Work> work = ThreadLocal.withInitial(Work::new);
+
+  /** This thread's Work, or a new one if a call of this thread is already using it. */
+  private Work acquire() {
+    Work w = work.get();
+    if (w.busy) return new Work();
+    w.busy = true;
+    return w;
+  }
+
   Response post(URL url, byte[] body, String replyMap) throws IOException {
+    return post(url, body, body.length, replyMap);
+  }
+
+  /** Posts the first length bytes of body. */
+  Response post(URL url, byte[] body, int length, String replyMap) throws IOException {
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setDoOutput(true);
     c.setRequestMethod("POST");
@@ -263,12 +293,12 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     // (as Caucho's proxy does), instead of a headers segment and a body segment that Nagle's
     // algorithm and the peer's delayed ACK hold back (about 1.5 ms per call on loopback).
     try (OutputStream os = c.getOutputStream()) {
-      os.write(body);
+      os.write(body, 0, length);
     }
     Response r = new Response();
     r.status = c.getResponseCode();
     InputStream is = r.status >= 400 ? c.getErrorStream() : c.getInputStream();
-    r.body = is == null ? new byte[0] : is.readAllBytes();
+    r.body = is == null ? new byte[0] : readBody(is, c.getContentLengthLong());
     if (is != null) is.close();
     // one pass over the reply's header fields by index (getHeaderFields builds a new map of all
     // of them on every call); names are case-insensitive (com.sun.net.httpserver sends
@@ -287,9 +317,23 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     return r;
   }
 
+  /**
+   * A body of a known length read into an array of that size (readAllBytes reads into an 8 KiB
+   * buffer and copies), else (chunked, or longer than said) all of it.
+   */
+  static byte[] readBody(InputStream is, long length) throws IOException {
+    if (length < 0 || length > 64 << 20) return is.readAllBytes();
+    byte[] b = new byte[(int) length];
+    int n = is.readNBytes(b, 0, b.length);
+    if (n < b.length) return Arrays.copyOf(b, n);
+    return b;
+  }
+
   class NegotiatingProxy extends HessianProxy {
     private final URL url;
     private final String endpoint;
+    /** Per method, the key of its MethodState (endpoint#name), made once. */
+    private final Map<Method, String> keys = new ConcurrentHashMap<>();
 
     NegotiatingProxy(URL url, HessianProxyFactory factory, Class<?> api) {
       super(url, factory, api);
@@ -303,7 +347,18 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
           || method.getDeclaringClass() == com.caucho.hessian.io.HessianRemoteObject.class)
         return super.invoke(proxy, method, args);
       String name = isOverloadEnabled() ? mangleName(method) : method.getName();
-      MethodState st = state(endpoint + "#" + name);
+      String key = keys.get(method);
+      if (key == null) keys.put(method, key = endpoint + "#" + name);
+      MethodState st = state(key);
+      Work w = acquire();
+      try {
+        return call(method, args, name, st, w);
+      } finally {
+        w.busy = false;
+      }
+    }
+
+    private Object call(Method method, Object[] args, String name, MethodState st, Work w) throws Throwable {
       CallRecord rec = new CallRecord();
       last.set(rec);
       calls.incrementAndGet();
@@ -321,10 +376,9 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       if (plainNext) reqMap = null;
 
       if (reqMap != null) {
-        ByteArrayOutputStream bo = new ByteArrayOutputStream();
-        Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(bo);
-        out.setSerializerFactory(getSerializerFactory());
-        out.seed(reqMap.map, reqMap.classes);
+        // the referring header written in place of H 02 00, straight into this thread's buffer
+        Negotiation.RecordingOutput out = w.restart(getSerializerFactory());
+        out.refer(reqMap.map, reqMap.classes);
         out.call(name, args);
         out.flush();
         if (!out.wroteOnly()) {
@@ -337,11 +391,10 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
           }
         } else {
           if (out.classCount() > reqMap.map.size()) synchronized (st) { st.plainNext = true; }
-          byte[] body = reqMap.map.refer(bo.toByteArray());
           rec.referringRequest = true;
-          rec.firstAttemptBytes = rec.requestBytes = body.length;
+          rec.firstAttemptBytes = rec.requestBytes = w.buffer.size();
           referringRequests.incrementAndGet();
-          Response r = post(url, body, replyMap == null ? null : replyMap.hex);
+          Response r = post(url, w.buffer.array(), w.buffer.size(), replyMap == null ? null : replyMap.hex);
           if (r.status == 200 && refusesMap(r.body, reqMap.map.hex)) {
             // the UnknownTypeMap fault naming this call's digest (6.1): nothing ran
             unknownTypeMap.incrementAndGet();
@@ -366,12 +419,10 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         }
       }
 
-      ByteArrayOutputStream bo = new ByteArrayOutputStream();
-      Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(bo);
-      out.setSerializerFactory(getSerializerFactory());
+      Negotiation.RecordingOutput out = w.restart(getSerializerFactory());
       out.call(name, args);
       out.flush();
-      byte[] body = bo.toByteArray();
+      byte[] body = w.buffer.toByteArray();
       rec.requestBytes = body.length;
       if (!rec.resent) rec.firstAttemptBytes = body.length;
       plainRequests.incrementAndGet();

@@ -58,10 +58,22 @@ public class NegotiatingServer {
 
   static final class Answer {
     int status = 200;
+    /** The body: length bytes of body (possibly a buffer of this thread's, reused by its next call). */
     byte[] body;
-    final java.util.List<String[]> headers = new java.util.ArrayList<>();
+    int length;
+    final java.util.List<String[]> headers = new java.util.ArrayList<>(2);
     void header(String k, String v) { headers.add(new String[] {k, v}); }
+    void body(byte[] b) { body(b, b.length); }
+    void body(byte[] b, int n) { body = b; length = n; }
   }
+
+  /** A handler thread's reply buffer and output, reused call after call (restart resets it). */
+  static final class Work {
+    final Negotiation.Buffer buffer = new Negotiation.Buffer(1024);
+    final Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(buffer);
+  }
+
+  private final ThreadLocal<Work> work = ThreadLocal.withInitial(Work::new);
 
   /** Answers one POST body (headers: the offer and the reply map), as the handler sends it. */
   Answer handle(HessianSkeleton skeleton, byte[] body, String offerHeader, String replyMapHeader) throws Exception {
@@ -72,8 +84,7 @@ public class NegotiatingServer {
     if (h2 && body[2] == 1) {
       // referring call: H 02 01 T 30 <digest>; nothing else is looked at before the map is found
       if (body.length < 21 || body[3] != 'T' || body[4] != 0x30) throw new IOException("malformed referring call");
-      byte[] d = java.util.Arrays.copyOfRange(body, 5, 21);
-      String hex = TypeMap.hex(d);
+      String hex = TypeMap.hex(body, 5, 16);
       TypeMap map = cache.get(hex);
       if (map == null) {
         unknown.incrementAndGet();
@@ -84,14 +95,14 @@ public class NegotiatingServer {
         out.flush();
         a.header(Negotiation.UNKNOWN, hex);
         if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
-        a.body = bo.toByteArray();
+        a.body(bo.toByteArray());
         return a;
       }
       referringCalls.incrementAndGet();
       // read where it stands, the map's classes pre-defined from its plan (resolved once per map)
       PlannedInput in = new PlannedInput(new ByteArrayInputStream(body, 21, body.length - 21), serializers);
       in.seed(map);
-      a.body = invoke(skeleton, in, replyMapHeader, a, null);
+      invoke(skeleton, in, replyMapHeader, a, null);
       if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
       return a;
     }
@@ -104,7 +115,7 @@ public class NegotiatingServer {
           if (cache.put(m, null)) {
             learned.incrementAndGet();
             requestDigest = m.hex;
-          } else if (m.hex.equals(hexOrNull(replyMapHeader))) {
+          } else if (m.hex.equals(TypeMap.lowerHexOrNull(replyMapHeader))) {
             // a collision: the digest names two contents in this exchange, so it names no reply map
             replyMapHeader = null;
           }
@@ -114,25 +125,25 @@ public class NegotiatingServer {
       }
       Hessian2Input in = new Hessian2Input(new ByteArrayInputStream(body, 3, body.length - 3));
       in.setSerializerFactory(serializers);
-      a.body = invoke(skeleton, in, replyMapHeader, a, requestDigest);
+      invoke(skeleton, in, replyMapHeader, a, requestDigest);
       return a;
     }
     // a plain client (or Hessian 1, or hybrid): Caucho's skeleton unchanged, no extension
     plainCalls.incrementAndGet();
     ByteArrayOutputStream bo = new ByteArrayOutputStream();
     skeleton.invoke(new ByteArrayInputStream(body), bo, serializers);
-    a.body = bo.toByteArray();
+    a.body(bo.toByteArray());
     return a;
   }
 
   /**
    * Runs a Hessian 2 call through the skeleton, `in` positioned at its `C` (and, for a referring
-   * call, seeded with its map); a referring reply if possible.
+   * call, seeded with its map); a referring reply if possible, into a.
    */
-  byte[] invoke(HessianSkeleton skeleton, Hessian2Input in, String replyMapHeader, Answer a, String requestDigest)
+  void invoke(HessianSkeleton skeleton, Hessian2Input in, String replyMapHeader, Answer a, String requestDigest)
       throws Exception {
     in.readCall();
-    String want = hexOrNull(replyMapHeader);
+    String want = TypeMap.lowerHexOrNull(replyMapHeader);
     TypeMap replyMap = null;
     Class<?>[] replyClasses = null;
     // only a map this server wrote itself: its serializers write exactly those fields
@@ -141,17 +152,22 @@ public class NegotiatingServer {
       if (replyClasses != null) replyMap = cache.get(want);
       if (replyMap == null) replyClasses = null;
     }
-    ByteArrayOutputStream bo = new ByteArrayOutputStream();
-    Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(bo);
+    Work w = work.get();
+    Negotiation.Buffer bo = w.buffer;
+    bo.reset();
+    Negotiation.RecordingOutput out = w.out;
+    out.restart(bo);
     out.setSerializerFactory(serializers);
-    if (replyMap != null) out.seed(replyMap, replyClasses);
+    // a referring reply begins with the map's header, written in place of H 02 00
+    if (replyMap != null) out.refer(replyMap, replyClasses);
     skeleton.invoke(in, out);
     out.flush();
     if (replyMap != null) {
       if (out.wroteOnly()) {
         referringReplies.incrementAndGet();
         if (requestDigest != null) a.header(Negotiation.TYPE_MAP, requestDigest);
-        return replyMap.refer(bo.toByteArray());
+        a.body(bo.array(), bo.size());
+        return;
       }
       // an object of another Class (another class loader's class of one of the map's names) was
       // written as a reference to the map's class: drop those bytes and write the same result
@@ -183,13 +199,7 @@ public class NegotiatingServer {
     if (replyDigest != null && !replyDigest.equals(requestDigest))
       maps.append(maps.length() > 0 ? ", " : "").append(replyDigest);
     if (maps.length() > 0) a.header(Negotiation.TYPE_MAP, maps.toString());
-    return reply;
-  }
-
-  /** A digest header's value in lower-case hex, or null when it is not 32 hex digits. */
-  static String hexOrNull(String header) {
-    byte[] d = TypeMap.unhex(header);
-    return d == null ? null : TypeMap.hex(d);
+    a.body(reply);
   }
 
   String stats() {
@@ -207,7 +217,7 @@ public class NegotiatingServer {
           ex.sendResponseHeaders(405, -1);
           return;
         }
-        byte[] body = ex.getRequestBody().readAllBytes();
+        byte[] body = readBody(ex);
         Answer a;
         try {
           a = handle(skeleton, body, ex.getRequestHeaders().getFirst(Negotiation.OFFER),
@@ -221,12 +231,33 @@ public class NegotiatingServer {
         }
         ex.getResponseHeaders().set("Content-Type", "x-application/hessian");
         for (String[] h : a.headers) ex.getResponseHeaders().add(h[0], h[1]);
-        ex.sendResponseHeaders(a.status, a.body.length);
-        ex.getResponseBody().write(a.body);
+        ex.sendResponseHeaders(a.status, a.length);
+        ex.getResponseBody().write(a.body, 0, a.length);
       } finally {
         ex.close();
       }
     });
+  }
+
+  /**
+   * The request body: Content-Length bytes read into an array of that size (readAllBytes reads
+   * into an 8 KiB buffer and copies), else (chunked) all of it.
+   */
+  static byte[] readBody(HttpExchange ex) throws IOException {
+    String cl = ex.getRequestHeaders().getFirst("Content-Length");
+    java.io.InputStream is = ex.getRequestBody();
+    int n = -1;
+    if (cl != null) {
+      try {
+        n = Integer.parseInt(cl.trim());
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+    }
+    if (n < 0 || n > 64 << 20) return is.readAllBytes();
+    byte[] b = new byte[n];
+    if (is.readNBytes(b, 0, n) != n) throw new IOException("request body shorter than its Content-Length");
+    return b;
   }
 
   public static void main(String[] args) throws Exception {

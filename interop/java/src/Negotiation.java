@@ -67,8 +67,47 @@ public final class Negotiation {
     private int replyKind; // 0 none, 1 reply, 2 fault
     private Object replied;
     private String faultCode, faultMessage;
+    /** The stream written to, and the referring header written instead of H 02 00 (or null). */
+    private java.io.OutputStream target;
+    private byte[] referring;
 
-    public RecordingOutput(java.io.OutputStream os) { super(os); }
+    public RecordingOutput(java.io.OutputStream os) {
+      super(os);
+      target = os;
+    }
+
+    /** Ready for another message into os, as if new (Caucho's init resets its references). */
+    public void restart(java.io.OutputStream os) {
+      init(os);
+      target = os;
+      Arrays.fill(byRef, 0, Math.min(defined, byRef.length), null);
+      defined = 0;
+      ambiguous = false;
+      current = null;
+      replyKind = 0;
+      replied = null;
+      faultCode = faultMessage = null;
+      referring = null;
+    }
+
+    /**
+     * seed(map, classes), and the message begins with the map's referring header
+     * {@code H 02 01 T 30 <digest>} instead of {@code H 02 00}: written straight into the stream,
+     * not copied in afterwards.
+     */
+    public void refer(TypeMap map, Class<?>[] classes) {
+      seed(map, classes);
+      referring = map.sharedReferringHeader();
+    }
+
+    @Override public void writeVersion() throws java.io.IOException {
+      if (referring == null) {
+        super.writeVersion();
+        return;
+      }
+      flushBuffer(); // empty: the version begins a message
+      target.write(referring);
+    }
 
     /** Pre-defines the map's classes (Negotiation.seed), expecting classes[i] under number i. */
     public void seed(TypeMap map, Class<?>[] classes) {
@@ -117,6 +156,9 @@ public final class Negotiation {
       super.writeFault(code, message, detail);
     }
 
+    /** Whether this message begins with a referring header (refer). */
+    public boolean referring() { return referring != null; }
+
     /** Writes the reply or fault written here again into out (the method does not run again). */
     public void replay(Hessian2Output out) throws java.io.IOException {
       if (replyKind == 1) out.writeReply(replied);
@@ -140,6 +182,12 @@ public final class Negotiation {
 
     /** Whether each object was written under a number of its own Class (the seeded ones included). */
     public boolean wroteOnly() { return !ambiguous; }
+  }
+
+  /** A ByteArrayOutputStream whose bytes are read in place (no copy). */
+  public static final class Buffer extends java.io.ByteArrayOutputStream {
+    public Buffer(int size) { super(size); }
+    public byte[] array() { return buf; }
   }
 
   /** Whether a and b hold the same classes (by identity) in the same order. */
