@@ -254,6 +254,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   static final class Work {
     final Negotiation.Buffer buffer = new Negotiation.Buffer(1024);
     final Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(buffer);
+    final PlannedInput.Slot input = new PlannedInput.Slot();
     boolean busy;
 
     /** The output, restarted into the emptied buffer. */
@@ -408,7 +409,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
           } else if (r.status == 200) {
             // a reply (with or without the extension's headers, which a hop may drop) or any other
             // fault: the call's result
-            return reply(method, st, r, replyMap, rec, null);
+            return reply(method, st, r, replyMap, rec, null, w);
           } else {
             // any other status, 5xx included: the call may have run, so it is the call's error
             throw connectionError(r);
@@ -441,7 +442,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         endpoints.put(endpoint, Support.PLAIN);
         synchronized (st) { st.requestMap = null; st.replyMap = null; }
       }
-      return reply(method, st, r, offerReplyMap ? replyMap : null, rec, listed);
+      return reply(method, st, r, offerReplyMap ? replyMap : null, rec, listed, w);
     }
 
     /** What Caucho's proxy throws for a status other than 200. */
@@ -453,24 +454,24 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
      * Decodes a reply (plain or referring), confirming the request map {@code listed} (of this
      * exchange's plain call, when the server listed it) and a reply map the server listed.
      */
-    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, RequestMap listed)
-        throws Throwable {
+    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, RequestMap listed,
+        Work w) throws Throwable {
       byte[] b = r.body;
       rec.replyBytes = b.length;
       rec.typeMaps = r.typeMaps;
       if (b.length < 3 || b[0] != 'H' || b[1] != 2) throw new HessianProtocolException("expected Hessian 2 reply, got " + b.length + " bytes");
       Hessian2Input in;
+      PlannedInput planned = null;
       TypeMap replyListed = null;
       if (b[2] == 1) {
         if (b.length < 22 || b[3] != 'T' || b[4] != 0x30) throw new HessianProtocolException("malformed referring reply");
-        String hex = TypeMap.hex(Arrays.copyOfRange(b, 5, 21));
-        if (offered == null || !offered.hex.equals(hex))
-          throw new HessianProtocolException("referring reply for map " + hex + ", which this client did not offer");
+        if (offered == null || !Arrays.equals(b, 5, 21, offered.digest, 0, 16))
+          throw new HessianProtocolException("referring reply for map " + TypeMap.hex(b, 5, 16)
+              + ", which this client did not offer");
         referringReplies.incrementAndGet();
         rec.referringReply = true;
         // read where it stands (R|F value), the map's classes pre-defined from its plan
-        PlannedInput planned = new PlannedInput(new ByteArrayInputStream(b, 21, b.length - 21), getSerializerFactory());
-        planned.seed(offered);
+        planned = w.input.reader(getSerializerFactory(), b, 21, b.length - 21, offered);
         in = planned;
       } else if (b[2] == 0) {
         plainReplies.incrementAndGet();
@@ -482,7 +483,9 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       }
       if (listed != null || replyListed != null) confirm(st, listed, replyListed);
       try {
-        return in.readReply(method.getReturnType());
+        Object value = in.readReply(method.getReturnType());
+        if (planned != null) planned.done();
+        return value;
       } catch (HessianProtocolException e) {
         throw new HessianRuntimeException(e);
       }

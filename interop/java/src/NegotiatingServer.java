@@ -71,6 +71,7 @@ public class NegotiatingServer {
   static final class Work {
     final Negotiation.Buffer buffer = new Negotiation.Buffer(1024);
     final Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(buffer);
+    final PlannedInput.Slot input = new PlannedInput.Slot();
   }
 
   private final ThreadLocal<Work> work = ThreadLocal.withInitial(Work::new);
@@ -100,9 +101,9 @@ public class NegotiatingServer {
       }
       referringCalls.incrementAndGet();
       // read where it stands, the map's classes pre-defined from its plan (resolved once per map)
-      PlannedInput in = new PlannedInput(new ByteArrayInputStream(body, 21, body.length - 21), serializers);
-      in.seed(map);
+      PlannedInput in = work.get().input.reader(serializers, body, 21, body.length - 21, map);
       invoke(skeleton, in, replyMapHeader, a, null);
+      in.done();
       if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
       return a;
     }

@@ -212,14 +212,20 @@ public final class Negotiation {
   /** Whether a header value (a list such as "1, 2") offers version 1. */
   public static boolean offers(String header) {
     if (header == null) return false;
+    if (header.equals(VERSION)) return true;
     for (String v : header.split(",")) if (v.trim().equals(VERSION)) return true;
     return false;
   }
 
   /** The digests of a (possibly repeated, comma-separated) Hessian-Type-Map header. */
   public static List<String> digests(List<String> values) {
+    if (values == null) return List.of();
+    if (values.size() == 1 && values.get(0).length() == 32) {
+      // one digest, as sent: no split, and the same String when it is lower-case already
+      String d = TypeMap.lowerHexOrNull(values.get(0));
+      if (d != null) return List.of(d);
+    }
     List<String> r = new ArrayList<>();
-    if (values == null) return r;
     for (String v : values)
       for (String d : v.split(",")) {
         byte[] b = TypeMap.unhex(d);
