@@ -277,18 +277,21 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
   }
 
   Response post(URL url, byte[] body, String replyMap) throws IOException {
-    return post(url, body, body.length, replyMap);
+    return post(url, body, body.length, replyMap, true);
   }
 
-  /** Posts the first length bytes of body. */
-  Response post(URL url, byte[] body, int length, String replyMap) throws IOException {
+  /**
+   * Posts the first length bytes of body, with Hessian-Type-Maps if offer (a referring call leaves
+   * it off: its body is the offer, section 3).
+   */
+  Response post(URL url, byte[] body, int length, String replyMap, boolean offer) throws IOException {
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setDoOutput(true);
     c.setRequestMethod("POST");
     if (getConnectTimeout() > 0) c.setConnectTimeout((int) getConnectTimeout());
     if (getReadTimeout() > 0) c.setReadTimeout((int) getReadTimeout());
     c.setRequestProperty("Content-Type", "x-application/hessian");
-    c.setRequestProperty(Negotiation.OFFER, Negotiation.VERSION);
+    if (offer) c.setRequestProperty(Negotiation.OFFER, Negotiation.VERSION);
     if (replyMap != null) c.setRequestProperty(Negotiation.REPLY_MAP, replyMap);
     // No setFixedLengthStreamingMode: the JDK then buffers the body and writes it with the headers
     // (as Caucho's proxy does), instead of a headers segment and a body segment that Nagle's
@@ -395,7 +398,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
           rec.referringRequest = true;
           rec.firstAttemptBytes = rec.requestBytes = w.buffer.size();
           referringRequests.incrementAndGet();
-          Response r = post(url, w.buffer.array(), w.buffer.size(), replyMap == null ? null : replyMap.hex);
+          Response r = post(url, w.buffer.array(), w.buffer.size(), replyMap == null ? null : replyMap.hex, false);
           if (r.status == 200 && refusesMap(r.body, reqMap.map.hex)) {
             // the UnknownTypeMap fault naming this call's digest (6.1): nothing ran
             unknownTypeMap.incrementAndGet();
@@ -407,8 +410,10 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
             synchronized (st) { st.requestMap = null; st.replyMap = null; }
             replyMap = null;
           } else if (r.status == 200) {
-            // a reply (with or without the extension's headers, which a hop may drop) or any other
-            // fault: the call's result
+            // a reply (with or without the extension's headers, which a hop may drop, and which a
+            // server may leave off the answer to a referring call) or any other fault: the call's
+            // result; the server took the referring call, so it speaks the extension
+            r.aware = true;
             return reply(method, st, r, replyMap, rec, null, w);
           } else {
             // any other status, 5xx included: the call may have run, so it is the call's error

@@ -80,9 +80,12 @@ public class NegotiatingServer {
   Answer handle(HessianSkeleton skeleton, byte[] body, String offerHeader, String replyMapHeader) throws Exception {
     Answer a = new Answer();
     boolean offer = Negotiation.offers(offerHeader);
-    if (offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
     boolean h2 = body.length >= 3 && body[0] == 'H' && body[1] == 2;
     if (h2 && body[2] == 1) {
+      // a referring call is an offer by its body, with or without the header; the answer to one
+      // that ran leaves Hessian-Type-Maps off (section 3: the client of a referring call knows
+      // the server speaks the extension and decides nothing on it; one header less to write and
+      // to parse, as the Rust server does); the refusal carries it
       // referring call: H 02 01 T 30 <digest>; nothing else is looked at before the map is found
       if (body.length < 21 || body[3] != 'T' || body[4] != 0x30) throw new IOException("malformed referring call");
       String hex = TypeMap.hex(body, 5, 16);
@@ -94,8 +97,8 @@ public class NegotiatingServer {
         // with no detail, Caucho writes exactly the 121 bytes of 6.1: H 02 00 F H code message Z
         out.writeFault("UnknownTypeMap", "unknown type map " + hex + ": resend the call as plain Hessian 2", null);
         out.flush();
+        a.header(Negotiation.OFFER, Negotiation.VERSION);
         a.header(Negotiation.UNKNOWN, hex);
-        if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
         a.body(bo.toByteArray());
         return a;
       }
@@ -104,9 +107,9 @@ public class NegotiatingServer {
       PlannedInput in = work.get().input.reader(serializers, body, 21, body.length - 21, map);
       invoke(skeleton, in, replyMapHeader, a, null);
       in.done();
-      if (!offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
       return a;
     }
+    if (offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
     if (offer && h2 && body[2] == 0) {
       plainCalls.incrementAndGet();
       String requestDigest = null;
