@@ -83,9 +83,10 @@ public class NegotiatingServer {
     boolean h2 = body.length >= 3 && body[0] == 'H' && body[1] == 2;
     if (h2 && body[2] == 1) {
       // a referring call is an offer by its body, with or without the header; the answer to one
-      // that ran leaves Hessian-Type-Maps off (section 3: the client of a referring call knows
-      // the server speaks the extension and decides nothing on it; one header less to write and
-      // to parse, as the Rust server does); the refusal carries it
+      // that ran carries Hessian-Type-Maps only if the call did (section 3: the client of a
+      // referring call knows the server speaks the extension and decides nothing on it; the
+      // clients of this project leave it off referring calls, so one header less to write and to
+      // parse); the refusal always carries it
       // referring call: H 02 01 T 30 <digest>; nothing else is looked at before the map is found
       if (body.length < 21 || body[3] != 'T' || body[4] != 0x30) throw new IOException("malformed referring call");
       String hex = TypeMap.hex(body, 5, 16);
@@ -105,6 +106,7 @@ public class NegotiatingServer {
       referringCalls.incrementAndGet();
       // read where it stands, the map's classes pre-defined from its plan (resolved once per map)
       PlannedInput in = work.get().input.reader(serializers, body, 21, body.length - 21, map);
+      if (offer) a.header(Negotiation.OFFER, Negotiation.VERSION);
       invoke(skeleton, in, replyMapHeader, a, null);
       in.done();
       return a;
