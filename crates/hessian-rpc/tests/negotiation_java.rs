@@ -649,7 +649,10 @@ fn java_digest_collision_is_refused_not_decoded() {
 /// Two classes named `LoaderPoint` from two class loaders (fields x, y and fields a, b, c) do not
 /// mix (LoaderCheck): once the x/y map is confirmed, an a/b/c object is sent plain, not as a
 /// reference to the x/y class, and arrives with its own fields; the method no longer refers to a
-/// map under which another class was written.
+/// map under which another class was written. And in the server's replies: the x/y reply map
+/// holds the Class the server wrote under it, an a/b/c reply asked under it is written plain (not
+/// as a reference to the x/y class, and without running the method again), and so is an x/y
+/// reply asked under the a/b/c map.
 #[test]
 fn java_classes_of_one_name_from_two_loaders_do_not_mix() {
     let Some(java) = java() else { return };
@@ -664,4 +667,12 @@ fn java_classes_of_one_name_from_two_loaders_do_not_mix() {
     assert_eq!(get(&s, "resends"), "0", "{stdout}");
     let st = server.stats();
     assert_eq!((get(&st, "executions"), get(&st, "referring_calls")), ("5", "1"), "{st:?}");
+    // the server's replies (item 3 of issue 26): a reply map records the Class written under each
+    // of its names; an object of the other class is written plain, the method run once per call
+    let line = stdout.lines().find(|l| l.starts_with("server_summary ")).unwrap_or_else(|| panic!("{stdout}"));
+    let (client, server) = line.split_once(" | ").unwrap_or_else(|| panic!("{line}"));
+    let (c, sv) = (pairs(client), pairs(server));
+    assert_eq!((get(&c, "ok"), get(&c, "failed"), get(&c, "point_runs")), ("5", "0", "5"), "{stdout}");
+    assert_eq!((get(&c, "referring_replies"), get(&c, "resends")), ("2", "0"), "{stdout}");
+    assert_eq!((get(&sv, "executions"), get(&sv, "reply_class_mismatches")), ("5", "2"), "{stdout}");
 }

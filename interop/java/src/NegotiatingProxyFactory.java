@@ -16,7 +16,6 @@ import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,8 +52,9 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
    */
   static final class RequestMap {
     final TypeMap map;
-    final Map<String, Class<?>> classes;
-    RequestMap(TypeMap map, Map<String, Class<?>> classes) { this.map = map; this.classes = classes; }
+    /** The Class written under each of the map's class numbers. */
+    final Class<?>[] classes;
+    RequestMap(TypeMap map, Class<?>[] classes) { this.map = map; this.classes = classes; }
   }
 
   /** Per (endpoint, method): the confirmed request and reply maps. */
@@ -65,58 +65,6 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     boolean plainNext;
     /** Digests this method no longer refers to: another class was written under their names. */
     final Set<String> mixedMaps = new HashSet<>();
-  }
-
-  /**
-   * A Hessian2Output that records the Class written under each type name: Caucho's serializers
-   * begin an object with writeObjectBegin(type name) inside writeObject(object), so the class is
-   * that of the innermost object being written.
-   */
-  static final class RecordingOutput extends Hessian2Output {
-    private final Map<String, Class<?>> classes = new HashMap<>();
-    /** A name was written for two classes, or outside writeObject: nothing can be checked. */
-    private boolean ambiguous;
-    private Class<?> current;
-
-    RecordingOutput(OutputStream os) { super(os); }
-
-    @Override public void writeObject(Object o) throws IOException {
-      Class<?> outer = current;
-      current = o == null ? null : o.getClass();
-      try {
-        super.writeObject(o);
-      } finally {
-        current = outer;
-      }
-    }
-
-    @Override public int writeObjectBegin(String type) throws IOException {
-      Class<?> was = current == null ? null : classes.putIfAbsent(type, current);
-      if (current == null || (was != null && was != current)) ambiguous = true;
-      return super.writeObjectBegin(type);
-    }
-
-    /** The class written under each of the map's names; null unless each was exactly one class. */
-    Map<String, Class<?>> classesOf(TypeMap map) {
-      if (ambiguous) return null;
-      Map<String, Class<?>> r = new HashMap<>();
-      for (String t : map.types) {
-        Class<?> c = classes.get(t);
-        if (c == null) return null;
-        r.put(t, c);
-      }
-      return r;
-    }
-
-    /** Whether every class written under one of expected's names is the class expected there. */
-    boolean wroteOnly(Map<String, Class<?>> expected) {
-      if (ambiguous) return false;
-      for (Map.Entry<String, Class<?>> e : classes.entrySet()) {
-        Class<?> want = expected.get(e.getKey());
-        if (want != null && want != e.getValue()) return false;
-      }
-      return true;
-    }
   }
 
   private final LinkedHashMap<String, MethodState> methods;
@@ -302,25 +250,59 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     }
   }
 
+  /** A calling thread's request buffer and output, reused call after call (restart resets it). */
+  static final class Work {
+    final Negotiation.Buffer buffer = new Negotiation.Buffer(1024);
+    final Negotiation.RecordingOutput out = new Negotiation.RecordingOutput(buffer);
+    final PlannedInput.Slot input = new PlannedInput.Slot();
+    boolean busy;
+
+    /** The output, restarted into the emptied buffer. */
+    Negotiation.RecordingOutput restart(com.caucho.hessian.io.SerializerFactory factory) {
+      buffer.reset();
+      out.restart(buffer);
+      out.setSerializerFactory(factory);
+      return out;
+    }
+  }
+
+  private final ThreadLocal<Work> work = ThreadLocal.withInitial(Work::new);
+
+  /** This thread's Work, or a new one if a call of this thread is already using it. */
+  private Work acquire() {
+    Work w = work.get();
+    if (w.busy) return new Work();
+    w.busy = true;
+    return w;
+  }
+
   Response post(URL url, byte[] body, String replyMap) throws IOException {
+    return post(url, body, body.length, replyMap, true);
+  }
+
+  /**
+   * Posts the first length bytes of body, with Hessian-Type-Maps if offer (a referring call leaves
+   * it off: its body is the offer, section 3).
+   */
+  Response post(URL url, byte[] body, int length, String replyMap, boolean offer) throws IOException {
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setDoOutput(true);
     c.setRequestMethod("POST");
     if (getConnectTimeout() > 0) c.setConnectTimeout((int) getConnectTimeout());
     if (getReadTimeout() > 0) c.setReadTimeout((int) getReadTimeout());
     c.setRequestProperty("Content-Type", "x-application/hessian");
-    c.setRequestProperty(Negotiation.OFFER, Negotiation.VERSION);
+    if (offer) c.setRequestProperty(Negotiation.OFFER, Negotiation.VERSION);
     if (replyMap != null) c.setRequestProperty(Negotiation.REPLY_MAP, replyMap);
     // No setFixedLengthStreamingMode: the JDK then buffers the body and writes it with the headers
     // (as Caucho's proxy does), instead of a headers segment and a body segment that Nagle's
     // algorithm and the peer's delayed ACK hold back (about 1.5 ms per call on loopback).
     try (OutputStream os = c.getOutputStream()) {
-      os.write(body);
+      os.write(body, 0, length);
     }
     Response r = new Response();
     r.status = c.getResponseCode();
     InputStream is = r.status >= 400 ? c.getErrorStream() : c.getInputStream();
-    r.body = is == null ? new byte[0] : is.readAllBytes();
+    r.body = is == null ? new byte[0] : readBody(is, c.getContentLengthLong());
     if (is != null) is.close();
     // one pass over the reply's header fields by index (getHeaderFields builds a new map of all
     // of them on every call); names are case-insensitive (com.sun.net.httpserver sends
@@ -339,9 +321,23 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
     return r;
   }
 
+  /**
+   * A body of a known length read into an array of that size (readAllBytes reads into an 8 KiB
+   * buffer and copies), else (chunked, or longer than said) all of it.
+   */
+  static byte[] readBody(InputStream is, long length) throws IOException {
+    if (length < 0 || length > 64 << 20) return is.readAllBytes();
+    byte[] b = new byte[(int) length];
+    int n = is.readNBytes(b, 0, b.length);
+    if (n < b.length) return Arrays.copyOf(b, n);
+    return b;
+  }
+
   class NegotiatingProxy extends HessianProxy {
     private final URL url;
     private final String endpoint;
+    /** Per method, the key of its MethodState (endpoint#name), made once. */
+    private final Map<Method, String> keys = new ConcurrentHashMap<>();
 
     NegotiatingProxy(URL url, HessianProxyFactory factory, Class<?> api) {
       super(url, factory, api);
@@ -355,7 +351,18 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
           || method.getDeclaringClass() == com.caucho.hessian.io.HessianRemoteObject.class)
         return super.invoke(proxy, method, args);
       String name = isOverloadEnabled() ? mangleName(method) : method.getName();
-      MethodState st = state(endpoint + "#" + name);
+      String key = keys.get(method);
+      if (key == null) keys.put(method, key = endpoint + "#" + name);
+      MethodState st = state(key);
+      Work w = acquire();
+      try {
+        return call(method, args, name, st, w);
+      } finally {
+        w.busy = false;
+      }
+    }
+
+    private Object call(Method method, Object[] args, String name, MethodState st, Work w) throws Throwable {
       CallRecord rec = new CallRecord();
       last.set(rec);
       calls.incrementAndGet();
@@ -373,13 +380,12 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       if (plainNext) reqMap = null;
 
       if (reqMap != null) {
-        ByteArrayOutputStream bo = new ByteArrayOutputStream();
-        RecordingOutput out = new RecordingOutput(bo);
-        out.setSerializerFactory(getSerializerFactory());
-        Negotiation.seed(out, reqMap.map);
+        // the referring header written in place of H 02 00, straight into this thread's buffer
+        Negotiation.RecordingOutput out = w.restart(getSerializerFactory());
+        out.refer(reqMap.map, reqMap.classes);
         out.call(name, args);
         out.flush();
-        if (!out.wroteOnly(reqMap.classes)) {
+        if (!out.wroteOnly()) {
           // another Class under one of the map's names (another class loader's) was written as a
           // reference to the map's class: drop the body, send the call plain, never refer again
           classMismatches.incrementAndGet();
@@ -388,12 +394,11 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
             if (st.requestMap == reqMap) st.requestMap = null;
           }
         } else {
-          if (Negotiation.classCount(out) > reqMap.map.size()) synchronized (st) { st.plainNext = true; }
-          byte[] body = reqMap.map.refer(bo.toByteArray());
+          if (out.classCount() > reqMap.map.size()) synchronized (st) { st.plainNext = true; }
           rec.referringRequest = true;
-          rec.firstAttemptBytes = rec.requestBytes = body.length;
+          rec.firstAttemptBytes = rec.requestBytes = w.buffer.size();
           referringRequests.incrementAndGet();
-          Response r = post(url, body, replyMap == null ? null : replyMap.hex);
+          Response r = post(url, w.buffer.array(), w.buffer.size(), replyMap == null ? null : replyMap.hex, false);
           if (r.status == 200 && refusesMap(r.body, reqMap.map.hex)) {
             // the UnknownTypeMap fault naming this call's digest (6.1): nothing ran
             unknownTypeMap.incrementAndGet();
@@ -405,9 +410,11 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
             synchronized (st) { st.requestMap = null; st.replyMap = null; }
             replyMap = null;
           } else if (r.status == 200) {
-            // a reply (with or without the extension's headers, which a hop may drop) or any other
-            // fault: the call's result
-            return reply(method, st, r, replyMap, rec, null);
+            // a reply (with or without the extension's headers, which a hop may drop, and which a
+            // server may leave off the answer to a referring call) or any other fault: the call's
+            // result; the server took the referring call, so it speaks the extension
+            r.aware = true;
+            return reply(method, st, r, replyMap, rec, null, w);
           } else {
             // any other status, 5xx included: the call may have run, so it is the call's error
             throw connectionError(r);
@@ -418,12 +425,10 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         }
       }
 
-      ByteArrayOutputStream bo = new ByteArrayOutputStream();
-      RecordingOutput out = new RecordingOutput(bo);
-      out.setSerializerFactory(getSerializerFactory());
+      Negotiation.RecordingOutput out = w.restart(getSerializerFactory());
       out.call(name, args);
       out.flush();
-      byte[] body = bo.toByteArray();
+      byte[] body = w.buffer.toByteArray();
       rec.requestBytes = body.length;
       if (!rec.resent) rec.firstAttemptBytes = body.length;
       plainRequests.incrementAndGet();
@@ -434,7 +439,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       if (r.aware) {
         endpoints.put(endpoint, Support.AWARE);
         TypeMap m = listedMap(body, r);
-        Map<String, Class<?>> classes = m == null ? null : out.classesOf(m);
+        Class<?>[] classes = m == null ? null : out.classesOf(m);
         boolean mixed;
         synchronized (st) { mixed = m != null && st.mixedMaps.contains(m.hex); }
         if (classes != null && !mixed) listed = new RequestMap(m, classes);
@@ -442,7 +447,7 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
         endpoints.put(endpoint, Support.PLAIN);
         synchronized (st) { st.requestMap = null; st.replyMap = null; }
       }
-      return reply(method, st, r, offerReplyMap ? replyMap : null, rec, listed);
+      return reply(method, st, r, offerReplyMap ? replyMap : null, rec, listed, w);
     }
 
     /** What Caucho's proxy throws for a status other than 200. */
@@ -454,24 +459,24 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
      * Decodes a reply (plain or referring), confirming the request map {@code listed} (of this
      * exchange's plain call, when the server listed it) and a reply map the server listed.
      */
-    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, RequestMap listed)
-        throws Throwable {
+    private Object reply(Method method, MethodState st, Response r, TypeMap offered, CallRecord rec, RequestMap listed,
+        Work w) throws Throwable {
       byte[] b = r.body;
       rec.replyBytes = b.length;
       rec.typeMaps = r.typeMaps;
       if (b.length < 3 || b[0] != 'H' || b[1] != 2) throw new HessianProtocolException("expected Hessian 2 reply, got " + b.length + " bytes");
       Hessian2Input in;
+      PlannedInput planned = null;
       TypeMap replyListed = null;
       if (b[2] == 1) {
         if (b.length < 22 || b[3] != 'T' || b[4] != 0x30) throw new HessianProtocolException("malformed referring reply");
-        String hex = TypeMap.hex(Arrays.copyOfRange(b, 5, 21));
-        if (offered == null || !offered.hex.equals(hex))
-          throw new HessianProtocolException("referring reply for map " + hex + ", which this client did not offer");
+        if (offered == null || !Arrays.equals(b, 5, 21, offered.digest, 0, 16))
+          throw new HessianProtocolException("referring reply for map " + TypeMap.hex(b, 5, 16)
+              + ", which this client did not offer");
         referringReplies.incrementAndGet();
         rec.referringReply = true;
         // read where it stands (R|F value), the map's classes pre-defined from its plan
-        PlannedInput planned = new PlannedInput(new ByteArrayInputStream(b, 21, b.length - 21), getSerializerFactory());
-        planned.seed(offered);
+        planned = w.input.reader(getSerializerFactory(), b, 21, b.length - 21, offered);
         in = planned;
       } else if (b[2] == 0) {
         plainReplies.incrementAndGet();
@@ -483,7 +488,9 @@ public class NegotiatingProxyFactory extends HessianProxyFactory {
       }
       if (listed != null || replyListed != null) confirm(st, listed, replyListed);
       try {
-        return in.readReply(method.getReturnType());
+        Object value = in.readReply(method.getReturnType());
+        if (planned != null) planned.done();
+        return value;
       } catch (HessianProtocolException e) {
         throw new HessianRuntimeException(e);
       }

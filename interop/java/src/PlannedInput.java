@@ -45,6 +45,66 @@ final class PlannedInput extends Hessian2Input {
     setSerializerFactory(factory);
   }
 
+  /** The bytes read by a reused PlannedInput (see reader). */
+  private final Source source = new Source();
+
+  /** A ByteArrayInputStream that can be pointed at other bytes. */
+  static final class Source extends java.io.ByteArrayInputStream {
+    Source() { super(new byte[0]); }
+
+    void set(byte[] b, int off, int len) {
+      buf = b;
+      pos = mark = off;
+      count = off + len;
+    }
+  }
+
+  PlannedInput(SerializerFactory factory) {
+    this(null, factory);
+  }
+
+  /** Whether the last message was read to its end (else this reader is not reused). */
+  private boolean clean = true;
+
+  /**
+   * Ready to read b[off, off + len) with the map's classes pre-defined, as a new PlannedInput
+   * would be: Caucho's init clears references, class definitions and types, resetBuffer its
+   * buffered bytes (it throws, after clearing them, when the last message left some unread).
+   * Returns false, unchanged, if the last use did not end cleanly (done was not called): take a
+   * new one then.
+   */
+  boolean restart(byte[] b, int off, int len, TypeMap map) throws IOException {
+    if (!clean) return false;
+    clean = false;
+    source.set(b, off, len);
+    init(source);
+    try {
+      resetBuffer();
+    } catch (IllegalStateException e) {
+      // bytes of the last message left unread: cleared all the same
+    }
+    seed(map);
+    return true;
+  }
+
+  /** The message was read without an exception: this reader may be reused. */
+  void done() { clean = true; }
+
+  /** A thread's reused PlannedInput (the reader of its referring messages). */
+  static final class Slot {
+    private PlannedInput input;
+
+    /** A PlannedInput of factory, ready to read b[off, off + len) under map. */
+    PlannedInput reader(SerializerFactory factory, byte[] b, int off, int len, TypeMap map) throws IOException {
+      PlannedInput in = input;
+      if (in == null || in.getSerializerFactory() != factory || !in.restart(b, off, len, map)) {
+        input = in = new PlannedInput(factory);
+        in.restart(b, off, len, map);
+      }
+      return in;
+    }
+  }
+
   /** Pre-defines the map's classes as class numbers 0..n-1 (before anything is read). */
   @SuppressWarnings({"unchecked", "rawtypes"})
   void seed(TypeMap map) throws IOException {

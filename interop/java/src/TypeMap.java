@@ -93,10 +93,36 @@ public final class TypeMap {
     }
   }
 
-  public static String hex(byte[] b) {
-    StringBuilder sb = new StringBuilder(b.length * 2);
-    for (byte x : b) sb.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
-    return sb.toString();
+  private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+
+  public static String hex(byte[] b) { return hex(b, 0, b.length); }
+
+  /** Lower-case hex of b[off, off + len). */
+  public static String hex(byte[] b, int off, int len) {
+    byte[] r = new byte[len * 2];
+    for (int i = 0; i < len; i++) {
+      int x = b[off + i];
+      r[2 * i] = HEX[(x >> 4) & 15];
+      r[2 * i + 1] = HEX[x & 15];
+    }
+    return new String(r, java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  /**
+   * A digest header's value as 32 lower-case hex digits (the same String when it already is), or
+   * null when it is not 32 hex digits (after trimming).
+   */
+  public static String lowerHexOrNull(String s) {
+    if (s == null) return null;
+    if (s.length() != 32) s = s.trim();
+    if (s.length() != 32) return null;
+    boolean lower = true;
+    for (int i = 0; i < 32; i++) {
+      char c = s.charAt(i);
+      if (c >= 'A' && c <= 'F') lower = false;
+      else if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) return null;
+    }
+    return lower ? s : s.toLowerCase(java.util.Locale.ROOT);
   }
 
   /** 32 lower- or upper-case hex digits, else null. */
@@ -314,17 +340,26 @@ public final class TypeMap {
   }
 
   /** The referring header {@code H 02 01 T 30 <digest>} (21 bytes). */
-  public byte[] referringHeader() {
-    byte[] h = new byte[21];
-    h[0] = 'H'; h[1] = 2; h[2] = 1; h[3] = 'T'; h[4] = 0x30;
-    System.arraycopy(digest, 0, h, 5, 16);
+  public byte[] referringHeader() { return sharedReferringHeader().clone(); }
+
+  private volatile byte[] header;
+
+  /** {@link #referringHeader}, made once per map; shared: callers only read it. */
+  byte[] sharedReferringHeader() {
+    byte[] h = header;
+    if (h == null) {
+      h = new byte[21];
+      h[0] = 'H'; h[1] = 2; h[2] = 1; h[3] = 'T'; h[4] = 0x30;
+      System.arraycopy(digest, 0, h, 5, 16);
+      header = h;
+    }
     return h;
   }
 
   /** A plain message (H 02 00 …) turned into a referring one for this map (its tail unchanged). */
   public byte[] refer(byte[] plain) {
     byte[] r = new byte[plain.length - 3 + 21];
-    System.arraycopy(referringHeader(), 0, r, 0, 21);
+    System.arraycopy(sharedReferringHeader(), 0, r, 0, 21);
     System.arraycopy(plain, 3, r, 21, plain.length - 3);
     return r;
   }
