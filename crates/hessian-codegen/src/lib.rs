@@ -809,6 +809,7 @@ impl Gen<'_> {
             }
             let (ty, with) = self.field_type(&t, class, &fname)?;
             let rname = snake(&fname);
+            let _ = writeln!(out, "    /// Java: `{} {fname}`.", java_sig(&t));
             if rname.trim_start_matches("r#") != fname {
                 let _ = writeln!(out, "    #[serde(rename = \"{fname}\")]");
             }
@@ -833,7 +834,13 @@ impl Gen<'_> {
             let _ = writeln!(out, "#[serde(rename = \"{name}\")]");
             let _ = writeln!(out, "pub enum {} {{", simple(name));
             for f in c.fields.iter().filter(|f| f.flags & ACC_ENUM != 0) {
-                let _ = writeln!(out, "    #[serde(rename = \"{}\")]\n    {},", f.name, camel(&f.name));
+                let _ = writeln!(
+                    out,
+                    "    /// `{}`.\n    #[serde(rename = \"{}\")]\n    {},",
+                    f.name,
+                    f.name,
+                    camel(&f.name)
+                );
             }
             out.push_str("}\n");
             return Ok(out);

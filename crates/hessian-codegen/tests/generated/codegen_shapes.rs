@@ -28,20 +28,32 @@ pub trait CodegenShapes {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "org.example.codegen.Circle")]
 pub struct Circle {
+    /// Java: `double radius`.
     pub radius: f64,
+    /// Java: `Integer zIndex`.
     #[serde(rename = "zIndex")]
     pub z_index: Option<i32>,
+    /// Java: `boolean visible`.
     pub visible: bool,
+    /// Java: `String label`.
     pub label: Option<String>,
+    /// Java: `byte[] thumbnail`.
     #[serde(with = "hessian_rpc::serde_bytes")]
     pub thumbnail: Option<Vec<u8>>,
+    /// Java: `int[] samples`.
     pub samples: Option<Vec<i32>>,
+    /// Java: `Map<String, Long> tags`.
     pub tags: Option<std::collections::HashMap<String, Option<i64>>>,
+    /// Java: `List<Circle> children`.
     pub children: Option<Vec<Circle>>,
+    /// Java: `Circle parent`.
     pub parent: Option<Box<Circle>>,
+    /// Java: `Object extra`.
     pub extra: hessian_rpc::hessian::Value,
+    /// Java: `Date drawn`.
     #[serde(with = "hessian_rpc::hessian::serde::date::option_system_time")]
     pub drawn: Option<std::time::SystemTime>,
+    /// Java: `Color color`.
     pub color: Option<Color>,
 }
 
@@ -49,10 +61,13 @@ pub struct Circle {
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[serde(rename = "org.example.codegen.Color")]
 pub enum Color {
+    /// `RED`.
     #[serde(rename = "RED")]
     Red,
+    /// `DARK_GREEN`.
     #[serde(rename = "DARK_GREEN")]
     DarkGreen,
+    /// `BLUE`.
     #[serde(rename = "BLUE")]
     Blue,
 }

@@ -181,15 +181,23 @@ impl hessian_rpc::IntoFault for RestockError {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.acme.inventory.Item")]
 pub struct Item {
+    /// Java: `long id`.
     pub id: i64,
+    /// Java: `String name`.
     pub name: Option<String>,
+    /// Java: `double price`.
     pub price: f64,
+    /// Java: `boolean active`.
     pub active: bool,
+    /// Java: `Integer reorderLevel`.
     #[serde(rename = "reorderLevel")]
     pub reorder_level: Option<i32>,
+    /// Java: `Date added`.
     #[serde(with = "hessian_rpc::hessian::serde::date::system_time")]
     pub added: std::time::SystemTime,
+    /// Java: `Supplier supplier`.
     pub supplier: Option<Supplier>,
+    /// Java: `List<String> tags`.
     pub tags: Option<Vec<String>>,
 }
 
@@ -198,6 +206,7 @@ pub struct Item {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.acme.inventory.NotFoundException")]
 pub struct NotFoundException {
+    /// Java: `long id`.
     pub id: i64,
     /// The message (`getMessage()`).
     #[serde(rename = "detailMessage")]
@@ -228,6 +237,7 @@ impl std::error::Error for NotFoundException {}
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.acme.inventory.StockException")]
 pub struct StockException {
+    /// Java: `int requested`.
     pub requested: i32,
     /// The message (`getMessage()`).
     #[serde(rename = "detailMessage")]
@@ -257,6 +267,8 @@ impl std::error::Error for StockException {}
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.acme.inventory.Supplier")]
 pub struct Supplier {
+    /// Java: `String name`.
     pub name: String,
+    /// Java: `String country`.
     pub country: String,
 }

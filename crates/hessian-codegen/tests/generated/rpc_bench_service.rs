@@ -19,9 +19,13 @@ pub trait RpcBenchService {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.squarespace.hopper.types.Address")]
 pub struct Address {
+    /// Java: `String street`.
     pub street: String,
+    /// Java: `String city`.
     pub city: String,
+    /// Java: `String zip`.
     pub zip: String,
+    /// Java: `String country`.
     pub country: String,
 }
 
@@ -29,9 +33,13 @@ pub struct Address {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.squarespace.hopper.types.Customer")]
 pub struct Customer {
+    /// Java: `long id`.
     pub id: i64,
+    /// Java: `String name`.
     pub name: String,
+    /// Java: `String email`.
     pub email: String,
+    /// Java: `Address address`.
     pub address: Address,
 }
 
@@ -39,8 +47,11 @@ pub struct Customer {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.squarespace.hopper.types.LineItem")]
 pub struct LineItem {
+    /// Java: `int quantity`.
     pub quantity: i32,
+    /// Java: `Product product`.
     pub product: Product,
+    /// Java: `Money total`.
     pub total: Money,
 }
 
@@ -48,7 +59,9 @@ pub struct LineItem {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.squarespace.hopper.types.Money")]
 pub struct Money {
+    /// Java: `int cents`.
     pub cents: i32,
+    /// Java: `String currency`.
     pub currency: String,
 }
 
@@ -56,10 +69,15 @@ pub struct Money {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.squarespace.hopper.types.Order")]
 pub struct Order {
+    /// Java: `long id`.
     pub id: i64,
+    /// Java: `Customer customer`.
     pub customer: Customer,
+    /// Java: `List<LineItem> lines`.
     pub lines: Vec<LineItem>,
+    /// Java: `Money total`.
     pub total: Money,
+    /// Java: `Date placed`.
     pub placed: hessian_rpc::hessian::serde::Date,
 }
 
@@ -67,8 +85,11 @@ pub struct Order {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "com.squarespace.hopper.types.Product")]
 pub struct Product {
+    /// Java: `String sku`.
     pub sku: String,
+    /// Java: `String name`.
     pub name: String,
+    /// Java: `Money price`.
     pub price: Money,
 }
 
@@ -76,14 +97,24 @@ pub struct Product {
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename = "org.example.remoting.Item")]
 pub struct Item {
+    /// Java: `String name`.
     pub name: String,
+    /// Java: `String street`.
     pub street: String,
+    /// Java: `String city`.
     pub city: String,
+    /// Java: `String comment`.
     pub comment: String,
+    /// Java: `long id`.
     pub id: i64,
+    /// Java: `int count`.
     pub count: i32,
+    /// Java: `double price`.
     pub price: f64,
+    /// Java: `float ratio`.
     pub ratio: f32,
+    /// Java: `Date created`.
     pub created: hessian_rpc::hessian::serde::Date,
+    /// Java: `Date updated`.
     pub updated: hessian_rpc::hessian::serde::Date,
 }
