@@ -268,6 +268,15 @@ fn the_generated_client_calls_the_servlet_and_the_rust_server() {
             }
             other => panic!("{other:?}"),
         }
+        // a null where the Rust server's parameter is a plain String says null, and which argument
+        let proxy = Client::new().proxy(&rust.url("/inventory")).unwrap();
+        let err = proxy.call("search", vec![hessian::Value::Null, hessian::Value::Int(1)]).await.unwrap_err();
+        let message = err.fault().map(|f| f.message().to_owned()).unwrap_or_default();
+        assert!(message.starts_with("search: argument 1 of 2: invalid type: expected a string, found null"), "{err}");
+        // and a null item's reference fields are fine
+        let nulls = hessian::serde::to_value(&item(4)).unwrap();
+        let back = proxy.call("echo", vec![nulls.clone()]).await.unwrap();
+        assert_eq!(hessian::serde::from_value::<Item>(back).unwrap(), item(4));
         rust.shutdown().await;
     });
 }
