@@ -122,6 +122,7 @@ impl Inventory for RustInventory {
     async fn get(&self, id: i64) -> Result<Item, GetError> {
         match id {
             1 | 2 | 4 => Ok(item(id)),
+            i if i < 0 => Err(ServiceError::illegal_state(format!("negative id {id}")).into()),
             // an exception class the Java interface does not declare
             7 => Err(ServiceError::new("com.acme.inventory.AuditException", "audit log <full>").into()),
             // a declared class whose detail does not fit the declared fields
@@ -200,6 +201,18 @@ async fn check_client(client: &InventoryClient, server: &str) {
             assert_eq!(e.id, 42, "{server}");
             assert_eq!(e.message.as_deref(), Some("no item 42 <unknown id & not in stock>"), "{server}");
             assert_eq!(e.cause, None, "{server}");
+        }
+        other => panic!("{server}: {other:?}"),
+    }
+    // an exception class `get` does not declare: the generic remote fault, with all Java sent
+    match client.get(-5).await {
+        Err(GetError::Rpc(Error::Fault(f))) => {
+            assert_eq!(f.exception_class(), Some("java.lang.IllegalStateException"), "{server}");
+            let e = f.exception().unwrap();
+            assert_eq!(e.message.as_deref(), Some("negative id -5"), "{server}");
+            if server == "servlet" {
+                assert_eq!(e.stack_trace[0].declaring_class, "com.acme.inventory.InventoryImpl");
+            }
         }
         other => panic!("{server}: {other:?}"),
     }

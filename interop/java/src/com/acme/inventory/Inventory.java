@@ -10,7 +10,8 @@ import java.util.Map;
  * generates (crates/hessian-codegen/tests/inventory.rs); InventoryCheck is its Java client.
  */
 public interface Inventory {
-  /** The item `id`; NotFoundException(id) for an unknown id. Item 4 has null in every reference field. */
+  /** The item `id`; NotFoundException(id) for an unknown id, an (undeclared)
+   * IllegalStateException for a negative one. Item 4 has null in every reference field. */
   Item get(long id) throws NotFoundException;
 
   /** Items whose name contains `query` (all for ""), at most `limit`. */

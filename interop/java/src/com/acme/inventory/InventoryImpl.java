@@ -45,6 +45,10 @@ public class InventoryImpl implements Inventory {
     if (id == 1 || id == 2 || id == 4) {
       return item(id);
     }
+    if (id < 0) {
+      // an exception `get` does not declare, with its stack trace
+      throw new IllegalStateException("negative id " + id);
+    }
     throw bare(new NotFoundException(id));
   }
 
