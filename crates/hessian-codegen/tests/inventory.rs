@@ -411,3 +411,24 @@ fn java_catches_the_rust_servers_exceptions_with_their_fields_and_causes() {
     }
     rt.block_on(rust.shutdown());
 }
+
+#[test]
+fn the_blocking_client_returns_the_declared_exceptions_too() {
+    let Some(java) = java_with_jetty() else { return };
+    let servlet = jetty(&java);
+    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let url = format!("http://127.0.0.1:{}/inventory", servlet.1);
+    let inventory = inventory::InventoryBlockingClient::new(client.proxy(&url).unwrap());
+    assert_eq!(inventory.get(4).unwrap(), item(4));
+    match inventory.get(42) {
+        Err(GetError::NotFoundException(e)) => assert_eq!(e.id, 42),
+        other => panic!("{other:?}"),
+    }
+    match inventory.restock(1, -3) {
+        Err(RestockError::StockException(e)) => {
+            assert_eq!(e.requested, -3);
+            assert_eq!(e.cause.map(|c| c.class().to_owned()).as_deref(), Some("java.lang.IllegalArgumentException"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
