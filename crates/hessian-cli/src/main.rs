@@ -76,8 +76,9 @@ enum Command {
     /// percentiles and histogram, bytes per call (`--json`: one JSON object).
     Load(load::LoadArgs),
     /// Write Rust for a Java service: serde structs of its parameter and return classes (Java's
-    /// names and Caucho's field order), enums, and the `#[hessian_rpc::service]` trait, read from
-    /// compiled classes (`.class` files, directories of them, jars).
+    /// names and Caucho's field order, reference fields `Option`), enums, its declared exceptions
+    /// and per-method error enums, and the `#[hessian_rpc::service]` trait, read from compiled
+    /// classes (`.class` files, directories of them, jars).
     Codegen {
         /// The service interface's binary name, e.g. `com.example.BankService`.
         #[arg(long)]
@@ -88,7 +89,73 @@ enum Command {
         /// Output file (default: standard output).
         #[arg(long, short = 'o')]
         output: Option<PathBuf>,
+        /// Choices of the generated code (nulls, dates, maps).
+        #[command(flatten)]
+        options: CodegenArgs,
     },
+}
+
+/// `hessian codegen`'s choices ([`hessian_codegen::Options`]).
+#[derive(clap::Args, Debug)]
+struct CodegenArgs {
+    /// A field (`Class.field`) or every field of a class (`Class`) that is never null: its Rust
+    /// type is not an `Option` (fields of reference types are by default, as Java's may be null).
+    /// Repeatable; the class by its simple or binary name.
+    #[arg(long = "non-null", value_name = "CLASS[.FIELD]")]
+    non_null: Vec<String>,
+    /// Boxed primitives (`Integer`, …) as plain Rust primitives, not `Option`.
+    #[arg(long)]
+    boxed_non_null: bool,
+    /// Date fields as `std::time::SystemTime`, `hessian::serde::Date`, chrono's or time's type.
+    #[arg(long, value_enum, default_value = "system-time")]
+    dates: CodegenDates,
+    /// Maps as `HashMap` (`BTreeMap` for sorted ones), `BTreeMap`, or `IndexMap` in the wire's order.
+    #[arg(long, value_enum, default_value = "hash")]
+    maps: CodegenMaps,
+}
+
+/// `--dates`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum CodegenDates {
+    /// `std::time::SystemTime`.
+    SystemTime,
+    /// `hessian::serde::Date`.
+    Hessian,
+    /// `chrono::DateTime<Utc>` (hessian-rpc's `chrono` feature).
+    Chrono,
+    /// `time::OffsetDateTime` (hessian-rpc's `time` feature).
+    Time,
+}
+
+/// `--maps`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum CodegenMaps {
+    /// `HashMap`, `BTreeMap` for sorted maps.
+    Hash,
+    /// `BTreeMap`.
+    Btree,
+    /// `indexmap::IndexMap` (hessian-rpc's `indexmap` feature).
+    Index,
+}
+
+impl CodegenArgs {
+    fn options(&self) -> hessian_codegen::Options {
+        hessian_codegen::Options {
+            non_null: self.non_null.clone(),
+            boxed_non_null: self.boxed_non_null,
+            dates: match self.dates {
+                CodegenDates::SystemTime => hessian_codegen::DateType::SystemTime,
+                CodegenDates::Hessian => hessian_codegen::DateType::HessianDate,
+                CodegenDates::Chrono => hessian_codegen::DateType::Chrono,
+                CodegenDates::Time => hessian_codegen::DateType::Time,
+            },
+            maps: match self.maps {
+                CodegenMaps::Hash => hessian_codegen::MapType::Hash,
+                CodegenMaps::Btree => hessian_codegen::MapType::BTree,
+                CodegenMaps::Index => hessian_codegen::MapType::Index,
+            },
+        }
+    }
 }
 
 /// Everything that makes the tool exit with a failure status.
@@ -288,7 +355,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Call(args) => return rpc::call(cli.format.unwrap_or(Format::H2), args),
         Command::ServeDemo(args) => return rpc::serve_demo(args),
         Command::Load(args) => return load::load(args),
-        Command::Codegen { service, inputs, output } => return codegen(&service, &inputs, output.as_deref()),
+        Command::Codegen { service, inputs, output, options } => {
+            return codegen(&service, &inputs, output.as_deref(), &options.options())
+        }
         _ => {}
     }
     let stdout = std::io::stdout();
@@ -359,12 +428,17 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 /// `hessian codegen`.
-fn codegen(service: &str, inputs: &[PathBuf], output: Option<&std::path::Path>) -> Result<(), CliError> {
+fn codegen(
+    service: &str,
+    inputs: &[PathBuf],
+    output: Option<&std::path::Path>,
+    options: &hessian_codegen::Options,
+) -> Result<(), CliError> {
     let mut classes = hessian_codegen::Classes::default();
     for i in inputs {
         classes.add_path(i)?;
     }
-    let src = hessian_codegen::generate(&classes, service)?;
+    let src = hessian_codegen::generate_with(&classes, service, options)?;
     match output {
         Some(o) => std::fs::write(o, src).map_err(|source| CliError::Io { path: display(o), source }),
         None => {

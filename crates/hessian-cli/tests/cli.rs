@@ -775,4 +775,12 @@ fn codegen_writes_rust_for_a_java_service() {
     assert!(err.contains("cannot map field balance of org.example.codegen.Ledger: java.math.BigDecimal"), "{err}");
     let err = fails(&["codegen", "--service", "Nope", &classes], b"");
     assert!(err.contains("class Nope not found"), "{err}");
+    // fields of reference types are Option unless declared non-null
+    assert!(src.contains("    pub name: Option<String>,"), "{src}");
+    let args = ["codegen", "--service", "RpcBenchService", "--non-null", "Item.name", "--dates", "hessian", &classes];
+    let strict = String::from_utf8(ok(&args, b"")).unwrap();
+    assert!(strict.contains("    pub name: String,"), "{strict}");
+    assert!(strict.contains("pub created: Option<hessian_rpc::hessian::serde::Date>,"), "{strict}");
+    let err = fails(&["codegen", "--service", "RpcBenchService", "--non-null", "Item.nmae", &classes], b"");
+    assert!(err.contains("--non-null Item.nmae: no generated class or field of that name"), "{err}");
 }

@@ -1,6 +1,7 @@
 //! A reader of the parts of a Java class file (JVMS chapter 4) that code generation needs: the
 //! class's name, flags, superclass, fields and methods with their descriptors, and the
-//! `Signature` (generic types) and `MethodParameters` (parameter names) attributes. Everything
+//! `Signature` (generic types), `MethodParameters` (parameter names) and `Exceptions` (a
+//! method's `throws` clause) attributes. Everything
 //! else is skipped by its length. Every read is bounds-checked: a truncated or malformed file is
 //! an [`Error`] with the byte offset, never a panic.
 
@@ -32,6 +33,9 @@ pub struct Member {
     pub signature: Option<String>,
     /// A method's parameter names, when it was compiled with `-parameters`.
     pub parameters: Vec<String>,
+    /// A method's declared exceptions (its `throws` clause, the `Exceptions` attribute), with
+    /// dots.
+    pub exceptions: Vec<String>,
 }
 
 /// One class file.
@@ -193,7 +197,7 @@ pub fn parse(data: &[u8], file: &str) -> Result<ClassFile, Error> {
             let name = utf8(r, idx)?;
             let idx = r.u16()?;
             let descriptor = utf8(r, idx)?;
-            let (mut signature, mut parameters) = (None, Vec::new());
+            let (mut signature, mut parameters, mut exceptions) = (None, Vec::new(), Vec::new());
             for _ in 0..r.u16()? {
                 let idx = r.u16()?;
                 let attr = utf8(r, idx)?;
@@ -203,6 +207,12 @@ pub fn parse(data: &[u8], file: &str) -> Result<ClassFile, Error> {
                     "Signature" => {
                         let idx = r.u16()?;
                         signature = Some(utf8(r, idx)?);
+                    }
+                    "Exceptions" => {
+                        for _ in 0..r.u16()? {
+                            let idx = r.u16()?;
+                            exceptions.push(class_name(r, idx)?);
+                        }
                     }
                     "MethodParameters" => {
                         for _ in 0..r.u8()? {
@@ -217,7 +227,7 @@ pub fn parse(data: &[u8], file: &str) -> Result<ClassFile, Error> {
                 r.at = start;
                 r.bytes(len)?;
             }
-            out.push(Member { flags, name, descriptor, signature, parameters });
+            out.push(Member { flags, name, descriptor, signature, parameters, exceptions });
         }
         Ok(out)
     };

@@ -7,14 +7,23 @@
 //!   `java.lang` fields, then its superclasses', then the other fields likewise), so that the
 //!   Rust side writes the bytes Java writes;
 //! - a Rust enum per Java enum (unit variants, renamed to the Java constants);
+//! - a struct per exception a method declares (`throws`): the exception's own fields, its
+//!   `message` and its `cause`; and per method that declares exceptions an error enum
+//!   (`GetError`: a variant per exception, `Service(ServiceError)`, `Rpc(hessian_rpc::Error)`)
+//!   that the typed client returns (`#[hessian(throws)]`) and a server sends as Java does;
 //! - the service trait for `#[hessian_rpc::service]`, one `async fn` per interface method, with
-//!   the Java method name.
+//!   the Java method name and its Java signature in the doc comment.
 //!
-//! Types map as `docs/serde-mapping.md` describes: primitives to Rust primitives, boxed ones to
-//! `Option`, `String`, `java.util.Date` to `hessian::serde::Date`, lists, sets and arrays to `Vec`,
-//! maps to `HashMap`, `byte[]` to bytes (`serde_bytes`), `Object` and type variables to
-//! `hessian::Value`; a class the generator cannot map is an [`Error::Unmapped`] naming the class
-//! and the field. A field whose type leads back to its own class is `Option<Box<T>>`.
+//! Types map as `docs/serde-mapping.md` describes. A field of a reference type is an `Option`
+//! (in Java any reference may be null) unless [`Options::non_null`] names it or its class;
+//! primitives map to Rust primitives, boxed ones to `Option` (or plain, [`Options::boxed_non_null`]),
+//! `String`, dates to `SystemTime` ([`Options::dates`]), lists, sets and arrays to `Vec`, maps
+//! to `HashMap` (`BTreeMap` for sorted maps; [`Options::maps`]), `byte[]` to bytes, `Object` and
+//! type variables to `hessian::Value`; a class the generator cannot map is an [`Error::Unmapped`]
+//! naming the class and the field. A field whose type leads back to its own class is
+//! `Option<Box<T>>`. The generated code uses only `hessian_rpc` (which re-exports `hessian`
+//! and `serde_bytes`) and `serde`, and has no inner attributes, so that a build script can write
+//! it to `OUT_DIR` for `include!` ([`generate_to_file`]).
 
 #![deny(missing_docs)]
 
@@ -74,6 +83,9 @@ pub enum Error {
         /// The type and why.
         reason: String,
     },
+    /// An entry of [`Options::non_null`] that names no class or field of the generated code.
+    #[error("--non-null {0}: no generated class or field of that name")]
+    UnknownNonNull(String),
     /// A descriptor or signature that does not parse.
     #[error("{class}.{member}: unreadable type {descriptor:?}")]
     Descriptor {
@@ -146,28 +158,137 @@ impl Classes {
     }
 }
 
+/// How dates map to Rust ([`Options::dates`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DateType {
+    /// `std::time::SystemTime` for fields (`#[serde(with = "hessian_rpc::hessian::serde::date::system_time")]`);
+    /// inside lists and maps and in method signatures, where a `with` attribute cannot reach,
+    /// `hessian::serde::Date`.
+    #[default]
+    SystemTime,
+    /// `hessian::serde::Date` (milliseconds since the epoch) everywhere.
+    HessianDate,
+    /// `chrono::DateTime<chrono::Utc>` for fields (hessian-rpc's `chrono` feature and the
+    /// `chrono` crate); `hessian::serde::Date` elsewhere.
+    Chrono,
+    /// `time::OffsetDateTime` for fields (hessian-rpc's `time` feature and the `time` crate);
+    /// `hessian::serde::Date` elsewhere.
+    Time,
+}
+
+/// How maps map to Rust ([`Options::maps`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MapType {
+    /// `HashMap`, and `BTreeMap` for the sorted maps (`TreeMap`, `SortedMap`, `NavigableMap`).
+    #[default]
+    Hash,
+    /// `BTreeMap` for every map (sorted by key).
+    BTree,
+    /// `indexmap::IndexMap` for every map (`hessian_rpc::indexmap`, hessian-rpc's `indexmap`
+    /// feature): the order of the wire, which is a `LinkedHashMap`'s insertion order.
+    Index,
+}
+
+/// Choices of the generated code. The defaults are Java's: every field of a reference type may
+/// be null.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Fields declared non-null: `Class` (all its fields) or `Class.field` (the Java field
+    /// name), `Class` the simple or the binary name (`Item`, `com.acme.Item.name`). Their Rust
+    /// type is not an `Option`; a null in them is a decode error naming the class and field.
+    /// An entry that matches no class or field is an [`Error::UnknownNonNull`].
+    pub non_null: Vec<String>,
+    /// Boxed primitives (`Integer`, …) as plain Rust primitives everywhere (fields, list
+    /// elements, map values, method signatures) instead of `Option`.
+    pub boxed_non_null: bool,
+    /// How dates map.
+    pub dates: DateType,
+    /// How maps map.
+    pub maps: MapType,
+}
+
 /// The Rust for the service interface `service` (its binary name, `com.example.Api`) and every
-/// class its methods reach.
+/// class its methods reach, with the default [`Options`].
 pub fn generate(classes: &Classes, service: &str) -> Result<String, Error> {
+    generate_with(classes, service, &Options::default())
+}
+
+/// Generates into a file, as a build script does: reads `inputs` (class files, directories of
+/// them, jars) and writes the Rust for `service` to `out` (e.g. `$OUT_DIR/inventory.rs`, then
+/// `include!(concat!(env!("OUT_DIR"), "/inventory.rs"))`). Prints `cargo:rerun-if-changed`
+/// for each input.
+pub fn generate_to_file(
+    inputs: &[impl AsRef<Path>],
+    service: &str,
+    options: &Options,
+    out: impl AsRef<Path>,
+) -> Result<(), Error> {
+    let mut classes = Classes::default();
+    for i in inputs {
+        println!("cargo:rerun-if-changed={}", i.as_ref().display());
+        classes.add_path(i.as_ref())?;
+    }
+    let src = generate_with(&classes, service, options)?;
+    let out = out.as_ref();
+    std::fs::write(out, src).map_err(|source| Error::Io { path: out.display().to_string(), source })
+}
+
+/// The Rust for the service interface `service` and every class its methods reach, with
+/// `options`.
+pub fn generate_with(classes: &Classes, service: &str, options: &Options) -> Result<String, Error> {
     let api = classes.get(service).ok_or_else(|| Error::NotFound(service.to_owned()))?;
     if api.flags & ACC_INTERFACE == 0 {
         return Err(Error::NotAnInterface(service.to_owned()));
     }
-    let mut g = Gen { classes, wanted: BTreeSet::new(), done: BTreeMap::new() };
+    let mut g = Gen {
+        classes,
+        options,
+        wanted: BTreeSet::new(),
+        exceptions: BTreeSet::new(),
+        done: BTreeMap::new(),
+        used_non_null: BTreeSet::new(),
+    };
     let trait_src = g.service(api)?;
     // every class the methods reach, and the classes those reach, in name order
-    while let Some(name) = g.wanted.iter().find(|n| !g.done.contains_key(*n)).cloned() {
-        let src = g.class(&name)?;
-        g.done.insert(name, src);
+    loop {
+        if let Some(name) = g.exceptions.iter().find(|n| !g.done.contains_key(*n)).cloned() {
+            let src = g.exception(&name)?;
+            g.done.insert(name, src);
+        } else if let Some(name) = g.wanted.iter().find(|n| !g.done.contains_key(*n)).cloned() {
+            let src = g.class(&name)?;
+            g.done.insert(name, src);
+        } else {
+            break;
+        }
+    }
+    if let Some(unknown) = options.non_null.iter().find(|n| !g.used_non_null.contains(*n)) {
+        return Err(Error::UnknownNonNull(unknown.clone()));
+    }
+    let mut features = Vec::new();
+    if g.done.values().any(|s| s.contains("hessian_rpc::indexmap")) {
+        features.push("`indexmap`");
+    }
+    if g.done.values().any(|s| s.contains("chrono::")) {
+        features.push("`chrono`");
+    }
+    if g.done.values().any(|s| s.contains("time::OffsetDateTime")) {
+        features.push("`time`");
     }
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "//! Generated by `hessian codegen` from the class files of `{service}`: do not edit, generate\n\
-         //! again. Needs the crates `serde` (with `derive`), `hessian`, `hessian-rpc`{}.\n",
-        if g.done.values().any(|s| s.contains("serde_bytes")) { " and `serde_bytes`" } else { "" }
+        "// Generated by `hessian codegen` from the class files of `{service}`: do not edit, generate\n\
+         // again. Needs the crates `serde` (with `derive`) and `hessian-rpc`{}. No inner attributes,\n\
+         // so that it can be `include!`d (e.g. from `OUT_DIR`).\n",
+        if features.is_empty() {
+            String::new()
+        } else {
+            format!(" (with its feature{} {})", if features.len() > 1 { "s" } else { "" }, features.join(" and "))
+        }
     );
-    out.push_str("#![allow(clippy::all)]\n\nuse serde::{Deserialize, Serialize};\n\n");
+    out.push_str("use serde::{Deserialize, Serialize};\n\n");
     out.push_str(&trait_src);
     for src in g.done.values() {
         out.push('\n');
@@ -178,8 +299,13 @@ pub fn generate(classes: &Classes, service: &str) -> Result<String, Error> {
 
 struct Gen<'a> {
     classes: &'a Classes,
+    options: &'a Options,
     /// Input classes the generated code refers to.
     wanted: BTreeSet<String>,
+    /// Exception classes the methods declare (generated with a message and a cause).
+    exceptions: BTreeSet<String>,
+    /// The entries of `options.non_null` that matched a class or field.
+    used_non_null: BTreeSet<String>,
     /// The source of each class generated so far.
     done: BTreeMap<String, String>,
 }
@@ -255,8 +381,67 @@ fn early(t: &JType) -> bool {
     }
 }
 
+/// Java's exception base classes: the walk up an exception's superclasses stops at them (their
+/// fields are `Throwable`'s, which the generated struct holds as its message and cause).
+const THROWABLES: &[&str] =
+    &["java.lang.Throwable", "java.lang.Exception", "java.lang.RuntimeException", "java.lang.Error"];
+
+/// Sorted map classes: `BTreeMap` with the default [`MapType`].
+const SORTED_MAPS: &[&str] = &[
+    "java.util.TreeMap",
+    "java.util.SortedMap",
+    "java.util.NavigableMap",
+    "java.util.concurrent.ConcurrentSkipListMap",
+];
+
+/// A Java type as Java source spells it with simple names: `List<Item>`, `long`, `byte[]`.
+fn java_sig(t: &JType) -> String {
+    match t {
+        JType::Primitive(_) => java_name(t),
+        JType::Array(inner) => format!("{}[]", java_sig(inner)),
+        JType::Variable(v) => v.clone(),
+        JType::Class(n, args) if args.is_empty() => simple(n).to_owned(),
+        JType::Class(n, args) => {
+            format!("{}<{}>", simple(n), args.iter().map(java_sig).collect::<Vec<_>>().join(", "))
+        }
+    }
+}
+
+/// A boxed primitive's Rust primitive.
+fn boxed(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "java.lang.Boolean" => "bool",
+        "java.lang.Byte" => "i8",
+        "java.lang.Short" => "i16",
+        "java.lang.Integer" => "i32",
+        "java.lang.Long" => "i64",
+        "java.lang.Float" => "f32",
+        "java.lang.Double" => "f64",
+        "java.lang.Character" => "char",
+        _ => return None,
+    })
+}
+
+fn is_date(name: &str) -> bool {
+    matches!(name, "java.util.Date" | "java.sql.Timestamp" | "java.sql.Date")
+}
+
+/// `get` -> `Get`, `area_1` -> `Area1`.
+fn upper_camel(snake_name: &str) -> String {
+    let mut out = String::new();
+    for part in snake_name.trim_start_matches("r#").split('_').filter(|p| !p.is_empty()) {
+        let mut cs = part.chars();
+        if let Some(f) = cs.next() {
+            out.extend(f.to_uppercase());
+            out.extend(cs);
+        }
+    }
+    out
+}
+
 impl Gen<'_> {
-    /// The Rust type of `t`, met as `member` of `class`; records input classes it names.
+    /// The Rust type of `t` inside a list or map, or in a method signature, met as `member` of
+    /// `class`; records input classes it names.
     fn rust(&mut self, t: &JType, class: &str, member: &str) -> Result<String, Error> {
         let unmapped = |reason: String| Error::Unmapped { class: class.to_owned(), member: member.to_owned(), reason };
         Ok(match t {
@@ -273,7 +458,7 @@ impl Gen<'_> {
                 _ => return Err(unmapped(format!("primitive {c}"))),
             }
             .to_owned(),
-            JType::Variable(_) => "hessian::Value".to_owned(),
+            JType::Variable(_) => "hessian_rpc::hessian::Value".to_owned(),
             JType::Array(inner) => match **inner {
                 JType::Primitive('B') => "Vec<u8>".to_owned(),
                 _ => format!("Vec<{}>", self.rust(inner, class, member)?),
@@ -281,20 +466,15 @@ impl Gen<'_> {
             JType::Class(name, args) => {
                 let arg = |g: &mut Self, i: usize| match args.get(i) {
                     Some(a) => g.rust(a, class, member),
-                    None => Ok("hessian::Value".to_owned()),
+                    None => Ok("hessian_rpc::hessian::Value".to_owned()),
                 };
+                if let Some(p) = boxed(name) {
+                    return Ok(if self.options.boxed_non_null { p.to_owned() } else { format!("Option<{p}>") });
+                }
                 match name.as_str() {
                     "java.lang.String" => "String".to_owned(),
-                    "java.lang.Boolean" => "Option<bool>".to_owned(),
-                    "java.lang.Byte" => "Option<i8>".to_owned(),
-                    "java.lang.Short" => "Option<i16>".to_owned(),
-                    "java.lang.Integer" => "Option<i32>".to_owned(),
-                    "java.lang.Long" => "Option<i64>".to_owned(),
-                    "java.lang.Float" => "Option<f32>".to_owned(),
-                    "java.lang.Double" => "Option<f64>".to_owned(),
-                    "java.lang.Character" => "Option<char>".to_owned(),
-                    "java.lang.Object" => "hessian::Value".to_owned(),
-                    "java.util.Date" | "java.sql.Timestamp" | "java.sql.Date" => "hessian::serde::Date".to_owned(),
+                    "java.lang.Object" => "hessian_rpc::hessian::Value".to_owned(),
+                    n if is_date(n) => "hessian_rpc::hessian::serde::Date".to_owned(),
                     "java.util.List"
                     | "java.util.ArrayList"
                     | "java.util.LinkedList"
@@ -302,20 +482,31 @@ impl Gen<'_> {
                     | "java.util.Set"
                     | "java.util.HashSet"
                     | "java.util.TreeSet"
+                    | "java.util.SortedSet"
                     | "java.util.LinkedHashSet"
                     | "java.util.Vector"
                     | "java.lang.Iterable" => format!("Vec<{}>", arg(self, 0)?),
                     "java.util.Map"
                     | "java.util.HashMap"
                     | "java.util.TreeMap"
+                    | "java.util.SortedMap"
+                    | "java.util.NavigableMap"
                     | "java.util.LinkedHashMap"
-                    | "java.util.Hashtable" => {
+                    | "java.util.Hashtable"
+                    | "java.util.concurrent.ConcurrentHashMap"
+                    | "java.util.concurrent.ConcurrentSkipListMap" => {
                         let k = arg(self, 0)?;
-                        let hashable = ["String", "i8", "i16", "i32", "i64", "bool", "char"];
-                        if !hashable.contains(&k.as_str()) && !self.is_enum(args.first()) {
+                        let keys = ["String", "i8", "i16", "i32", "i64", "bool", "char"];
+                        if !keys.contains(&k.as_str()) && !self.is_enum(args.first()) {
                             return Err(unmapped(format!("{name} with keys of type {k}, which is not hashable")));
                         }
-                        format!("std::collections::HashMap<{k}, {}>", arg(self, 1)?)
+                        let map = match self.options.maps {
+                            MapType::Index => "hessian_rpc::indexmap::IndexMap",
+                            MapType::BTree => "std::collections::BTreeMap",
+                            MapType::Hash if SORTED_MAPS.contains(&name.as_str()) => "std::collections::BTreeMap",
+                            MapType::Hash => "std::collections::HashMap",
+                        };
+                        format!("{map}<{k}, {}>", arg(self, 1)?)
                     }
                     _ => match self.classes.get(name) {
                         Some(_) => {
@@ -324,6 +515,63 @@ impl Gen<'_> {
                         }
                         None => return Err(unmapped(format!("{name}, a class not in the input and with no mapping"))),
                     },
+                }
+            }
+        })
+    }
+
+    /// Whether the field `field` of `class` is declared non-null ([`Options::non_null`]);
+    /// records the entries that match.
+    fn non_null(&mut self, class: &str, field: &str) -> bool {
+        let mut hit = false;
+        for e in &self.options.non_null {
+            let (c, f) = match e.rsplit_once('.') {
+                // `Class.field` or a binary class name with dots
+                Some((c, f)) if f == field && (c == class || c == simple(class)) => (c, Some(f)),
+                _ => (e.as_str(), None),
+            };
+            if f.is_some() || c == class || c == simple(class) {
+                self.used_non_null.insert(e.clone());
+                hit = true;
+            }
+        }
+        hit
+    }
+
+    /// A struct field's Rust type and the serde `with` module it needs: a reference type is an
+    /// `Option` unless the field is declared non-null.
+    fn field_type(&mut self, t: &JType, class: &str, fname: &str) -> Result<(String, Option<String>), Error> {
+        let member = format!("field {fname}");
+        let non_null = self.non_null(class, fname);
+        let opt = |ty: String| if non_null { ty } else { format!("Option<{ty}>") };
+        let with = |module: &str| {
+            let m = if non_null { module.to_owned() } else { format!("option_{module}") };
+            Some(format!("hessian_rpc::hessian::serde::date::{m}"))
+        };
+        Ok(match t {
+            JType::Primitive(_) | JType::Variable(_) => (self.rust(t, class, &member)?, None),
+            JType::Array(inner) if **inner == JType::Primitive('B') => {
+                (opt("Vec<u8>".into()), Some("hessian_rpc::serde_bytes".into()))
+            }
+            JType::Class(n, _) if n == "java.lang.Object" => (self.rust(t, class, &member)?, None),
+            JType::Class(n, _) if boxed(n).is_some() => {
+                let p = boxed(n).unwrap_or("()").to_owned();
+                (if non_null || self.options.boxed_non_null { p } else { format!("Option<{p}>") }, None)
+            }
+            JType::Class(n, _) if is_date(n) => match self.options.dates {
+                DateType::SystemTime => (opt("std::time::SystemTime".into()), with("system_time")),
+                DateType::HessianDate => (opt("hessian_rpc::hessian::serde::Date".into()), None),
+                DateType::Chrono => (opt("chrono::DateTime<chrono::Utc>".into()), with("chrono_utc")),
+                DateType::Time => (opt("time::OffsetDateTime".into()), with("offset_date_time")),
+            },
+            _ => {
+                let ty = self.rust(t, class, &member)?;
+                if self.reaches(t, class, &mut BTreeSet::new())
+                    && matches!(t, JType::Class(ref n, _) if self.classes.get(n).is_some())
+                {
+                    (format!("Option<Box<{ty}>>"), None)
+                } else {
+                    (opt(ty), None)
                 }
             }
         })
@@ -345,6 +593,7 @@ impl Gen<'_> {
         }
         let mut used: BTreeMap<String, usize> = BTreeMap::new();
         let mut out = String::new();
+        let mut errors = String::new();
         let _ = writeln!(out, "/// The Java interface `{}`.", api.name);
         let _ = writeln!(out, "#[hessian_rpc::service(api = \"{}\")]", api.name);
         let _ = writeln!(out, "pub trait {} {{", simple(&api.name));
@@ -357,33 +606,130 @@ impl Gen<'_> {
             })?;
             let mut args = Vec::new();
             let mut mangled = Vec::new();
+            let mut java_params = Vec::new();
             for (i, p) in params.iter().enumerate() {
-                let pname =
-                    m.parameters.get(i).filter(|n| !n.is_empty()).map_or_else(|| format!("arg{i}"), |n| snake(n));
+                let jname = m.parameters.get(i).filter(|n| !n.is_empty()).cloned();
+                let pname = jname.as_deref().map_or_else(|| format!("arg{i}"), snake);
                 let ty = self.rust(p, &api.name, &format!("{}(parameter {})", m.name, i + 1))?;
                 mangled.push(mangle(p));
+                java_params.push(match &jname {
+                    Some(n) => format!("{} {n}", java_sig(p)),
+                    None => java_sig(p),
+                });
                 args.push(format!("{pname}: {ty}"));
             }
-            let ret = self.rust(&ret, &api.name, &format!("{}(return)", m.name))?;
+            let rust_ret = self.rust(&ret, &api.name, &format!("{}(return)", m.name))?;
             let base = snake(&m.name);
             let n = used.entry(base.clone()).or_default();
             let rust_name = if *n == 0 { base } else { format!("{base}_{n}") };
             *n += 1;
-            let _ = writeln!(out, "    /// `{}{}`", m.name, m.descriptor);
-            if count[m.name.as_str()] > 1 {
-                let _ = writeln!(out, "    #[hessian(name = \"{}\", params = \"{}\")]", m.name, mangled.join(", "));
+            let throws = if m.exceptions.is_empty() {
+                String::new()
             } else {
-                let _ = writeln!(out, "    #[hessian(name = \"{}\")]", m.name);
+                format!(" throws {}", m.exceptions.iter().map(|e| simple(e)).collect::<Vec<_>>().join(", "))
+            };
+            let _ = writeln!(out, "    /// Java: `{} {}({}){throws}`", java_sig(&ret), m.name, java_params.join(", "));
+            let mut attr = format!("name = \"{}\"", m.name);
+            if count[m.name.as_str()] > 1 {
+                let _ = write!(attr, ", params = \"{}\"", mangled.join(", "));
             }
+            let error = if m.exceptions.is_empty() {
+                "hessian_rpc::ServiceError".to_owned()
+            } else {
+                attr.push_str(", throws");
+                let name = format!("{}Error", upper_camel(&rust_name));
+                errors.push('\n');
+                errors.push_str(&self.error_enum(&name, &api.name, &m.name, &m.exceptions));
+                name
+            };
+            let _ = writeln!(out, "    #[hessian({attr})]");
             let _ = writeln!(
                 out,
-                "    async fn {rust_name}(&self{}{}) -> Result<{ret}, hessian_rpc::ServiceError>;",
+                "    async fn {rust_name}(&self{}{}) -> Result<{rust_ret}, {error}>;",
                 if args.is_empty() { "" } else { ", " },
                 args.join(", ")
             );
         }
         out.push_str("}\n");
+        out.push_str(&errors);
         Ok(out)
+    }
+
+    /// The error enum `name` of the method `method` of `api`, which declares `exceptions`.
+    fn error_enum(&mut self, name: &str, api: &str, method: &str, exceptions: &[String]) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "/// The errors of `{}.{method}`: the exceptions it declares, another Java exception\n\
+             /// (`Service`, what an implementation returns for an undeclared one), or a failure of the\n\
+             /// call (`Rpc`: the client's transport and codec errors, a fault of an exception class the\n\
+             /// method does not declare with everything the server sent, or a declared exception whose\n\
+             /// detail does not fit its fields, `hessian_rpc::Error::Exception`).",
+            simple(api)
+        );
+        let _ = writeln!(out, "#[derive(Debug)]\npub enum {name} {{");
+        for e in exceptions {
+            self.exceptions.insert(e.clone());
+            let _ = writeln!(out, "    /// `{e}`.\n    {s}({s}),", s = simple(e));
+        }
+        out.push_str("    /// Another Java exception.\n    Service(hessian_rpc::ServiceError),\n");
+        out.push_str("    /// The call failed otherwise.\n    Rpc(hessian_rpc::Error),\n}\n\n");
+        let _ = writeln!(out, "impl std::fmt::Display for {name} {{");
+        out.push_str(
+            "    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        match self {\n",
+        );
+        for e in exceptions {
+            let _ = writeln!(out, "            {name}::{}(e) => e.fmt(f),", simple(e));
+        }
+        let _ = writeln!(out, "            {name}::Service(e) => e.fmt(f),\n            {name}::Rpc(e) => e.fmt(f),");
+        out.push_str("        }\n    }\n}\n\n");
+        let _ = writeln!(out, "impl std::error::Error for {name} {{}}\n");
+        for e in exceptions {
+            let _ = writeln!(
+                out,
+                "impl From<{s}> for {name} {{\n    fn from(e: {s}) -> Self {{\n        {name}::{s}(e)\n    }}\n}}\n",
+                s = simple(e)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "impl From<hessian_rpc::ServiceError> for {name} {{\n    fn from(e: hessian_rpc::ServiceError) -> Self {{\n        {name}::Service(e)\n    }}\n}}\n"
+        );
+        let _ = writeln!(out, "/// A typed client's error: a fault of a declared exception becomes its variant.");
+        let _ = writeln!(out, "impl From<hessian_rpc::Error> for {name} {{");
+        out.push_str("    fn from(e: hessian_rpc::Error) -> Self {\n");
+        let _ = writeln!(out, "        let hessian_rpc::Error::Fault(fault) = e else {{ return {name}::Rpc(e) }};");
+        out.push_str("        match fault.exception_class() {\n");
+        for e in exceptions {
+            let _ = writeln!(
+                out,
+                "            Some(\"{e}\") => match hessian_rpc::fault::decode_exception::<{s}>(&fault) {{\n\
+                 \x20               Ok((mut x, cause)) => {{\n\
+                 \x20                   x.cause = cause.map(Box::new);\n\
+                 \x20                   {name}::{s}(x)\n\
+                 \x20               }}\n\
+                 \x20               Err(error) => {name}::Rpc(hessian_rpc::Error::Exception {{ fault, error }}),\n\
+                 \x20           }},",
+                s = simple(e)
+            );
+        }
+        let _ =
+            writeln!(out, "            _ => {name}::Rpc(hessian_rpc::Error::Fault(fault)),\n        }}\n    }}\n}}\n");
+        let _ = writeln!(out, "/// A server's error: a declared exception is sent with its fields, as Java sends it.");
+        let _ = writeln!(out, "impl hessian_rpc::IntoFault for {name} {{");
+        out.push_str("    fn into_fault(self) -> hessian_rpc::Fault {\n        match self {\n");
+        for e in exceptions {
+            let _ = writeln!(
+                out,
+                "            {name}::{s}(e) => hessian_rpc::fault::exception_fault(\"{e}\", e.message.as_deref(), e.cause.as_deref(), &e),",
+                s = simple(e)
+            );
+        }
+        let _ = writeln!(out, "            {name}::Service(e) => e.into_fault(),");
+        let _ = writeln!(out, "            {name}::Rpc(hessian_rpc::Error::Fault(f)) => f.into_inner(),");
+        let _ = writeln!(out, "            {name}::Rpc(e) => hessian_rpc::ServiceError::from(e).into_fault(),");
+        out.push_str("        }\n    }\n}\n");
+        out
     }
 
     /// Whether a field of type `t` in `class` leads back to `class` (so it must be boxed).
@@ -401,14 +747,16 @@ impl Gen<'_> {
                     return false;
                 }
                 let Some(c) = self.classes.get(name) else { return false };
-                self.fields(c).unwrap_or_default().iter().any(|(_, ft, _)| self.reaches(ft, class, seen))
+                self.fields(c, false).unwrap_or_default().iter().any(|(_, ft, _)| self.reaches(ft, class, seen))
             }
             _ => false,
         }
     }
 
-    /// The serialized fields of `c` in Caucho's order: (name, type, declaring class).
-    fn fields(&self, c: &ClassFile) -> Result<Vec<(String, JType, String)>, Error> {
+    /// The serialized fields of `c` in Caucho's order: (name, type, declaring class). For an
+    /// exception (`exception`), the walk up the superclasses stops at Java's exception classes
+    /// or at the first superclass not in the input.
+    fn fields(&self, c: &ClassFile, exception: bool) -> Result<Vec<(String, JType, String)>, Error> {
         let (mut first, mut rest) = (Vec::new(), Vec::new());
         let mut cur = Some(c);
         while let Some(k) = cur {
@@ -431,6 +779,7 @@ impl Gen<'_> {
             }
             cur = match k.superclass.as_deref() {
                 None | Some("java.lang.Object") => None,
+                Some(s) if exception && (THROWABLES.contains(&s) || self.classes.get(s).is_none()) => None,
                 Some(s) => Some(self.classes.get(s).ok_or_else(|| Error::Unmapped {
                     class: k.name.clone(),
                     member: "its superclass".into(),
@@ -442,16 +791,56 @@ impl Gen<'_> {
         Ok(first)
     }
 
+    /// The struct lines of `fields` of `class`.
+    fn field_lines(
+        &mut self,
+        class: &str,
+        fields: Vec<(String, JType, String)>,
+        out: &mut String,
+    ) -> Result<BTreeSet<String>, Error> {
+        let mut names = BTreeSet::new();
+        for (fname, t, declaring) in fields {
+            if !names.insert(fname.clone()) {
+                return Err(Error::Unmapped {
+                    class: class.to_owned(),
+                    member: fname,
+                    reason: format!("a field of this name is declared both in {declaring} and in a subclass"),
+                });
+            }
+            let (ty, with) = self.field_type(&t, class, &fname)?;
+            let rname = snake(&fname);
+            let _ = writeln!(out, "    /// Java: `{} {fname}`.", java_sig(&t));
+            if rname.trim_start_matches("r#") != fname {
+                let _ = writeln!(out, "    #[serde(rename = \"{fname}\")]");
+            }
+            if let Some(w) = with {
+                let _ = writeln!(out, "    #[serde(with = \"{w}\")]");
+            }
+            let _ = writeln!(out, "    pub {rname}: {ty},");
+            names.insert(rname);
+        }
+        Ok(names)
+    }
+
     fn class(&mut self, name: &str) -> Result<String, Error> {
         let c = self.classes.get(name).ok_or_else(|| Error::NotFound(name.to_owned()))?;
         let mut out = String::new();
         if c.flags & ACC_ENUM != 0 && c.superclass.as_deref() == Some("java.lang.Enum") {
             let _ = writeln!(out, "/// The Java enum `{name}`.");
-            let _ = writeln!(out, "#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]");
+            let _ = writeln!(
+                out,
+                "#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]"
+            );
             let _ = writeln!(out, "#[serde(rename = \"{name}\")]");
             let _ = writeln!(out, "pub enum {} {{", simple(name));
             for f in c.fields.iter().filter(|f| f.flags & ACC_ENUM != 0) {
-                let _ = writeln!(out, "    #[serde(rename = \"{}\")]\n    {},", f.name, camel(&f.name));
+                let _ = writeln!(
+                    out,
+                    "    /// `{}`.\n    #[serde(rename = \"{}\")]\n    {},",
+                    f.name,
+                    f.name,
+                    camel(&f.name)
+                );
             }
             out.push_str("}\n");
             return Ok(out);
@@ -463,37 +852,53 @@ impl Gen<'_> {
                 reason: "an interface has no fields to map; use a concrete class".into(),
             });
         }
-        let fields = self.fields(c)?;
-        let mut names = BTreeSet::new();
+        let fields = self.fields(c, false)?;
         let _ = writeln!(out, "/// The Java class `{name}` (fields in the order Caucho's serializer writes them).");
         let _ = writeln!(out, "#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]");
         let _ = writeln!(out, "#[serde(rename = \"{name}\")]");
         let _ = writeln!(out, "pub struct {} {{", simple(name));
-        for (fname, t, declaring) in fields {
-            if !names.insert(fname.clone()) {
-                return Err(Error::Unmapped {
-                    class: name.to_owned(),
-                    member: fname,
-                    reason: format!("a field of this name is declared both in {declaring} and in a subclass"),
-                });
-            }
-            let member = format!("field {fname}");
-            let mut ty = self.rust(&t, name, &member)?;
-            if self.reaches(&t, name, &mut BTreeSet::new())
-                && matches!(t, JType::Class(ref n, _) if self.classes.get(n).is_some())
-            {
-                ty = format!("Option<Box<{ty}>>");
-            }
-            let rname = snake(&fname);
-            if rname.trim_start_matches("r#") != fname {
-                let _ = writeln!(out, "    #[serde(rename = \"{fname}\")]");
-            }
-            if ty == "Vec<u8>" {
-                let _ = writeln!(out, "    #[serde(with = \"serde_bytes\")]");
-            }
-            let _ = writeln!(out, "    pub {rname}: {ty},");
-        }
+        self.field_lines(name, fields, &mut out)?;
         out.push_str("}\n");
+        Ok(out)
+    }
+
+    /// The struct of a declared exception: its own fields (those of its superclasses up to
+    /// Java's exception classes), its message and its cause. A class not in the input (a JDK
+    /// exception) has only the message and the cause.
+    fn exception(&mut self, name: &str) -> Result<String, Error> {
+        let fields = match self.classes.get(name) {
+            Some(c) => self.fields(c, true)?,
+            None => Vec::new(),
+        };
+        let s = simple(name);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "/// The Java exception `{name}`: its fields (in the order Caucho's serializer writes them),\n\
+             /// its message and its cause."
+        );
+        let _ = writeln!(out, "#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]");
+        let _ = writeln!(out, "#[serde(rename = \"{name}\")]");
+        let _ = writeln!(out, "pub struct {s} {{");
+        let names = self.field_lines(name, fields, &mut out)?;
+        if names.contains("message") || names.contains("cause") {
+            return Err(Error::Unmapped {
+                class: name.to_owned(),
+                member: "field message or cause".into(),
+                reason: "the names of the exception's own message and cause in the generated struct".into(),
+            });
+        }
+        out.push_str("    /// The message (`getMessage()`).\n    #[serde(rename = \"detailMessage\")]\n    pub message: Option<String>,\n");
+        out.push_str(
+            "    /// The cause (`getCause()`): filled in from the fault by the typed client, sent by the\n    \
+             /// server.\n    #[serde(skip)]\n    pub cause: Option<Box<hessian_rpc::ServiceError>>,\n}\n\n",
+        );
+        let _ = writeln!(out, "impl std::fmt::Display for {s} {{");
+        let _ = writeln!(out, "    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {{");
+        let _ = writeln!(out, "        f.write_str(\"{name}\")?;");
+        out.push_str("        if let Some(m) = &self.message {\n            write!(f, \": {m}\")?;\n        }\n");
+        out.push_str("        if let Some(c) = &self.cause {\n            write!(f, \" (caused by {c})\")?;\n        }\n        Ok(())\n    }\n}\n\n");
+        let _ = writeln!(out, "impl std::error::Error for {s} {{}}");
         Ok(out)
     }
 }
@@ -544,8 +949,98 @@ mod tests {
         assert_eq!(mangle(&class("org.example.codegen.Circle")), "Circle");
     }
 
+    fn member(name: &str, descriptor: &str, signature: Option<&str>) -> classfile::Member {
+        classfile::Member {
+            flags: 0x0001,
+            name: name.into(),
+            descriptor: descriptor.into(),
+            signature: signature.map(str::to_owned),
+            parameters: vec![],
+            exceptions: vec![],
+        }
+    }
+
+    /// `interface com.x.Api { Rec m(TreeMap<String, Integer> arg) throws java.io.IOException; }`
+    /// and `class com.x.Rec { Integer n; Date d; Map<String, Long> m; String s; }`.
+    fn api() -> Classes {
+        let mut m = member(
+            "m",
+            "(Ljava/util/TreeMap;)Lcom/x/Rec;",
+            Some("(Ljava/util/TreeMap<Ljava/lang/String;Ljava/lang/Integer;>;)Lcom/x/Rec;"),
+        );
+        m.flags |= ACC_ABSTRACT;
+        m.exceptions = vec!["java.io.IOException".into()];
+        let mut c = Classes::default();
+        let api = ClassFile {
+            flags: ACC_INTERFACE | ACC_ABSTRACT,
+            name: "com.x.Api".into(),
+            superclass: Some("java.lang.Object".into()),
+            fields: vec![],
+            methods: vec![m],
+        };
+        let rec = ClassFile {
+            flags: 0x0001,
+            name: "com.x.Rec".into(),
+            superclass: Some("java.lang.Object".into()),
+            fields: vec![
+                member("n", "Ljava/lang/Integer;", None),
+                member("d", "Ljava/util/Date;", None),
+                member("m", "Ljava/util/Map;", Some("Ljava/util/Map<Ljava/lang/String;Ljava/lang/Long;>;")),
+                member("s", "Ljava/lang/String;", None),
+            ],
+            methods: vec![],
+        };
+        c.classes.insert(api.name.clone(), api);
+        c.classes.insert(rec.name.clone(), rec);
+        c
+    }
+
+    #[test]
+    fn options_choose_nulls_dates_and_maps() {
+        let c = api();
+        let src = generate(&c, "com.x.Api").unwrap();
+        assert!(src.contains("/// Java: `Rec m(TreeMap<String, Integer>) throws IOException`"), "{src}");
+        assert!(src.contains("#[hessian(name = \"m\", throws)]"), "{src}");
+        assert!(src.contains("std::collections::BTreeMap<String, Option<i32>>) -> Result<Rec, MError>"), "{src}");
+        assert!(src.contains("pub n: Option<i32>,"), "{src}");
+        assert!(src.contains("option_system_time\")]\n    pub d: Option<std::time::SystemTime>,"), "{src}");
+        assert!(src.contains("pub m: Option<std::collections::HashMap<String, Option<i64>>>,"), "{src}");
+        assert!(src.contains("pub s: Option<String>,"), "{src}");
+        // an exception class not in the input: its message and cause only
+        assert!(
+            src.contains("#[serde(rename = \"java.io.IOException\")]\npub struct IOException {\n    /// The message")
+        );
+        assert!(!src.contains("#!["), "no inner attributes, for include!");
+
+        let o = Options {
+            non_null: vec!["Rec.s".into(), "com.x.Rec.d".into()],
+            boxed_non_null: true,
+            dates: DateType::Chrono,
+            maps: MapType::Index,
+        };
+        let src = generate_with(&c, "com.x.Api", &o).unwrap();
+        assert!(src.contains("hessian_rpc::indexmap::IndexMap<String, i32>) -> Result<Rec, MError>"), "{src}");
+        assert!(src.contains("pub n: i32,"), "{src}");
+        assert!(src.contains("date::chrono_utc\")]\n    pub d: chrono::DateTime<chrono::Utc>,"), "{src}");
+        assert!(src.contains("pub m: Option<hessian_rpc::indexmap::IndexMap<String, i64>>,"), "{src}");
+        assert!(src.contains("pub s: String,"), "{src}");
+        assert!(src.contains("`hessian-rpc` (with its features `indexmap` and `chrono`)"), "{src}");
+
+        let o = Options { non_null: vec!["Rec".into()], maps: MapType::BTree, ..Options::default() };
+        let src = generate_with(&c, "com.x.Api", &o).unwrap();
+        assert!(src.contains("pub s: String,") && src.contains("pub n: i32,"), "{src}");
+        assert!(src.contains("pub m: std::collections::BTreeMap<String, Option<i64>>,"), "{src}");
+        for unknown in ["Rec.nope", "Nope", "Api.s"] {
+            let o = Options { non_null: vec![unknown.into()], ..Options::default() };
+            assert!(matches!(generate_with(&c, "com.x.Api", &o), Err(Error::UnknownNonNull(n)) if n == unknown));
+        }
+    }
+
     #[test]
     fn names() {
+        assert_eq!(upper_camel("get"), "Get");
+        assert_eq!(upper_camel("area_1"), "Area1");
+        assert_eq!(upper_camel("r#type"), "Type");
         assert_eq!(snake("getItems"), "get_items");
         assert_eq!(snake("URLPath"), "url_path");
         assert_eq!(snake("type"), "r#type");

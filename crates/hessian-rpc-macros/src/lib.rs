@@ -16,7 +16,11 @@
 //! name.
 //!
 //! A method returns `Result<T, E>` with `E: hessian_rpc::IntoFault` (such as
-//! `hessian_rpc::ServiceError`, into which any error converts with `?`), or a plain `T`.
+//! `hessian_rpc::ServiceError`, into which any error converts with `?`), or a plain `T`. The
+//! clients' methods return `hessian_rpc::Result<T>`, except for a method marked
+//! `#[hessian(throws)]`: its clients return `Result<T, E>` as the trait does, `E` made from the
+//! call's error with `From<hessian_rpc::Error>`, which is how the per-method exception enums of
+//! `hessian codegen` (a variant per declared Java exception) reach the caller typed.
 
 #![deny(missing_docs)]
 
@@ -76,6 +80,9 @@ struct Method {
     ok: Type,
     /// The error type when the method returns `Result<T, E>`.
     err: Option<Type>,
+    /// `#[hessian(throws)]`: the clients return `Result<T, E>` too, `E` made from the call's
+    /// `hessian_rpc::Error` by `From` (a generated per-method exception enum).
+    throws: bool,
     span: Span,
 }
 
@@ -150,18 +157,26 @@ fn expand(args: ServiceArgs, mut item: ItemTrait) -> syn::Result<TokenStream2> {
                     quote!(#remote)
                 };
                 let docs = attrs.iter().filter(|a| a.path().is_ident("doc"));
+                // `#[hessian(throws)]`: the method's own error type, made from the call's error
+                let (out, conv) = match (&m.err, m.throws) {
+                    (Some(err), true) => (
+                        quote!(::std::result::Result<#ok, #err>),
+                        quote!(.map_err(<#err as ::std::convert::From<#rpc::Error>>::from)),
+                    ),
+                    _ => (quote!(#rpc::Result<#ok>), quote!()),
+                };
                 if blocking {
                     quote_spanned! {*span=>
                         #(#docs)*
-                        pub fn #ident(&self #(, #arg_decls)*) -> #rpc::Result<#ok> {
-                            self.proxy.call_typed(#name, (#(#names,)*))
+                        pub fn #ident(&self #(, #arg_decls)*) -> #out {
+                            self.proxy.call_typed(#name, (#(#names,)*))#conv
                         }
                     }
                 } else {
                     quote_spanned! {*span=>
                         #(#docs)*
-                        pub async fn #ident(&self #(, #arg_decls)*) -> #rpc::Result<#ok> {
-                            self.proxy.call_typed(#name, (#(#names,)*)).await
+                        pub async fn #ident(&self #(, #arg_decls)*) -> #out {
+                            self.proxy.call_typed(#name, (#(#names,)*)).await #conv
                         }
                     }
                 }
@@ -310,6 +325,7 @@ fn method(f: &mut TraitItemFn) -> syn::Result<Method> {
 
     let mut remote = camel_case(&sig.ident.to_string());
     let mut params = None;
+    let mut throws = false;
     let mut attrs = Vec::new();
     for a in f.attrs.drain(..) {
         if !a.path().is_ident("hessian") {
@@ -317,6 +333,10 @@ fn method(f: &mut TraitItemFn) -> syn::Result<Method> {
             continue;
         }
         a.parse_nested_meta(|meta| {
+            if meta.path.is_ident("throws") {
+                throws = true;
+                return Ok(());
+            }
             let value: LitStr = meta.value()?.parse()?;
             if meta.path.is_ident("name") {
                 remote = value.value();
@@ -335,12 +355,15 @@ fn method(f: &mut TraitItemFn) -> syn::Result<Method> {
                 }
                 params = Some(list);
             } else {
-                return Err(meta.error("unknown attribute: expected `name = \"…\"` or `params = \"…\"`"));
+                return Err(meta.error("unknown attribute: expected `name = \"…\"`, `params = \"…\"` or `throws`"));
             }
             Ok(())
         })?;
     }
-    Ok(Method { attrs, ident: sig.ident.clone(), remote, params, args, ok, err, span })
+    if throws && err.is_none() {
+        return Err(Error::new(span, "`#[hessian(throws)]` needs a method returning `Result<T, E>`"));
+    }
+    Ok(Method { attrs, ident: sig.ident.clone(), remote, params, args, ok, err, throws, span })
 }
 
 /// `Result<T, E>` gives `(T, Some(E))`; any other type `(type, None)`.

@@ -1,6 +1,6 @@
 //! Errors of the RPC layer: remote faults, transport and codec failures.
 
-use crate::fault::RemoteFault;
+use crate::fault::{DetailError, RemoteFault};
 
 /// Everything a remote call can fail with. Its `Debug` form is short: a fault shows its code,
 /// message, exception class, causes and frame count ([`RemoteFault`]'s), not every frame.
@@ -10,6 +10,15 @@ pub enum Error {
     /// The server answered with a fault (a remote exception).
     #[error("remote fault: {0}")]
     Fault(#[from] RemoteFault),
+    /// The server answered with a fault of an exception class the method declares, but its
+    /// detail does not fit that exception's fields (typed clients of generated code).
+    #[error("remote fault {fault}: {error}")]
+    Exception {
+        /// The fault, with everything the server sent.
+        fault: RemoteFault,
+        /// Why the detail does not fit.
+        error: DetailError,
+    },
     /// The server answered with an HTTP status other than 200.
     #[error("HTTP status {status}{}: {body}", content_type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default())]
     Http {
@@ -84,7 +93,7 @@ impl Error {
     /// The remote fault, if this error is one.
     pub fn fault(&self) -> Option<&RemoteFault> {
         match self {
-            Error::Fault(f) => Some(f),
+            Error::Fault(f) | Error::Exception { fault: f, .. } => Some(f),
             _ => None,
         }
     }

@@ -28,23 +28,22 @@ pub fn escape_message(message: &str) -> String {
     out
 }
 
-/// The detail object of a Java exception as Hessian serializes a `Throwable`: an object of the
-/// exception's class with its `detailMessage`, a null `cause` and an empty `stackTrace`. A Java
-/// client whose class path has the class rebuilds and throws that very exception.
+/// The detail object of a Java exception as Hessian serializes a `Throwable` thrown without
+/// stack frames: an object of the exception's class with its raw `detailMessage`, `cause`
+/// referring back to the exception itself (Java's "no cause"), an empty `stackTrace` and an
+/// empty `suppressedExceptions`; references numbered as in a Hessian 2 fault
+/// ([`exception_detail`]). A Java client whose class path has the class rebuilds and throws
+/// that very exception.
 pub fn java_exception(class: &str, message: &str) -> Value {
-    let def = ClassDef::new(class, ["detailMessage", "cause", "stackTrace"]);
-    Value::object(
-        def,
-        vec![Value::string(message), Value::Null, Value::typed_list("[java.lang.StackTraceElement", Vec::new())],
-    )
+    exception_detail(&ServiceError::new(class.to_owned(), message))
 }
 
 /// A `ServiceException` fault carrying a Java exception of class `class` (e.g.
 /// `java.lang.IllegalArgumentException`), as `HessianSkeleton` writes an exception thrown by a
-/// service method. The message is escaped as Java escapes it.
+/// service method: the fault's message escaped as Java escapes it, the raw one in the
+/// exception object.
 pub fn service_exception(class: &str, message: &str) -> Fault {
-    let message = escape_message(message);
-    Fault { code: SERVICE_EXCEPTION.into(), detail: Some(java_exception(class, &message)), message }
+    ServiceError::new(class.to_owned(), message).into_fault()
 }
 
 /// The fault `HessianSkeleton` writes for an unknown method.
@@ -81,7 +80,11 @@ pub const RUNTIME_EXCEPTION: &str = "java.lang.RuntimeException";
 ///
 /// Any `std::error::Error` converts into it as a `java.lang.RuntimeException` with the error's
 /// message (and its sources'), so methods returning `Result<T, ServiceError>` can use `?` on
-/// any error; [`ServiceError::new`] chooses the class.
+/// any error; [`ServiceError::new`] chooses the class. An application exception's own fields
+/// (`NotFoundException.id`) go in with [`with_detail`](ServiceError::with_detail), and its cause
+/// with [`with_cause`](ServiceError::with_cause): a Java client then catches that class with its
+/// fields and cause set. The fault's bytes are those `HessianServlet` writes for the same
+/// exception thrown with an empty stack trace.
 ///
 /// ```
 /// use hessian_rpc::ServiceError;
@@ -94,18 +97,34 @@ pub const RUNTIME_EXCEPTION: &str = "java.lang.RuntimeException";
 /// }
 /// assert_eq!(parse("x").unwrap_err().class(), "java.lang.RuntimeException");
 /// assert_eq!(parse("-1").unwrap_err().class(), "java.lang.IllegalArgumentException");
+///
+/// #[derive(serde::Serialize)]
+/// #[serde(rename = "com.acme.inventory.NotFoundException")]
+/// struct NotFound {
+///     id: i64,
+/// }
+/// let e = ServiceError::new("com.acme.inventory.NotFoundException", "no item 42")
+///     .with_detail(&NotFound { id: 42 })
+///     .unwrap();
+/// assert_eq!(e.detail_fields().len(), 1);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ServiceError {
     class: std::borrow::Cow<'static, str>,
     message: String,
+    /// The exception's own fields (not `Throwable`'s), in the order Caucho writes them.
+    fields: Vec<(String, Value)>,
+    cause: Option<Box<ServiceError>>,
 }
+
+/// `Throwable`'s own fields, which [`ServiceError`] writes itself.
+const THROWABLE_FIELDS: [&str; 4] = ["detailMessage", "cause", "stackTrace", "suppressedExceptions"];
 
 impl ServiceError {
     /// An exception of the Java class `class` (e.g. `java.lang.IllegalStateException`, or
     /// an application exception class the Java client knows) with `message`.
     pub fn new(class: impl Into<std::borrow::Cow<'static, str>>, message: impl fmt::Display) -> Self {
-        ServiceError { class: class.into(), message: message.to_string() }
+        ServiceError { class: class.into(), message: message.to_string(), fields: Vec::new(), cause: None }
     }
 
     /// A `java.lang.IllegalArgumentException`.
@@ -118,6 +137,43 @@ impl ServiceError {
         Self::new("java.lang.IllegalStateException", message)
     }
 
+    /// Sets the exception's own fields from `detail`, a struct of the exception class's fields
+    /// (such as one `hessian codegen` generates for a declared exception), in the order Caucho
+    /// writes them (the class's primitive and `java.lang` fields first). `Throwable`'s fields
+    /// in it (`detailMessage`, `cause`, …) are left out: the message and cause are the
+    /// error's own. An error when `detail` is not a struct or cannot be encoded.
+    pub fn with_detail(mut self, detail: &impl serde::Serialize) -> Result<Self, hessian::Error> {
+        let fields = match hessian::serde::to_value(detail)? {
+            Value::Object(o) => o.class.fields.iter().cloned().zip(o.fields).collect::<Vec<_>>(),
+            Value::Map(m) => m
+                .entries
+                .into_iter()
+                .filter_map(|(k, v)| match k {
+                    Value::String(k) => Some((k, v)),
+                    _ => None,
+                })
+                .collect(),
+            other => {
+                return Err(hessian::Error::new(
+                    hessian::ErrorKind::Unencodable(format!(
+                        "the detail of {} must be a struct of its fields, not {}",
+                        self.class,
+                        other.kind_name()
+                    )),
+                    0,
+                ))
+            }
+        };
+        self.fields = fields.into_iter().filter(|(k, _)| !THROWABLE_FIELDS.contains(&k.as_str())).collect();
+        Ok(self)
+    }
+
+    /// Sets what caused this exception (Java's `getCause()`).
+    pub fn with_cause(mut self, cause: ServiceError) -> Self {
+        self.cause = Some(Box::new(cause));
+        self
+    }
+
     /// The Java exception class.
     pub fn class(&self) -> &str {
         &self.class
@@ -127,11 +183,154 @@ impl ServiceError {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The exception's own fields set by [`with_detail`](Self::with_detail), by name.
+    pub fn detail_fields(&self) -> &[(String, Value)] {
+        &self.fields
+    }
+
+    /// The cause, if any.
+    pub fn cause(&self) -> Option<&ServiceError> {
+        self.cause.as_deref()
+    }
+
+    /// The exception object as `HessianSkeleton` writes it in a Hessian 2 fault's detail, with
+    /// references numbered from `next` (the fault's map is reference 0, so a detail starts at
+    /// 1): see [`exception_detail`].
+    fn exception_value(&self, next: &mut u32, sentinel: &mut Option<u32>) -> Value {
+        let me = *next;
+        *next += 1;
+        // Caucho's field order: the class's primitive and java.lang fields, then Throwable's
+        // (detailMessage, cause); the class's other fields, then Throwable's (stackTrace,
+        // suppressedExceptions).
+        let split = self.fields.iter().position(|(_, v)| !early_value(v)).unwrap_or(self.fields.len());
+        let mut names: Vec<String> = Vec::with_capacity(self.fields.len() + 4);
+        let mut values: Vec<Value> = Vec::with_capacity(self.fields.len() + 4);
+        for (k, v) in &self.fields[..split] {
+            names.push(k.clone());
+            values.push(v.clone());
+        }
+        names.push("detailMessage".into());
+        values.push(Value::string(self.message.as_str()));
+        names.push("cause".into());
+        values.push(match &self.cause {
+            // Java's "no cause": the field refers to the exception itself
+            None => Value::Ref(me),
+            Some(c) => c.exception_value(next, sentinel),
+        });
+        for (k, v) in &self.fields[split..] {
+            *next += count_refs(v);
+            names.push(k.clone());
+            values.push(v.clone());
+        }
+        names.push("stackTrace".into());
+        values.push(Value::typed_list("[java.lang.StackTraceElement", Vec::new()));
+        *next += 1;
+        names.push("suppressedExceptions".into());
+        values.push(match *sentinel {
+            // Throwable's SUPPRESSED_SENTINEL, one list shared by every exception
+            Some(r) => Value::Ref(r),
+            None => {
+                *sentinel = Some(*next);
+                *next += 1;
+                Value::typed_list("java.util.Collections$EmptyList", Vec::new())
+            }
+        });
+        Value::object(ClassDef::new(self.class.as_ref(), names), values)
+    }
+}
+
+impl ServiceError {
+    /// A received exception's class, message and cause chain (its stack trace and fields are
+    /// not kept), e.g. to send it on.
+    pub fn from_java(e: &JavaException) -> Self {
+        let mut s = ServiceError::new(e.class.clone(), e.message.as_deref().unwrap_or(""));
+        if let Some(c) = &e.cause {
+            s.cause = Some(Box::new(ServiceError::from_java(c)));
+        }
+        s
+    }
+}
+
+/// The fault of a declared exception (generated code): the exception `detail`, a struct of the
+/// class `class`'s own fields, with `message` and `cause`, as [`ServiceError::with_detail`]
+/// writes it. Should the detail not encode, the fault still names `class` and carries the
+/// message, with the reason appended.
+pub fn exception_fault(
+    class: &'static str,
+    message: Option<&str>,
+    cause: Option<&ServiceError>,
+    detail: &impl serde::Serialize,
+) -> Fault {
+    let mut e = ServiceError::new(class, message.unwrap_or(""));
+    e.cause = cause.map(|c| Box::new(c.clone()));
+    match e.clone().with_detail(detail) {
+        Ok(e) => e.into_fault(),
+        Err(why) => {
+            e.message = format!("{} (its fields could not be encoded: {why})", e.message);
+            e.into_fault()
+        }
+    }
+}
+
+/// A declared exception of type `E` (a struct of its class's fields, generated code) from a
+/// received fault, with the exception's cause chain: see [`RemoteFault::detail_as`].
+pub fn decode_exception<E: serde::de::DeserializeOwned>(
+    fault: &RemoteFault,
+) -> Result<(E, Option<ServiceError>), DetailError> {
+    let e = fault.detail_as::<E>()?;
+    let cause = fault.exception().ok().and_then(|j| j.cause.as_deref().map(ServiceError::from_java));
+    Ok((e, cause))
+}
+
+/// Whether Caucho's serializer writes a field of this value with the primitive and
+/// `java.lang` fields (first): numbers, booleans, strings and nulls.
+fn early_value(v: &Value) -> bool {
+    matches!(v, Value::Null | Value::Bool(_) | Value::Int(_) | Value::Long(_) | Value::Double(_) | Value::String(_))
+}
+
+/// How many references writing `v` takes (its lists, maps and objects).
+fn count_refs(v: &Value) -> u32 {
+    match v {
+        Value::List(l) => 1 + l.items.iter().map(count_refs).sum::<u32>(),
+        Value::Map(m) => 1 + m.entries.iter().map(|(k, x)| count_refs(k) + count_refs(x)).sum::<u32>(),
+        Value::Object(o) => 1 + o.fields.iter().map(count_refs).sum::<u32>(),
+        _ => 0,
+    }
+}
+
+/// The detail of the fault of `e` as `HessianServlet` writes it in Hessian 2: the exception
+/// object of `e`'s class with its own fields, the raw message in `detailMessage`, `cause` the
+/// cause's object or (without a cause) a reference to the exception itself, an empty
+/// `stackTrace` and Throwable's shared empty `suppressedExceptions` list. References are
+/// numbered as in a Hessian 2 fault (the detail is reference 1); [`crate::protocol::encode_reply`]
+/// renumbers them for Hessian 1 and Burlap.
+pub fn exception_detail(e: &ServiceError) -> Value {
+    e.exception_value(&mut 1, &mut None)
+}
+
+/// Shifts every reference of `v` down by one: a Hessian 2 fault detail's numbering (the fault's
+/// map is reference 0) made a Hessian 1 or Burlap one (the detail is reference 0).
+pub(crate) fn rebase_refs(v: &mut Value) {
+    match v {
+        Value::Ref(n) => *n = n.saturating_sub(1),
+        Value::List(l) => l.items.iter_mut().for_each(rebase_refs),
+        Value::Map(m) => m.entries.iter_mut().for_each(|(k, x)| {
+            rebase_refs(k);
+            rebase_refs(x);
+        }),
+        Value::Object(o) => o.fields.iter_mut().for_each(rebase_refs),
+        _ => {}
+    }
 }
 
 impl fmt::Display for ServiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.class, self.message)
+        write!(f, "{}: {}", self.class, self.message)?;
+        if let Some(c) = &self.cause {
+            write!(f, " (caused by {c})")?;
+        }
+        Ok(())
     }
 }
 
@@ -143,7 +342,11 @@ impl<E: std::error::Error> From<E> for ServiceError {
 
 impl IntoFault for ServiceError {
     fn into_fault(self) -> Fault {
-        service_exception(&self.class, &self.message)
+        Fault {
+            code: SERVICE_EXCEPTION.into(),
+            message: escape_message(&self.message),
+            detail: Some(exception_detail(&self)),
+        }
     }
 }
 
@@ -179,6 +382,16 @@ impl RemoteFault {
         }
     }
 
+    /// The exception of the detail decoded into `E`, a struct of the exception class's fields
+    /// (such as one `hessian codegen` generates for a declared exception; `Throwable`'s fields
+    /// and unknown ones are skipped). An error naming the class when there is no detail or it
+    /// does not fit `E`'s fields.
+    pub fn detail_as<E: serde::de::DeserializeOwned>(&self) -> Result<E, DetailError> {
+        let class = self.exception_class().unwrap_or("the fault's detail").to_owned();
+        let detail = self.0.detail.clone().ok_or_else(|| DetailError::NoDetail { class: class.clone() })?;
+        hessian::serde::from_value(detail).map_err(|source| DetailError::Fields { class, source })
+    }
+
     /// The underlying fault.
     pub fn into_inner(self) -> Fault {
         self.0
@@ -197,6 +410,26 @@ impl RemoteFault {
     pub(crate) fn of(fault: Fault, protocol: crate::Format) -> RemoteFault {
         RemoteFault(fault, u32::from(protocol == crate::Format::Hessian2))
     }
+}
+
+/// Why a fault's detail is not the exception a typed client expected.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DetailError {
+    /// The fault has no detail.
+    #[error("the fault of {class} has no exception detail")]
+    NoDetail {
+        /// The exception class the fault names, if any.
+        class: String,
+    },
+    /// The detail does not fit the fields of the exception's Rust type.
+    #[error("the detail of {class} does not match its declared fields: {source}")]
+    Fields {
+        /// The exception class.
+        class: String,
+        /// What did not fit.
+        source: hessian::Error,
+    },
 }
 
 /// One frame of a Java stack trace (`java.lang.StackTraceElement`).

@@ -52,9 +52,20 @@ pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientCon
 pub use context::{CallContext, NoCallContext, PeerAddr, Principal};
 pub use error::{Error, Result};
 pub use fault::{IntoFault, RemoteFault, ServiceError};
+/// The codec crate, re-exported for generated code (`hessian_rpc::hessian::serde::Date`,
+/// `hessian_rpc::hessian::Value`): code `hessian codegen` writes needs only `hessian-rpc` and
+/// `serde`.
+pub use hessian;
 pub use hessian::{Call, Fault, Reply, Value};
 pub use hessian_rpc_macros::service;
+/// `indexmap`, re-exported (feature `indexmap`) for generated maps that keep the order of the
+/// wire (`hessian_rpc::indexmap::IndexMap`).
+#[cfg(feature = "indexmap")]
+pub use indexmap;
 pub use protocol::{Dialect, Format};
+/// `serde_bytes`, re-exported for generated `byte[]` fields
+/// (`#[serde(with = "hessian_rpc::serde_bytes")]`).
+pub use serde_bytes;
 pub use server::{serve, HessianServer, HessianServerBuilder, RunningServer, ServerConfig, WorkerServer};
 pub use service::{Handler, Service, ServiceBuilder};
 pub use typed::{ArgError, FromArgs, IntoArgs};

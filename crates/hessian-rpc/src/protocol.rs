@@ -121,8 +121,31 @@ pub fn encode_call(dialect: Dialect, call: &Call) -> Result<Vec<u8>, hessian::Er
 }
 
 /// Encodes a reply (value or fault) in `protocol` ([`hessian::message::reply_to_vec`]).
+///
+/// A fault's detail numbers its references as in a Hessian 2 fault (whose map is reference 0,
+/// [`fault::exception_detail`](crate::fault::exception_detail)); in Hessian 1 and Burlap they
+/// are renumbered from the detail itself.
 pub fn encode_reply(protocol: Format, reply: &Reply) -> Result<Vec<u8>, hessian::Error> {
-    hessian::message::reply_to_vec(protocol, reply)
+    match reply {
+        Err(f) if protocol != Format::Hessian2 && f.detail.as_ref().is_some_and(has_refs) => {
+            let mut f = f.clone();
+            if let Some(d) = f.detail.as_mut() {
+                crate::fault::rebase_refs(d);
+            }
+            hessian::message::reply_to_vec(protocol, &Err(f))
+        }
+        _ => hessian::message::reply_to_vec(protocol, reply),
+    }
+}
+
+fn has_refs(v: &Value) -> bool {
+    match v {
+        Value::Ref(_) => true,
+        Value::List(l) => l.items.iter().any(has_refs),
+        Value::Map(m) => m.entries.iter().any(|(k, x)| has_refs(k) || has_refs(x)),
+        Value::Object(o) => o.fields.iter().any(has_refs),
+        _ => false,
+    }
 }
 
 /// Decodes a reply written in `protocol` ([`hessian::message::reply_from_slice`]); Hessian 1 and
@@ -135,6 +158,36 @@ pub fn decode_reply(protocol: Format, body: &[u8], limits: Limits) -> Result<Rep
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exception_with_a_cause_reads_back_in_every_protocol() {
+        use crate::fault::{IntoFault, RemoteFault};
+        use crate::ServiceError;
+        #[derive(serde::Serialize)]
+        #[serde(rename = "com.acme.StockException")]
+        struct Stock {
+            requested: i32,
+            tags: Vec<String>,
+        }
+        let e = ServiceError::new("com.acme.StockException", "a < b")
+            .with_detail(&Stock { requested: -3, tags: vec!["x".into()] })
+            .unwrap()
+            .with_cause(ServiceError::illegal_argument("negative"));
+        let fault = e.into_fault();
+        assert_eq!(fault.message, "a &lt; b");
+        for protocol in [Format::Hessian2, Format::Hessian1, Format::Burlap] {
+            let bytes = encode_reply(protocol, &Err(fault.clone())).unwrap();
+            let Err(f) = decode_reply(protocol, &bytes, Limits::default()).unwrap() else { panic!("{protocol:?}") };
+            let remote = RemoteFault::of(f, protocol);
+            let java = remote.exception().unwrap_or_else(|e| panic!("{protocol:?}: {e}"));
+            let chain: Vec<_> = java.chain().map(|x| (x.class.as_str(), x.message.as_deref())).collect();
+            assert_eq!(
+                chain,
+                [("com.acme.StockException", Some("a < b")), ("java.lang.IllegalArgumentException", Some("negative"))],
+                "{protocol:?}"
+            );
+        }
+    }
 
     #[test]
     fn detects_each_protocol() {

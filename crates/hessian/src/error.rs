@@ -16,16 +16,83 @@ pub struct Error {
 struct Inner {
     kind: ErrorKind,
     offset: u64,
+    /// Where in the decoded Rust value the error happened, innermost first (filled in by the
+    /// serde deserializer as the error unwinds out of struct fields and list elements).
+    path: Vec<PathSegment>,
+}
+
+/// One step of the path to a value that failed to decode (see [`Error::path`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PathSegment {
+    /// A field of a struct: the struct's name (its simple Java class name, or the serde name
+    /// when it is not a class name; `None` in a map) and the field's name.
+    Field {
+        /// The struct's name, e.g. `Item`.
+        strukt: Option<String>,
+        /// The field's name as on the wire, e.g. `added`.
+        field: String,
+    },
+    /// A struct itself (for errors of the struct as a whole, such as a missing field).
+    Struct(String),
+    /// An element of a list, by index from 0.
+    Index(usize),
+}
+
+/// Renders a path given innermost first: `Item.added`, `Order.lines[2].price`, `[3] Item.added`.
+fn render_path(path: &[PathSegment], f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let mut after_field = false;
+    let mut started = false;
+    for seg in path.iter().rev() {
+        match seg {
+            PathSegment::Index(i) => {
+                write!(f, "[{i}]")?;
+            }
+            PathSegment::Struct(s) => {
+                if started && !after_field {
+                    f.write_str(" ")?;
+                }
+                if !after_field {
+                    f.write_str(s)?;
+                }
+            }
+            PathSegment::Field { strukt, field } => {
+                if after_field {
+                    write!(f, ".{field}")?;
+                } else {
+                    if started {
+                        f.write_str(" ")?;
+                    }
+                    match strukt {
+                        Some(s) => write!(f, "{s}.{field}")?,
+                        None => write!(f, "{field}")?,
+                    }
+                }
+                after_field = true;
+            }
+        }
+        started = true;
+    }
+    Ok(())
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Error").field("kind", &self.inner.kind).field("offset", &self.inner.offset).finish()
+        let mut d = f.debug_struct("Error");
+        d.field("kind", &self.inner.kind).field("offset", &self.inner.offset);
+        if !self.inner.path.is_empty() {
+            d.field("path", &self.path());
+        }
+        d.finish()
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.inner.path.is_empty() {
+            render_path(&self.inner.path, f)?;
+            f.write_str(": ")?;
+        }
         write!(f, "{} at byte offset {}", self.inner.kind, self.inner.offset)
     }
 }
@@ -36,7 +103,63 @@ impl Error {
     /// Creates an error of `kind` at `offset`.
     #[cold]
     pub fn new(kind: ErrorKind, offset: u64) -> Self {
-        Error { inner: Box::new(Inner { kind, offset }) }
+        Error { inner: Box::new(Inner { kind, offset, path: Vec::new() }) }
+    }
+
+    /// Where in the decoded Rust value the error happened, e.g. `Item.added` (a struct's field),
+    /// `Order.lines[2].price`, or `[3] Item.added` (element 3 of a list of `Item`s); `None` for
+    /// an error outside any struct or list.
+    pub fn path(&self) -> Option<String> {
+        if self.inner.path.is_empty() {
+            return None;
+        }
+        struct P<'a>(&'a [PathSegment]);
+        impl fmt::Display for P<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                render_path(self.0, f)
+            }
+        }
+        Some(P(&self.inner.path).to_string())
+    }
+
+    /// The path's segments, innermost first (see [`path`](Self::path)).
+    pub fn path_segments(&self) -> &[PathSegment] {
+        &self.inner.path
+    }
+
+    /// Adds the field `field` as the next enclosing step of the path (on the error path of a
+    /// struct field's decoding). `strukt` names the struct when known.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn in_field(mut self, field: &str) -> Self {
+        self.inner.path.push(PathSegment::Field { strukt: None, field: field.to_owned() });
+        self
+    }
+
+    /// Adds the list element `index` as the next enclosing step of the path.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn in_element(mut self, index: usize) -> Self {
+        self.inner.path.push(PathSegment::Index(index));
+        self
+    }
+
+    /// Names the struct `name` (a serde name such as `com.acme.Item`, shown by its simple
+    /// name) whose field the path's outermost step is, or adds it as a step when the error
+    /// is the struct's own (a missing field).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn in_struct(&mut self, name: &str) {
+        let simple = name.rsplit('.').next().unwrap_or(name);
+        let simple = simple.rsplit('$').next().unwrap_or(simple);
+        if simple.is_empty() {
+            return;
+        }
+        match self.inner.path.last_mut() {
+            Some(PathSegment::Field { strukt: s @ None, .. }) => *s = Some(simple.to_owned()),
+            Some(PathSegment::Field { .. }) | Some(PathSegment::Struct(_)) => {}
+            None | Some(PathSegment::Index(_)) => self.inner.path.push(PathSegment::Struct(simple.to_owned())),
+        }
     }
 
     /// What went wrong.

@@ -458,7 +458,7 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
         let head = self.dec.map_head(open)?;
         self.note_start(at);
         let seen = fields.map(|f| (f, 0));
-        let mut acc = MapAccess { de: self, count: 0, done: head.closed, pending_value: false, seen };
+        let mut acc = MapAccess { de: self, count: 0, done: head.closed, pending_value: false, seen, field: None };
         let v = visitor.visit_map(&mut acc)?;
         let (count, done, pending_value) = (acc.count, acc.done, acc.pending_value);
         if pending_value {
@@ -519,7 +519,7 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
         let (v, left) = if let Some(fields) = fast {
             // The class definition lists exactly the Rust type's fields, in order: hand the
             // values over as a sequence, without keys.
-            let mut seq = ObjectSeq { de: self, left: fields.len() };
+            let mut seq = ObjectSeq { de: self, left: fields.len(), fields };
             let v = visitor.visit_seq(&mut seq)?;
             (v, seq.left)
         } else {
@@ -857,6 +857,7 @@ impl<'de, D: TokenRead<'de>> de::Deserializer<'de> for &mut Deserializer<'de, D>
         // In place, so that a large struct is not moved through another `Result`.
         if let Err(e) = &mut r {
             e.locate(at);
+            e.in_struct(name);
         }
         r
     }
@@ -936,7 +937,7 @@ impl<'de, D: TokenRead<'de>> de::SeqAccess<'de> for ListAccess<'_, 'de, D> {
         };
         match seed.deserialize(&mut *self.de) {
             Ok(v) => Ok(Some(v)),
-            Err(e) => Err(located(e, start)),
+            Err(e) => Err(located(e, start).in_element(self.count - 1)),
         }
     }
 
@@ -954,6 +955,8 @@ struct MapAccess<'a, 'de, D: TokenRead<'de>> {
     /// For a struct: its field names, and which of the first 64 the map has given so far (a
     /// repeat is skipped with its value).
     seen: Option<(&'static [&'static str], u64)>,
+    /// For a struct: the name of the field whose value comes next (for the error path).
+    field: Option<&'static str>,
 }
 
 impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, D> {
@@ -974,6 +977,7 @@ impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, D> {
                 if let Some(i) = index {
                     *given |= 1 << i;
                 }
+                self.field = index.map(|i| names[i]);
                 if !repeat {
                     return seed
                         .deserialize(de::IntoDeserializer::<Error>::into_deserializer(name))
@@ -992,7 +996,11 @@ impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, D> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.pending_value = false;
         let start = self.de.dec.offset();
-        seed.deserialize(&mut *self.de).map_err(|e| e.at_offset(start))
+        let field = self.field.take();
+        seed.deserialize(&mut *self.de).map_err(|e| match field {
+            Some(f) => e.at_offset(start).in_field(f),
+            None => e.at_offset(start),
+        })
     }
 }
 
@@ -1000,6 +1008,8 @@ impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, D> {
 struct ObjectSeq<'a, 'de, D: TokenRead<'de>> {
     de: &'a mut Deserializer<'de, D>,
     left: usize,
+    /// The struct's field names (for the error path).
+    fields: &'static [&'static str],
 }
 
 impl<'de, D: TokenRead<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, D> {
@@ -1016,7 +1026,10 @@ impl<'de, D: TokenRead<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, D> {
         let start = self.de.dec.offset();
         match seed.deserialize(&mut *self.de) {
             Ok(v) => Ok(Some(v)),
-            Err(e) => Err(located(e, start)),
+            Err(e) => {
+                let field = self.fields.get(self.fields.len() - self.left - 1).copied().unwrap_or("");
+                Err(located(e, start).in_field(field))
+            }
         }
     }
 
@@ -1032,6 +1045,19 @@ struct ObjectAccess<'a, 'de, D: TokenRead<'de>> {
     keys: usize,
     values: usize,
     n: usize,
+}
+
+impl<'de, D: TokenRead<'de>> ObjectAccess<'_, 'de, D> {
+    /// The error of the field just read, located and with the field in its path.
+    #[cold]
+    #[inline(never)]
+    fn field_error(&self, e: Error, start: u64) -> Error {
+        let e = e.at_offset(start);
+        match self.keys.checked_sub(1).and_then(|i| self.de.dec.class_fields(self.class).get(i)) {
+            Some(name) => e.in_field(name),
+            None => e,
+        }
+    }
 }
 
 impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, D> {
@@ -1067,7 +1093,7 @@ impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for ObjectAccess<'_, 'de, D> {
         let start = self.de.dec.offset();
         match seed.deserialize(&mut *self.de) {
             Ok(v) => Ok(v),
-            Err(e) => Err(e.at_offset(start)),
+            Err(e) => Err(self.field_error(e, start)),
         }
     }
 

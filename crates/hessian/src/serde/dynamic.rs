@@ -378,6 +378,8 @@ macro_rules! value_int {
 struct Entries<I> {
     iter: I,
     value: Option<Value>,
+    /// The key of `value` when it is a string (a field name, for the error path).
+    key: Option<String>,
 }
 
 impl<'de, I: Iterator<Item = (Value, Value)>> de::MapAccess<'de> for Entries<I> {
@@ -386,23 +388,34 @@ impl<'de, I: Iterator<Item = (Value, Value)>> de::MapAccess<'de> for Entries<I> 
         match self.iter.next() {
             Some((k, v)) => {
                 self.value = Some(v);
+                self.key = match &k {
+                    Value::String(s) => Some(s.clone()),
+                    _ => None,
+                };
                 seed.deserialize(ValueDe(k)).map(Some)
             }
             None => Ok(None),
         }
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(ValueDe(self.value.take().unwrap_or(Value::Null)))
+        let key = self.key.take();
+        seed.deserialize(ValueDe(self.value.take().unwrap_or(Value::Null))).map_err(|e| match key {
+            Some(k) => e.in_field(&k),
+            None => e,
+        })
     }
 }
 
-struct Items<I>(I);
+struct Items<I>(I, usize);
 
 impl<'de, I: Iterator<Item = Value>> de::SeqAccess<'de> for Items<I> {
     type Error = Error;
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         match self.0.next() {
-            Some(v) => seed.deserialize(ValueDe(v)).map(Some),
+            Some(v) => {
+                self.1 += 1;
+                seed.deserialize(ValueDe(v)).map(Some).map_err(|e| e.in_element(self.1 - 1))
+            }
             None => Ok(None),
         }
     }
@@ -410,11 +423,11 @@ impl<'de, I: Iterator<Item = Value>> de::SeqAccess<'de> for Items<I> {
 
 fn visit_object<'de, V: Visitor<'de>>(o: Object, visitor: V) -> Result<V::Value> {
     let names = o.class.fields.iter().map(|f| Value::String(f.clone())).collect::<Vec<_>>();
-    visitor.visit_map(Entries { iter: names.into_iter().zip(o.fields), value: None })
+    visitor.visit_map(Entries { iter: names.into_iter().zip(o.fields), value: None, key: None })
 }
 
 fn visit_map<'de, V: Visitor<'de>>(m: Map, visitor: V) -> Result<V::Value> {
-    visitor.visit_map(Entries { iter: m.entries.into_iter(), value: None })
+    visitor.visit_map(Entries { iter: m.entries.into_iter(), value: None, key: None })
 }
 
 impl<'de> de::Deserializer<'de> for ValueDe {
@@ -429,7 +442,7 @@ impl<'de> de::Deserializer<'de> for ValueDe {
             Value::Double(d) => visitor.visit_f64(d),
             Value::String(s) => visitor.visit_string(s),
             Value::Binary(b) => visitor.visit_byte_buf(b),
-            Value::List(l) => visitor.visit_seq(Items(l.items.into_iter())),
+            Value::List(l) => visitor.visit_seq(Items(l.items.into_iter(), 0)),
             Value::Map(m) => visit_map(*m, visitor),
             Value::Object(o) => visit_object(*o, visitor),
             Value::Remote(r) => {
@@ -525,8 +538,8 @@ impl<'de> de::Deserializer<'de> for ValueDe {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0 {
-            Value::List(l) => visitor.visit_seq(Items(l.items.into_iter())),
-            Value::Binary(b) => visitor.visit_seq(Items(b.into_iter().map(|x| Value::Int(x.into())))),
+            Value::List(l) => visitor.visit_seq(Items(l.items.into_iter(), 0)),
+            Value::Binary(b) => visitor.visit_seq(Items(b.into_iter().map(|x| Value::Int(x.into())), 0)),
             ref v => Err(invalid(v, "a list")),
         }
     }
@@ -549,16 +562,20 @@ impl<'de> de::Deserializer<'de> for ValueDe {
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match self.0 {
+        let r = match self.0 {
             Value::Map(m) => visit_map(*m, visitor),
             Value::Object(o) => visit_object(*o, visitor),
-            Value::List(l) => visitor.visit_seq(Items(l.items.into_iter())),
+            Value::List(l) => visitor.visit_seq(Items(l.items.into_iter(), 0)),
             ref v => Err(invalid(v, "an object")),
-        }
+        };
+        r.map_err(|mut e| {
+            e.in_struct(name);
+            e
+        })
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

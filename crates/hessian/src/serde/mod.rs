@@ -82,14 +82,28 @@ impl ::serde::ser::Error for Error {
     }
 }
 
+/// What serde's `Unexpected` names, in Hessian's words: the null that serde calls a "unit
+/// value" is `null`.
+#[cold]
+fn found(unexp: ::serde::de::Unexpected<'_>) -> String {
+    match unexp {
+        ::serde::de::Unexpected::Unit => "null".to_owned(),
+        other => other.to_string(),
+    }
+}
+
 impl ::serde::de::Error for Error {
     fn custom<T: Display>(msg: T) -> Self {
         Error::new(ErrorKind::Message(msg.to_string()), Error::UNKNOWN_OFFSET)
     }
 
     fn invalid_type(unexp: ::serde::de::Unexpected<'_>, exp: &dyn ::serde::de::Expected) -> Self {
+        Error::new(ErrorKind::InvalidType { expected: exp.to_string(), found: found(unexp) }, Error::UNKNOWN_OFFSET)
+    }
+
+    fn invalid_value(unexp: ::serde::de::Unexpected<'_>, exp: &dyn ::serde::de::Expected) -> Self {
         Error::new(
-            ErrorKind::InvalidType { expected: exp.to_string(), found: unexp.to_string() },
+            ErrorKind::Message(format!("invalid value: {}, expected {exp}", found(unexp))),
             Error::UNKNOWN_OFFSET,
         )
     }
