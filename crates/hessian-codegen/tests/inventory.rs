@@ -416,7 +416,7 @@ fn java_catches_the_rust_servers_exceptions_with_their_fields_and_causes() {
 fn the_blocking_client_returns_the_declared_exceptions_too() {
     let Some(java) = java_with_jetty() else { return };
     let servlet = jetty(&java);
-    let client = hessian_rpc::BlockingClient::new(Client::builder()).unwrap();
+    let client = hessian_rpc::BlockingClient::new();
     let url = format!("http://127.0.0.1:{}/inventory", servlet.1);
     let inventory = inventory::InventoryBlockingClient::new(client.proxy(&url).unwrap());
     assert_eq!(inventory.get(4).unwrap(), item(4));
