@@ -203,6 +203,22 @@ impl Tables {
         self.class_id_by_value(class)
     }
 
+    /// Like [`class_id`](Self::class_id); a definition found by equal contents (not the same
+    /// `Arc`) is replaced by `class` in its slot, so that the next instance of `class` is found
+    /// by address: values decoded elsewhere (or a type map's definitions, seeded) would
+    /// otherwise compare names and fields at every instance.
+    #[inline]
+    pub(crate) fn class_id_adopting(&mut self, class: &Arc<ClassDef>) -> Option<u32> {
+        if let Some(i) = self.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
+            return Some(i as u32);
+        }
+        let i = self.class_id_by_value(class)?;
+        if let Some(slot) = self.classes.get_mut(i as usize) {
+            *slot = class.clone();
+        }
+        Some(i)
+    }
+
     /// [`class_id`](Self::class_id) past the same-`Arc` search: by equal contents.
     #[inline(never)]
     fn class_id_by_value(&self, class: &Arc<ClassDef>) -> Option<u32> {

@@ -660,7 +660,7 @@ impl<W: Write> Encoder<W> {
     /// Writes the definition of `class` unless this message (or the seed) already has it, and
     /// returns its index for [`write_object_header`](Self::write_object_header).
     pub fn write_class_def(&mut self, class: &Arc<ClassDef>) -> Result<u32> {
-        Ok(match self.tables.class_id(class) {
+        Ok(match self.tables.class_id_adopting(class) {
             Some(id) => id,
             None => {
                 self.put_class_def(class)?;
