@@ -117,7 +117,43 @@ fn tiny_run_writes_a_complete_report() {
     let h2 = small["series"].as_array().and_then(|s| s.iter().find(|s| s["id"] == "hessian2")).expect("hessian2 row");
     assert_eq!(h2["points"].as_array().map(Vec::len), Some(2));
     assert!(h2["points"][0]["values"]["reply_bytes"].as_f64().unwrap_or(0.0) > 0.0);
+
+    // `--compare`: a second run (one protocol of experiment 2) beside this one, row by row
+    let again = out.with_extension("again");
+    let _ = std::fs::remove_dir_all(&again);
+    let run = Command::new(env!("CARGO_BIN_EXE_seed"))
+        .args(["--tiny", "--only", "2", "--protocols", "hessian2", "--out"])
+        .arg(&again)
+        .arg("--compare")
+        .arg(&out)
+        .output()
+        .expect("run seed --compare");
+    assert!(run.status.success(), "seed --compare failed:\n{}", String::from_utf8_lossy(&run.stderr));
+    let report = std::fs::read_to_string(again.join("REPORT.md")).expect("REPORT.md written");
+    assert!(report.contains("## Compared with an earlier run"), "no comparison in the report");
+    let json: Value = serde_json::from_slice(&std::fs::read(again.join("results.json")).expect("results.json"))
+        .expect("results.json is JSON");
+    let points = json["compare"]["points"].as_array().expect("compare.points");
+    assert!(!points.is_empty(), "no row matched the earlier run");
+    for p in points {
+        assert_eq!(p["row"], "hessian2", "{p}");
+        assert!(p["ratio"].as_f64().is_some_and(|r| r > 0.0), "{p}");
+        // the same build sends the same bytes
+        let bytes = p["bytes_ratios"].as_object().expect("bytes_ratios");
+        assert!(!bytes.is_empty() && bytes.values().all(|r| r.as_f64() == Some(1.0)), "{p}");
+    }
+    let _ = std::fs::remove_dir_all(&again);
     let _ = std::fs::remove_dir_all(Path::new(&out));
+}
+
+#[test]
+fn compare_with_a_directory_without_results_is_refused_before_running() {
+    let run = Command::new(env!("CARGO_BIN_EXE_seed"))
+        .args(["--tiny", "--compare", "/nonexistent/seed-results"])
+        .output()
+        .expect("run seed");
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--compare: cannot read"));
 }
 
 #[test]

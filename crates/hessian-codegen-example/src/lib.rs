@@ -2,7 +2,7 @@
 //! `com.example.greeter.Greeter` into `$OUT_DIR/greeter.rs`, included here. The generated code
 //! needs only `hessian-rpc` and `serde` (see `Cargo.toml`).
 //!
-//! ```ignore
+//! ```text
 //! // build.rs
 //! hessian_codegen::generate_to_file(&["target/classes"], "com.example.greeter.Greeter",
 //!     &hessian_codegen::Options::default(), out_dir.join("greeter.rs"))?;

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! seed [--quick | --full | --tiny] [--only 1,2,3|negotiation,protocols,codecs]
-//!      [--protocols ID,...] [--out DIR] [--list]
+//!      [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--list]
 //! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc     (the suite's own server processes)
 //! ```
 //!
@@ -22,11 +22,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--list]
+const USAGE: &str =
+    "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--list]
        seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc";
 
 fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options { mode: Mode::Quick, only: Vec::new(), protocols: None, out: PathBuf::from("results") };
+    let mut o =
+        Options { mode: Mode::Quick, only: Vec::new(), protocols: None, out: PathBuf::from("results"), compare: None };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
@@ -35,6 +37,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--full" => o.mode = Mode::Full,
             "--tiny" => o.mode = Mode::Tiny,
             "--out" => o.out = PathBuf::from(value("--out")?),
+            "--compare" => o.compare = Some(PathBuf::from(value("--compare")?)),
             "--only" => {
                 for e in value("--only")?.split(',') {
                     o.only.push(match e.trim() {
@@ -160,6 +163,14 @@ fn main() -> ExitCode {
             return if e.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) };
         }
     };
+    // an earlier run to compare with is read first: a wrong directory fails before the suite runs
+    let old = match opts.compare.as_deref().map(seed::compare::load).transpose() {
+        Ok(old) => old,
+        Err(e) => {
+            eprintln!("seed: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Err(e) = seed::procs::install_interrupt_handler() {
         eprintln!("seed: {e}");
     }
@@ -187,7 +198,7 @@ fn main() -> ExitCode {
             pb.finish_with_message("done");
         }
     }
-    let run = Run {
+    let mut run = Run {
         schema: "hessian-seed/1".into(),
         mode: opts.mode.name().into(),
         started,
@@ -196,7 +207,11 @@ fn main() -> ExitCode {
         machine,
         load_at_end: seed::machine::load_average(),
         experiments,
+        compare: None,
     };
+    if let (Some(old), Some(dir)) = (&old, &opts.compare) {
+        run.compare = Some(seed::compare::compare(&run, old, dir, seed::compare::DEFAULT_THRESHOLD));
+    }
     let mut ok = true;
     match seed::report::write(&run, &opts.out) {
         Ok(report) => println!("report: {}", report.display()),

@@ -9,6 +9,7 @@
 //!   `ObjectOutputStream` and Caucho's `Hessian2Output`.
 
 pub mod chart;
+pub mod compare;
 pub mod exp1;
 pub mod exp2;
 pub mod exp3;
@@ -58,6 +59,8 @@ pub struct Options {
     pub protocols: Option<Vec<String>>,
     /// Where the report, the charts and `results.json` go.
     pub out: PathBuf,
+    /// An earlier run's directory to compare this run with (`--compare`).
+    pub compare: Option<PathBuf>,
 }
 
 impl Options {

@@ -377,6 +377,9 @@ pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
         }
         out.push('\n');
     }
+    if let Some(c) = &run.compare {
+        out.push_str(&crate::seed::compare::section(c));
+    }
     let mut chart_errors = Vec::new();
     for e in &run.experiments {
         experiment(&mut out, dir, e, &mut chart_errors);

@@ -143,6 +143,9 @@ pub struct Run {
     pub load_at_end: String,
     /// The experiments that ran.
     pub experiments: Vec<Experiment>,
+    /// This run against an earlier one (`seed --compare OLD_DIR`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<crate::seed::compare::Comparison>,
 }
 
 impl Run {
