@@ -2,6 +2,8 @@
 //! demo server, Caucho's `HessianServlet` in Jetty 9.4 (a fault with a cause chain, and Jetty's
 //! HTML error page), and a raw TCP server that cuts a chunked reply short.
 
+mod common;
+
 use hessian::Value;
 use hessian_rpc::{BlockingClient, Client, Error};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -28,17 +30,9 @@ impl Drop for Running {
     }
 }
 
-/// `hessian serve-demo` on an ephemeral port.
-fn demo() -> Running {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hessian"))
-        .args(["serve-demo", "--listen", "127.0.0.1:0", "--workers", "1"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("spawn serve-demo");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("first line");
-    let addr = line.split("http://").nth(1).and_then(|s| s.split_whitespace().next()).expect("address").to_owned();
-    Running { child, addr }
+/// `hessian serve-demo` on an ephemeral port, on one worker.
+fn demo() -> common::Demo {
+    common::Demo::start(0, &["--workers".into(), "1".into()])
 }
 
 /// `HessianServlet` serving `RpcFaultServiceImpl` at `/faults` in Jetty (`JettyFaults.java`);
@@ -56,7 +50,7 @@ fn jetty() -> Option<Running> {
 #[test]
 fn bare_words_are_strings_and_json_stays_json() {
     let d = demo();
-    let echo = format!("http://{}/echo", d.addr);
+    let echo = format!("http://127.0.0.1:{}/echo", d.port);
     for (arg, want) in [
         ("widget", "\"widget\""),
         ("hello world", "\"hello world\""),
@@ -199,7 +193,7 @@ fn a_reply_cut_short_says_so() {
 #[test]
 fn blocking_client_new_mirrors_client_new() {
     let d = demo();
-    let url = format!("http://{}/echo", d.addr);
+    let url = format!("http://127.0.0.1:{}/echo", d.port);
     let blocking = BlockingClient::new();
     assert_eq!(blocking.config().dialect, Client::new().config().dialect);
     let got = blocking.proxy(&url).unwrap().call("echo", vec![Value::string("widget")]).unwrap();

@@ -1,0 +1,42 @@
+package org.example.jetty;
+
+import com.caucho.hessian.server.HessianServlet;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.servlet.ServletContextHandler;
+import org.eclipse.jetty.servlet.ServletHolder;
+
+/**
+ * Caucho's HessianServlet in embedded Jetty 9.4 on 127.0.0.1, as the Jetty programs of the tests
+ * and benchmarks run it (JettyBench, JettyFaults, com.acme.inventory.InventoryJetty): one
+ * HTTP/1.1 connector, Jetty's defaults otherwise (QueuedThreadPool of up to 200 threads).
+ */
+public final class HessianJetty {
+  private HessianJetty() {}
+
+  /**
+   * Serves {@code impl} as {@code api} at {@code path} on the port in {@code args[0]} (0 or none:
+   * any free one); prints "PORT n" once started and serves until killed.
+   */
+  public static void serve(String[] args, Class<?> api, Object impl, String path) throws Exception {
+    int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+    Server server = new Server();
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost("127.0.0.1");
+    connector.setPort(port);
+    server.addConnector(connector);
+
+    HessianServlet servlet = new HessianServlet();
+    servlet.setHomeAPI(api);
+    servlet.setHome(impl);
+    ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
+    context.setContextPath("/");
+    context.addServlet(new ServletHolder(servlet), path);
+    server.setHandler(context);
+
+    server.start();
+    System.out.println("PORT " + connector.getLocalPort());
+    System.out.flush();
+    server.join();
+  }
+}
