@@ -14,7 +14,9 @@
 //! N = 2000. For profiles (`perf stat`, callgrind), `w1`/`w2` run one
 //! workload only, and `RPC_PROBE_ONLY=raw|typed` one client kind only (the raw tokio socket, or
 //! the typed client on a current-thread runtime): `perf stat --no-inherit` then counts that
-//! client's own work, without the server child's.
+//! client's own work, without the server child's. `RPC_PROBE_ONLY=pair` runs the two of them
+//! interleaved call by call and prints the typed client's median over the raw socket's, with
+//! its spread over 5 blocks of rounds.
 use hessian::Value;
 use hessian_rpc::{protocol, BlockingClient, Client, Dialect, Format, HessianServer};
 use hessian_testkit::workloads::{items, W2Classes};
@@ -291,6 +293,97 @@ fn time_raw_tokio(port: u16, w: Work, n: usize) -> Vec<Duration> {
     })
 }
 
+/// The typed client against the raw tokio socket, call by call on one current-thread runtime
+/// (which one goes first alternating each round), so that the machine's load falls on both
+/// alike: prints each one's median, the ratio of the medians with its min–max over 5 blocks of
+/// rounds, and the median of the per-round ratios (issue 28 item 4: typed ≤ 1.1 × raw).
+fn pair(port: u16, url: &str, w: Work, n: usize) {
+    use hessian_testkit::structs::w2;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (method, arg) = workload(w);
+    let body = protocol::encode_call(Dialect::HESSIAN2, &hessian::Call::new(method, vec![arg])).expect("encode");
+    let mut req = format!(
+        "POST /bench HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: x-application/hessian\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(&body);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let (raw, typed) = rt.block_on(async {
+        let proxy = Client::builder().dialect(Dialect::HESSIAN2).build().proxy(url).expect("url");
+        let bench = hessian_demo::BenchClient::new(proxy);
+        let request = w2::request();
+        let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
+        s.set_nodelay(true).expect("nodelay");
+        let mut buf = vec![0u8; 4 << 20];
+        let warm = (n / 10).max(1);
+        let (mut raw, mut typed) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for round in 0..n + warm {
+            for k in 0..2 {
+                let t0 = Instant::now();
+                if (k + round) % 2 == 0 {
+                    s.write_all(&req).await.expect("write");
+                    let mut got = 0;
+                    loop {
+                        let r = s.read(&mut buf[got..]).await.expect("read");
+                        assert!(r > 0, "closed");
+                        got += r;
+                        let Some(end) = buf[..got].windows(4).position(|w| w == b"\r\n\r\n") else { continue };
+                        let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+                        let len: usize = head
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
+                            .expect("content-length");
+                        while got < end + 4 + len {
+                            let r = s.read(&mut buf[got..]).await.expect("read");
+                            assert!(r > 0, "closed");
+                            got += r;
+                        }
+                        break;
+                    }
+                    if round >= warm {
+                        raw.push(t0.elapsed());
+                    }
+                } else {
+                    let v = match w {
+                        Work::W0 => bench.get_items(0).await.map(|v| v.len()),
+                        Work::W1 => bench.get_items(5000).await.map(|v| v.len()),
+                        Work::W2 => bench.exchange(request.clone()).await.map(|o| o.lines.len()),
+                    };
+                    std::hint::black_box(v.expect("call"));
+                    if round >= warm {
+                        typed.push(t0.elapsed());
+                    }
+                }
+            }
+        }
+        (raw, typed)
+    });
+    let median = |t: &[Duration]| {
+        let mut t = t.to_vec();
+        t.sort();
+        t[t.len() / 2].as_secs_f64() * 1e6
+    };
+    let ratio = median(&typed) / median(&raw);
+    let blocks: Vec<f64> = (0..5)
+        .map(|b| {
+            let (from, to) = (b * n / 5, (b + 1) * n / 5);
+            median(&typed[from..to]) / median(&raw[from..to])
+        })
+        .collect();
+    let mut rounds: Vec<f64> =
+        typed.iter().zip(&raw).map(|(t, r)| t.as_secs_f64() / r.as_secs_f64().max(1e-9)).collect();
+    rounds.sort_by(f64::total_cmp);
+    let (lo, hi) = blocks.iter().fold((f64::MAX, f64::MIN), |(lo, hi), b| (lo.min(*b), hi.max(*b)));
+    println!(
+        "pair, {n} rounds: raw tokio socket median {:.1} µs, typed client median {:.1} µs; typed ÷ raw {ratio:.3} \
+         (5 blocks {lo:.3}–{hi:.3}), per-round ratio median {:.3}",
+        median(&raw),
+        median(&typed),
+        rounds[rounds.len() / 2]
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("serve") {
@@ -329,6 +422,11 @@ fn main() {
             Work::W2 => "W2 exchange",
         };
         let only = std::env::var("RPC_PROBE_ONLY").ok();
+        if only.as_deref() == Some("pair") {
+            print!("{name}: ");
+            pair(port, &url, w, n);
+            continue;
+        }
         if let Some(only) = only.as_deref() {
             // one client kind alone, for `perf stat` and `strace -c` of that kind
             let t = match only {
