@@ -246,10 +246,34 @@ fn time_raw(port: u16, w: Work, n: usize) -> Vec<Duration> {
     t
 }
 
+/// One raw exchange on a tokio socket: writes `req` (a whole HTTP request) and reads the
+/// response's head and `Content-Length` bytes into `buf`, undecoded.
+async fn raw_exchange(s: &mut tokio::net::TcpStream, req: &[u8], buf: &mut [u8]) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    s.write_all(req).await.expect("write");
+    let mut got = 0;
+    loop {
+        let k = s.read(&mut buf[got..]).await.expect("read");
+        assert!(k > 0, "closed");
+        got += k;
+        let Some(end) = buf[..got].windows(4).position(|w| w == b"\r\n\r\n") else { continue };
+        let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+        let len: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
+            .expect("content-length");
+        while got < end + 4 + len {
+            let k = s.read(&mut buf[got..]).await.expect("read");
+            assert!(k > 0, "closed");
+            got += k;
+        }
+        return;
+    }
+}
+
 /// The same raw exchange over a tokio `TcpStream` on a current-thread runtime: what the async
 /// machinery (epoll wait instead of a blocking read) adds, without the client.
 fn time_raw_tokio(port: u16, w: Work, n: usize) -> Vec<Duration> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (method, arg) = workload(w);
     let body = protocol::encode_call(Dialect::HESSIAN2, &hessian::Call::new(method, vec![arg])).expect("encode");
     let mut req = format!(
@@ -266,25 +290,7 @@ fn time_raw_tokio(port: u16, w: Work, n: usize) -> Vec<Duration> {
         let mut t = Vec::with_capacity(n);
         for i in 0..n + (n / 10).max(1) {
             let t0 = Instant::now();
-            s.write_all(&req).await.expect("write");
-            let mut got = 0;
-            loop {
-                let k = s.read(&mut buf[got..]).await.expect("read");
-                assert!(k > 0, "closed");
-                got += k;
-                let Some(end) = buf[..got].windows(4).position(|w| w == b"\r\n\r\n") else { continue };
-                let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-                let len: usize = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
-                    .expect("content-length");
-                while got < end + 4 + len {
-                    let k = s.read(&mut buf[got..]).await.expect("read");
-                    assert!(k > 0, "closed");
-                    got += k;
-                }
-                break;
-            }
+            raw_exchange(&mut s, &req, &mut buf).await;
             if i >= (n / 10).max(1) {
                 t.push(t0.elapsed());
             }
@@ -299,7 +305,6 @@ fn time_raw_tokio(port: u16, w: Work, n: usize) -> Vec<Duration> {
 /// rounds, and the median of the per-round ratios (issue 28 item 4: typed ≤ 1.1 × raw).
 fn pair(port: u16, url: &str, w: Work, n: usize) {
     use hessian_testkit::structs::w2;
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (method, arg) = workload(w);
     let body = protocol::encode_call(Dialect::HESSIAN2, &hessian::Call::new(method, vec![arg])).expect("encode");
     let mut req = format!(
@@ -322,25 +327,7 @@ fn pair(port: u16, url: &str, w: Work, n: usize) {
             for k in 0..2 {
                 let t0 = Instant::now();
                 if (k + round) % 2 == 0 {
-                    s.write_all(&req).await.expect("write");
-                    let mut got = 0;
-                    loop {
-                        let r = s.read(&mut buf[got..]).await.expect("read");
-                        assert!(r > 0, "closed");
-                        got += r;
-                        let Some(end) = buf[..got].windows(4).position(|w| w == b"\r\n\r\n") else { continue };
-                        let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-                        let len: usize = head
-                            .lines()
-                            .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
-                            .expect("content-length");
-                        while got < end + 4 + len {
-                            let r = s.read(&mut buf[got..]).await.expect("read");
-                            assert!(r > 0, "closed");
-                            got += r;
-                        }
-                        break;
-                    }
+                    raw_exchange(&mut s, &req, &mut buf).await;
                     if round >= warm {
                         raw.push(t0.elapsed());
                     }
