@@ -199,9 +199,8 @@ fn codec(n: usize) -> f64 {
     median
 }
 
-/// The floor of any client: the same request over a blocking `std::net` socket, no codec (the
-/// reply is read by its `Content-Length`, not decoded).
-fn time_raw(port: u16, w: Work, n: usize) -> Vec<Duration> {
+/// The pre-encoded HTTP request of workload `w` to the demo server on `port`, head and body.
+fn raw_request(port: u16, w: Work) -> Vec<u8> {
     let (method, arg) = workload(w);
     let body = protocol::encode_call(Dialect::HESSIAN2, &hessian::Call::new(method, vec![arg])).expect("encode");
     let mut req = format!(
@@ -210,6 +209,24 @@ fn time_raw(port: u16, w: Work, n: usize) -> Vec<Duration> {
     )
     .into_bytes();
     req.extend_from_slice(&body);
+    req
+}
+
+/// Once `got` holds a response's whole head: the length of head and body (by `Content-Length`).
+fn response_len(got: &[u8]) -> Option<usize> {
+    let end = got.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&got[..end]).to_ascii_lowercase();
+    let len: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
+        .expect("content-length");
+    Some(end + 4 + len)
+}
+
+/// The floor of any client: the same request over a blocking `std::net` socket, no codec (the
+/// reply is read by its `Content-Length`, not decoded).
+fn time_raw(port: u16, w: Work, n: usize) -> Vec<Duration> {
+    let req = raw_request(port, w);
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
     s.set_nodelay(true).expect("nodelay");
     let mut buf = vec![0u8; 4 << 20];
@@ -220,13 +237,8 @@ fn time_raw(port: u16, w: Work, n: usize) -> Vec<Duration> {
             let k = s.read(&mut buf[got..]).expect("read");
             assert!(k > 0, "closed");
             got += k;
-            let Some(end) = buf[..got].windows(4).position(|w| w == b"\r\n\r\n") else { continue };
-            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
-                .expect("content-length");
-            while got < end + 4 + len {
+            let Some(total) = response_len(&buf[..got]) else { continue };
+            while got < total {
                 let k = s.read(&mut buf[got..]).expect("read");
                 assert!(k > 0, "closed");
                 got += k;
@@ -256,13 +268,8 @@ async fn raw_exchange(s: &mut tokio::net::TcpStream, req: &[u8], buf: &mut [u8])
         let k = s.read(&mut buf[got..]).await.expect("read");
         assert!(k > 0, "closed");
         got += k;
-        let Some(end) = buf[..got].windows(4).position(|w| w == b"\r\n\r\n") else { continue };
-        let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-        let len: usize = head
-            .lines()
-            .find_map(|l| l.strip_prefix("content-length:").map(|v| v.trim().parse().expect("length")))
-            .expect("content-length");
-        while got < end + 4 + len {
+        let Some(total) = response_len(&buf[..got]) else { continue };
+        while got < total {
             let k = s.read(&mut buf[got..]).await.expect("read");
             assert!(k > 0, "closed");
             got += k;
@@ -274,14 +281,7 @@ async fn raw_exchange(s: &mut tokio::net::TcpStream, req: &[u8], buf: &mut [u8])
 /// The same raw exchange over a tokio `TcpStream` on a current-thread runtime: what the async
 /// machinery (epoll wait instead of a blocking read) adds, without the client.
 fn time_raw_tokio(port: u16, w: Work, n: usize) -> Vec<Duration> {
-    let (method, arg) = workload(w);
-    let body = protocol::encode_call(Dialect::HESSIAN2, &hessian::Call::new(method, vec![arg])).expect("encode");
-    let mut req = format!(
-        "POST /bench HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: x-application/hessian\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    req.extend_from_slice(&body);
+    let req = raw_request(port, w);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     rt.block_on(async {
         let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
@@ -305,14 +305,7 @@ fn time_raw_tokio(port: u16, w: Work, n: usize) -> Vec<Duration> {
 /// rounds, and the median of the per-round ratios (issue 28 item 4: typed ≤ 1.1 × raw).
 fn pair(port: u16, url: &str, w: Work, n: usize) {
     use hessian_testkit::structs::w2;
-    let (method, arg) = workload(w);
-    let body = protocol::encode_call(Dialect::HESSIAN2, &hessian::Call::new(method, vec![arg])).expect("encode");
-    let mut req = format!(
-        "POST /bench HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: x-application/hessian\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .into_bytes();
-    req.extend_from_slice(&body);
+    let req = raw_request(port, w);
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
     let (raw, typed) = rt.block_on(async {
         let proxy = Client::builder().dialect(Dialect::HESSIAN2).build().proxy(url).expect("url");

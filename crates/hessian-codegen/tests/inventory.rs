@@ -181,6 +181,16 @@ fn not_found(id: i64) -> NotFoundException {
 }
 
 /// What a client of either server must see.
+/// The Rust implementation of the generated trait, served at `/inventory` on a free port.
+async fn rust_server() -> hessian_rpc::RunningServer {
+    HessianServer::builder()
+        .mount("/inventory", RustInventory.into_service())
+        .build()
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap()
+}
+
 async fn check_client(client: &InventoryClient, server: &str) {
     assert_eq!(client.get(1).await.unwrap(), item(1), "{server}");
     assert_eq!(client.get(4).await.unwrap(), item(4), "{server}: nulls in every reference field");
@@ -248,12 +258,7 @@ fn the_generated_client_calls_the_servlet_and_the_rust_server() {
     let servlet = jetty(&java);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let rust = HessianServer::builder()
-            .mount("/inventory", RustInventory.into_service())
-            .build()
-            .bind("127.0.0.1:0")
-            .await
-            .unwrap();
+        let rust = rust_server().await;
         let urls = [("servlet", format!("http://127.0.0.1:{}/inventory", servlet.1)), ("rust", rust.url("/inventory"))];
         for (name, url) in &urls {
             let client = InventoryClient::new(Client::new().proxy(url).unwrap());
@@ -347,12 +352,7 @@ fn the_rust_servers_faults_and_values_are_the_servlets_bytes() {
     let servlet = jetty(&java);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let rust = HessianServer::builder()
-            .mount("/inventory", RustInventory.into_service())
-            .build()
-            .bind("127.0.0.1:0")
-            .await
-            .unwrap();
+        let rust = rust_server().await;
         let rust_addr: SocketAddr = rust.url("/").trim_start_matches("http://").trim_end_matches('/').parse().unwrap();
         let java_addr: SocketAddr = format!("127.0.0.1:{}", servlet.1).parse().unwrap();
         let calls: [(&str, Vec<hessian::Value>); 6] = [
@@ -391,11 +391,7 @@ fn java_catches_the_rust_servers_exceptions_with_their_fields_and_causes() {
     let Some(java) = java_with_jetty() else { return };
     let servlet = jetty(&java);
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let rust = rt
-        .block_on(
-            HessianServer::builder().mount("/inventory", RustInventory.into_service()).build().bind("127.0.0.1:0"),
-        )
-        .unwrap();
+    let rust = rt.block_on(rust_server());
     // the check passes against the servlet itself, and then against the Rust server
     for url in [format!("http://127.0.0.1:{}/inventory", servlet.1), rust.url("/inventory")] {
         let out = java.try_run("com.acme.inventory.InventoryCheck", &[&url], b"");
