@@ -9,7 +9,8 @@
 //!
 //! One message per run, `FORMAT-CASE-enc|dec` with FORMAT `h` (this crate, Hessian 2), `h1`
 //! and `bu` (this crate, Hessian 1 and Burlap), `m` (rmp-serde named fields, `to_vec_named`)
-//! or `b` (bincode) and CASE `money` (one W3 `Money`), `w2req` and `w2rep` (the W2 `Order`
+//! or `b` (bincode), OP `enc` (`to_vec`), `wr` (`to_writer` into a `Vec` cleared before each
+//! message), `dec` (`from_slice`) or `rd` (`from_reader` over a byte slice), and CASE `money` (one W3 `Money`), `w2req` and `w2rep` (the W2 `Order`
 //! request and reply) or `w1k` (W1, 1,000 items): e.g. `h-money-enc 100000`, `h1-w1k-dec 20`.
 //!
 //! `--features mimalloc` runs it under mimalloc instead of the system allocator.
@@ -88,7 +89,31 @@ fn run<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
         _ => panic!("format {format}: h, h1, bu, m or b"),
     };
     let mut total = 0usize;
+    let mut out: Vec<u8> = Vec::new();
+    // `wr`: `to_writer` into one Vec the loop clears before each message; `rd`: `from_reader`
+    // over a byte slice
+    let mut writer = |f: &dyn Fn(&mut Vec<u8>)| {
+        (0..n).for_each(|_| {
+            out.clear();
+            f(&mut out);
+            total += black_box(&out).len();
+        })
+    };
     match (format, op) {
+        ("h", "wr") => writer(&|o| hessian::to_writer(o, black_box(v)).unwrap()),
+        ("m", "wr") => writer(&|o| rmp_serde::encode::write_named(o, black_box(v)).unwrap()),
+        ("b", "wr") => writer(&|o| bincode::serialize_into(o, black_box(v)).unwrap()),
+        ("h1", "wr") => writer(&|o| hessian::serde::h1::to_writer(o, black_box(v)).unwrap()),
+        ("bu", "wr") => writer(&|o| hessian::serde::burlap::to_writer(o, black_box(v)).unwrap()),
+        ("h", "rd") => {
+            (0..n).for_each(|_| drop(black_box(hessian::from_reader::<_, T>(black_box(&bytes[..])).unwrap())))
+        }
+        ("m", "rd") => {
+            (0..n).for_each(|_| drop(black_box(rmp_serde::from_read::<_, T>(black_box(&bytes[..])).unwrap())))
+        }
+        ("b", "rd") => {
+            (0..n).for_each(|_| drop(black_box(bincode::deserialize_from::<_, T>(black_box(&bytes[..])).unwrap())))
+        }
         ("h", "enc") => (0..n).for_each(|_| total += hessian::to_vec(black_box(v)).unwrap().len()),
         ("m", "enc") => (0..n).for_each(|_| total += rmp_serde::to_vec_named(black_box(v)).unwrap().len()),
         ("b", "enc") => (0..n).for_each(|_| total += bincode::serialize(black_box(v)).unwrap().len()),
@@ -104,7 +129,7 @@ fn run<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
             (0..n).for_each(|_| drop(black_box(hessian::serde::burlap::from_slice::<T>(black_box(&bytes)).unwrap())))
         }
         ("h" | "h1" | "bu" | "m" | "b", "none") => {}
-        _ => panic!("operation {op}: enc, dec or none"),
+        _ => panic!("operation {op}: enc, wr, dec, rd or none"),
     }
     total + bytes.len()
 }

@@ -45,6 +45,7 @@ pub mod message;
 pub mod negotiate;
 pub mod read;
 pub mod serde;
+mod session;
 pub mod tables;
 pub mod token;
 pub mod value;
@@ -53,6 +54,7 @@ mod write;
 pub use detect::Format;
 pub use error::{Error, ErrorKind, Limits, Result};
 pub use message::{Call, Fault, RawReply, Reply};
+pub use session::Session;
 pub use tables::Tables;
 pub use value::{ClassDef, List, Map, Object, Remote, Value};
 

@@ -396,10 +396,57 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 }
 
+thread_local! {
+    /// The thread's spare read buffer (see [`ReadBuffer`]); part of what a
+    /// [`Session`](crate::Session) keeps.
+    static SPARE_READ: std::cell::Cell<Option<Box<[u8]>>> = const { std::cell::Cell::new(None) };
+}
+
+/// The size of an [`IoRead`]'s buffer.
+const READ_BUFFER: usize = 8192;
+
+/// An [`IoRead`]'s buffer: the thread's spare one when it has one (so that a message read
+/// from a reader allocates and zeroes no buffer), given back when dropped. Which one it is
+/// never changes what is read.
+struct ReadBuffer(Option<Box<[u8]>>);
+
+impl ReadBuffer {
+    fn new() -> Self {
+        let b = SPARE_READ.try_with(std::cell::Cell::take).ok().flatten();
+        ReadBuffer(Some(b.unwrap_or_else(|| vec![0; READ_BUFFER].into_boxed_slice())))
+    }
+
+    #[inline(always)]
+    fn get(&self) -> &[u8] {
+        self.0.as_deref().unwrap_or_default()
+    }
+
+    #[inline(always)]
+    fn get_mut(&mut self) -> &mut [u8] {
+        self.0.as_deref_mut().unwrap_or_default()
+    }
+}
+
+impl Drop for ReadBuffer {
+    fn drop(&mut self) {
+        if let Some(b) = self.0.take() {
+            let _ = SPARE_READ.try_with(|slot| slot.set(Some(b)));
+        }
+    }
+}
+
+/// Swaps the thread's spare read buffer with `kept` (a [`Session`](crate::Session)'s).
+pub(crate) fn swap_spare_read(kept: &mut Option<Box<[u8]>>) {
+    let _ = SPARE_READ.try_with(|slot| {
+        let b = slot.take();
+        slot.set(std::mem::replace(kept, b));
+    });
+}
+
 /// A buffered reader over any `std::io::Read`, for decoding straight from a socket or file.
 pub struct IoRead<R> {
     inner: R,
-    buf: Box<[u8]>,
+    buf: ReadBuffer,
     pos: usize,
     len: usize,
     consumed: u64,
@@ -408,7 +455,7 @@ pub struct IoRead<R> {
 impl<R: std::io::Read> IoRead<R> {
     /// Wraps `inner` with an 8 KiB buffer.
     pub fn new(inner: R) -> Self {
-        IoRead { inner, buf: vec![0; 8192].into_boxed_slice(), pos: 0, len: 0, consumed: 0 }
+        IoRead { inner, buf: ReadBuffer::new(), pos: 0, len: 0, consumed: 0 }
     }
 
     /// Returns the wrapped reader (buffered bytes not yet read are lost).
@@ -424,7 +471,7 @@ impl<R: std::io::Read> IoRead<R> {
         self.pos = 0;
         self.len = 0;
         loop {
-            match self.inner.read(&mut self.buf) {
+            match self.inner.read(self.buf.get_mut()) {
                 Ok(0) => return Ok(false),
                 Ok(n) => {
                     self.len = n;
@@ -447,7 +494,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         if self.pos >= self.len && !self.fill()? {
             return Err(Error::new(ErrorKind::UnexpectedEof, self.offset()));
         }
-        let b = self.buf[self.pos];
+        let b = self.buf.get()[self.pos];
         self.pos += 1;
         Ok(b)
     }
@@ -456,7 +503,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         if self.pos >= self.len && !self.fill()? {
             return Ok(None);
         }
-        Ok(Some(self.buf[self.pos]))
+        Ok(Some(self.buf.get()[self.pos]))
     }
 
     fn remaining(&self) -> Option<u64> {
@@ -465,7 +512,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
 
     #[inline]
     fn buffered(&self) -> &[u8] {
-        self.buf.get(self.pos..self.len).unwrap_or_default()
+        self.buf.get().get(self.pos..self.len).unwrap_or_default()
     }
 
     #[inline]
@@ -477,7 +524,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
     fn read_str<'s>(&'s mut self, units: usize, scratch: &'s mut String) -> Result<Reference<'de, 's, str>> {
         scratch.clear();
         // Fast path: the whole string is ASCII and already buffered (one unit per byte).
-        if let Some(head) = self.buf[self.pos..self.len].get(..units) {
+        if let Some(head) = self.buf.get()[self.pos..self.len].get(..units) {
             if head.is_ascii() {
                 if let Ok(s) = std::str::from_utf8(head) {
                     scratch.push_str(s);
@@ -500,7 +547,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
                 return Err(Error::new(ErrorKind::UnexpectedEof, self.offset()));
             }
             let take = (n - scratch.len()).min(self.len - self.pos);
-            scratch.extend_from_slice(&self.buf[self.pos..self.pos + take]);
+            scratch.extend_from_slice(&self.buf.get()[self.pos..self.pos + take]);
             self.pos += take;
         }
         Ok(Reference::Copied(scratch.as_slice()))

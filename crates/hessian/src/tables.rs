@@ -42,6 +42,14 @@ thread_local! {
     static CLASS_VECS: std::cell::Cell<Vec<Arc<ClassDef>>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// Swaps this thread's recycled class vector with `kept` (a [`Session`](crate::Session)'s).
+pub(crate) fn swap_kept(kept: &mut Vec<Arc<ClassDef>>) {
+    let _ = CLASS_VECS.try_with(|slot| {
+        let v = slot.take();
+        slot.set(std::mem::replace(kept, v));
+    });
+}
+
 /// The most classes a recycled vector may have room for.
 const RECYCLE_MAX: usize = 256;
 

@@ -3,6 +3,76 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use std::io::Write;
+use std::ops::{Deref, DerefMut};
+
+thread_local! {
+    /// The thread's spare output buffer, empty (see [`spare`]); part of what a
+    /// [`Session`](crate::Session) keeps.
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The most room a spare buffer keeps between messages.
+const KEEP_SPARE: usize = 64 << 10;
+
+/// An empty buffer with room for at least `min` bytes: the thread's spare one when it has one
+/// (so that a message written through a writer allocates no buffer), else a new one. Which one
+/// it is never changes the bytes written.
+pub(crate) fn spare(min: usize) -> Vec<u8> {
+    let mut v = SPARE.try_with(std::cell::Cell::take).unwrap_or_default();
+    v.reserve(min);
+    v
+}
+
+/// Keeps `v` (emptied) as the thread's spare buffer, unless it is larger than [`KEEP_SPARE`]
+/// or the thread keeps a larger one already.
+pub(crate) fn keep_spare(mut v: Vec<u8>) {
+    if v.capacity() == 0 || v.capacity() > KEEP_SPARE {
+        return;
+    }
+    v.clear();
+    let _ = SPARE.try_with(|slot| {
+        let old = slot.take();
+        slot.set(if old.capacity() >= v.capacity() { old } else { v });
+    });
+}
+
+/// Swaps the thread's spare buffer with `kept` (a [`Session`](crate::Session)'s).
+pub(crate) fn swap_spare(kept: &mut Vec<u8>) {
+    let _ = SPARE.try_with(|slot| {
+        let v = slot.take();
+        slot.set(std::mem::replace(kept, v));
+    });
+}
+
+/// An output buffer taken from [`spare`] and given back to it when dropped.
+pub(crate) struct SpareVec(Vec<u8>);
+
+impl SpareVec {
+    pub(crate) fn new(min: usize) -> Self {
+        SpareVec(spare(min))
+    }
+}
+
+impl Drop for SpareVec {
+    fn drop(&mut self) {
+        keep_spare(std::mem::take(&mut self.0));
+    }
+}
+
+impl Deref for SpareVec {
+    type Target = Vec<u8>;
+    #[inline(always)]
+    fn deref(&self) -> &Vec<u8> {
+        &self.0
+    }
+}
+
+impl DerefMut for SpareVec {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.0
+    }
+}
 
 /// How many bytes are gathered before they are handed to the writer.
 const FLUSH_AT: usize = 8192;
@@ -11,8 +81,8 @@ const FLUSH_AT: usize = 8192;
 /// [`maybe_flush`](Self::maybe_flush) at value boundaries.
 pub(crate) struct Output<W: Write> {
     out: W,
-    /// Bytes not yet handed to the writer.
-    pub(crate) buf: Vec<u8>,
+    /// Bytes not yet handed to the writer (the thread's spare buffer, given back at the end).
+    pub(crate) buf: SpareVec,
     flushed: u64,
     /// While non-zero, [`maybe_flush`](Self::maybe_flush) keeps everything in the buffer (so
     /// that bytes written earlier can still be [`patch`](Self::patch)ed).
@@ -21,7 +91,7 @@ pub(crate) struct Output<W: Write> {
 
 impl<W: Write> Output<W> {
     pub(crate) fn new(out: W) -> Self {
-        Output { out, buf: Vec::with_capacity(FLUSH_AT), flushed: 0, held: 0 }
+        Output { out, buf: SpareVec::new(FLUSH_AT), flushed: 0, held: 0 }
     }
 
     /// Bytes produced so far (flushed or buffered).

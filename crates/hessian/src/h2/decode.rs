@@ -930,11 +930,33 @@ thread_local! {
     static DEF_CACHE: std::cell::RefCell<DefCache> = const { std::cell::RefCell::new(DefCache(Vec::new(), Vec::new())) };
 }
 
+/// The class definitions a [`Session`](crate::Session) keeps (this thread's cache while it runs).
+#[derive(Default)]
+pub(crate) struct KeptDefs(DefCache);
+
+#[cfg(test)]
+impl KeptDefs {
+    pub(crate) fn len(&self) -> usize {
+        self.0 .0.len()
+    }
+}
+
+/// Swaps this thread's cache of decoded definitions with `kept`; when the cache is in use
+/// (a decode on this thread is running), nothing is swapped (a cache never changes a result).
+pub(crate) fn swap_kept(kept: &mut KeptDefs) {
+    let _ = DEF_CACHE.try_with(|c| {
+        if let Ok(mut c) = c.try_borrow_mut() {
+            std::mem::swap(&mut *c, &mut kept.0);
+        }
+    });
+}
+
 /// A small per-thread cache of decoded class definitions, so that a short message does not
 /// rebuild (and a moment later drop) the same definition's strings every time. A definition in
 /// the form this crate's encoder (and Java) writes it is found by its bytes ([`DefCache::by_bytes`]);
 /// otherwise matching works on a bit set of candidate entries, narrowed as the definition's
 /// strings are read.
+#[derive(Default)]
 struct DefCache(Vec<Arc<ClassDef>>, Vec<DefBytes>);
 
 /// The bytes of a cached definition after its `C` (name, field count, field names), as

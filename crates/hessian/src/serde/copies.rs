@@ -23,6 +23,14 @@ thread_local! {
     static STARTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// Swaps this thread's recycled vector of starts with `kept` (a [`Session`](crate::Session)'s).
+pub(crate) fn swap_kept(kept: &mut Vec<u64>) {
+    let _ = STARTS.try_with(|slot| {
+        let v = slot.take();
+        slot.set(std::mem::replace(kept, v));
+    });
+}
+
 impl Drop for RefCopies {
     fn drop(&mut self) {
         /// The most starts a recycled vector may have room for (what a thread keeps).

@@ -40,7 +40,7 @@
 //!   [`ser`], Hessian 1's and Burlap's typed maps in [`map_ser`]).
 
 pub mod burlap;
-mod copies;
+pub(crate) mod copies;
 pub mod date;
 pub mod de;
 pub mod dynamic;

@@ -238,6 +238,46 @@ thread_local! {
     static SCHEMAS: RefCell<Vec<Schema>> = const { RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// The length of the last message `to_vec` wrote on this thread: the next one starts with
+    /// that much room (up to [`MAX_HINT`]) instead of growing from 64 bytes.
+    static LAST_LEN: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The most room [`to_vec`] starts with.
+const MAX_HINT: usize = 16 << 10;
+
+/// What a [`Session`](crate::Session) keeps of the serializer's: the schemas (definitions
+/// written before, with their bytes), the recycled class-entry vectors, the last length.
+#[derive(Default)]
+pub(crate) struct Kept {
+    schemas: Vec<Schema>,
+    pool: (Vec<ClassEntry>, Vec<Vec<&'static str>>),
+    last_len: usize,
+}
+
+#[cfg(test)]
+impl Kept {
+    pub(crate) fn schema_count(&self) -> usize {
+        self.schemas.len()
+    }
+}
+
+/// Swaps this thread's serializer caches with `kept`; a cache in use (a serializer on this
+/// thread is looking at its schemas) is left alone (a cache never changes a result).
+pub(crate) fn swap_kept(kept: &mut Kept) {
+    let _ = SCHEMAS.try_with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            std::mem::swap(&mut *s, &mut kept.schemas);
+        }
+    });
+    let _ = CLASS_POOL.try_with(|p| {
+        let v = p.take();
+        p.set(std::mem::replace(&mut kept.pool, v));
+    });
+    let _ = LAST_LEN.try_with(|l| kept.last_len = l.replace(kept.last_len));
+}
+
 /// How many [`Schema`]s each thread keeps (the oldest goes first).
 const KEEP_SCHEMAS: usize = 64;
 
@@ -616,12 +656,6 @@ impl Serializer<Vec<u8>> {
 
 /// Serializes `value` as one Hessian 2.0 value into a new byte vector.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
-    thread_local! {
-        /// The length of the last message `to_vec` wrote on this thread: the next one starts
-        /// with that much room (up to [`MAX_HINT`]) instead of growing from 64 bytes.
-        static LAST_LEN: Cell<usize> = const { Cell::new(0) };
-    }
-    const MAX_HINT: usize = 16 << 10;
     let hint = LAST_LEN.try_with(Cell::get).unwrap_or(0).min(MAX_HINT);
     let mut s = Serializer::from_parts(Encoder::vec_with_capacity(hint), ClassList::new());
     s.entry(value)?;
@@ -631,10 +665,19 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 }
 
 /// Serializes `value` as one Hessian 2.0 value into `writer` (flushed at the end).
-pub fn to_writer<W: Write, T: ?Sized + Serialize>(writer: W, value: &T) -> Result<()> {
-    let mut s = Serializer::new(writer);
+///
+/// The message is built in memory first, in the thread's spare buffer (kept between messages up
+/// to 64 KiB, see [`Session`](crate::Session)), and handed to `writer` with one `write_all`: the
+/// same bytes as [`to_vec`], at its cost. To stream a message too large to hold, write it with a
+/// [`Serializer::new`] over the writer.
+pub fn to_writer<W: Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> Result<()> {
+    let mut s = Serializer::from_parts(Encoder::vec_from(crate::write::spare(0)), ClassList::new());
     s.entry(value)?;
-    s.enc.flush()
+    let out = s.enc.into_vec();
+    let written = writer.write_all(&out).and_then(|()| writer.flush());
+    crate::write::keep_spare(out);
+    // at the message's start: how much of it the writer took before it failed is not known
+    written.map_err(|e| Error::new(ErrorKind::Io(e), 0))
 }
 
 /// Hessian 2's part of the serializer: structs and Java enums as objects of class definitions

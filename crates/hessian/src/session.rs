@@ -1,0 +1,167 @@
+//! [`Session`]: the state that makes a series of messages cheap, owned by whoever keeps it.
+//!
+//! Hessian 2 defines each class once per message, so the fixed cost of a small message is
+//! mostly finding, writing and reading class definitions. The codec keeps what speeds that up
+//! between messages:
+//!
+//! - the serializer's *schemas*: for each struct type written before, its class definition and
+//!   the definition's bytes, so that the next message writes them without a probe pass
+//!   (`serde::ser`);
+//! - the decoder's *definitions*: the class definitions read before, found again by their
+//!   bytes, with the check of their fields against a Rust type's done once (`h2::decode`);
+//! - recycled vectors: the serializer's class entries, the decoder's class table and reference
+//!   starts, the output buffer of the `to_writer` functions and the read buffer of the
+//!   `from_reader` functions.
+//!
+//! **None of it changes a result**: every message gives the same bytes, the same values and the
+//! same errors (at the same offsets) as it would on a fresh thread; a definition is used only
+//! when the message's own fields or bytes match it, checked every time. (The tests in
+//! `tests/session.rs` encode and decode after other messages, after bad ones, and through a
+//! fresh [`Session`], and compare.) It only changes the cost.
+//!
+//! By default each thread has one set, used by the free functions (`hessian::to_vec`,
+//! `from_slice`, the message functions the RPC layer uses, …): they are fast without any set-up.
+//! A [`Session`] is a set a caller owns instead: [`Session::run`] makes every message written or
+//! read on the current thread inside it use the session's state (and puts the thread's back
+//! afterwards), so a task that moves between threads keeps its caches, two services on one
+//! thread do not share them, and dropping the session frees them. Its convenience methods
+//! ([`to_vec`](Session::to_vec), [`to_writer`](Session::to_writer),
+//! [`from_slice`](Session::from_slice), [`from_reader`](Session::from_reader)) are the Hessian 2
+//! free functions run inside it.
+//!
+//! Besides these caches the serde layer hands values to itself through two thread-local slots
+//! for the duration of one call (`serde::value` for [`Value`](crate::Value),
+//! `serde::shared` for [`Shared`](crate::serde::Shared)); they hold nothing between calls.
+
+use crate::error::Result;
+use crate::value::ClassDef;
+use serde::de::{Deserialize, DeserializeOwned};
+use serde::ser::Serialize;
+use std::sync::Arc;
+
+/// The caches of a series of messages (see the [module docs](self)): schemas and definitions of
+/// classes met before, recycled buffers. Never changes a result, only the cost.
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// #[serde(rename = "com.example.Money")]
+/// struct Money {
+///     cents: i64,
+///     currency: String,
+/// }
+///
+/// let mut session = hessian::Session::new();
+/// let mut out = Vec::new();
+/// for cents in [100, 250] {
+///     out.clear();
+///     session.to_writer(&mut out, &Money { cents, currency: "EUR".into() })?;
+///     let back: Money = session.from_slice(&out)?;
+///     assert_eq!(back.cents, cents);
+/// }
+/// // any codec function inside `run` uses the session's caches too
+/// let bytes = session.run(|| hessian::serde::h1::to_vec(&Money { cents: 1, currency: "EUR".into() }))?;
+/// assert_eq!(bytes[0], b'M');
+/// # Ok::<(), hessian::Error>(())
+/// ```
+#[derive(Default)]
+pub struct Session {
+    ser: crate::serde::ser::Kept,
+    defs: crate::h2::decode::KeptDefs,
+    starts: Vec<u64>,
+    classes: Vec<Arc<ClassDef>>,
+    out: Vec<u8>,
+    read: Option<Box<[u8]>>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").finish_non_exhaustive()
+    }
+}
+
+/// Puts a session's state in the thread's place while it lives, and back when dropped (a
+/// panic included).
+struct Entered<'a>(&'a mut Session);
+
+impl Entered<'_> {
+    fn swap(s: &mut Session) {
+        crate::serde::ser::swap_kept(&mut s.ser);
+        crate::h2::decode::swap_kept(&mut s.defs);
+        crate::serde::copies::swap_kept(&mut s.starts);
+        crate::tables::swap_kept(&mut s.classes);
+        crate::write::swap_spare(&mut s.out);
+        crate::read::swap_spare_read(&mut s.read);
+    }
+}
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        Entered::swap(self.0);
+    }
+}
+
+impl Session {
+    /// A session with nothing cached yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Runs `f` with this session's state in place of the current thread's: every message
+    /// written or read on this thread inside `f`, by any of the crate's functions and in any
+    /// of the three formats, uses and adds to this session's caches. Sessions nest.
+    pub fn run<R>(&mut self, f: impl FnOnce() -> R) -> R {
+        Entered::swap(self);
+        let _back = Entered(self);
+        f()
+    }
+
+    /// [`hessian::to_vec`](crate::to_vec) with this session's caches.
+    pub fn to_vec<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<Vec<u8>> {
+        self.run(|| crate::serde::to_vec(value))
+    }
+
+    /// [`hessian::to_writer`](crate::to_writer) with this session's caches.
+    pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(&mut self, writer: W, value: &T) -> Result<()> {
+        self.run(|| crate::serde::to_writer(writer, value))
+    }
+
+    /// [`hessian::from_slice`](crate::from_slice) with this session's caches.
+    pub fn from_slice<'de, T: Deserialize<'de>>(&mut self, data: &'de [u8]) -> Result<T> {
+        self.run(|| crate::serde::from_slice(data))
+    }
+
+    /// [`hessian::from_reader`](crate::from_reader) with this session's caches.
+    pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(&mut self, reader: R) -> Result<T> {
+        self.run(|| crate::serde::from_reader(reader))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Entered, Session};
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(rename = "t.Pair")]
+    struct Pair {
+        a: i32,
+        b: String,
+    }
+
+    #[test]
+    fn what_a_message_learns_inside_run_stays_with_the_session() {
+        std::thread::spawn(|| {
+            let mut s = Session::new();
+            let bytes = s.to_vec(&Pair { a: 1, b: "x".into() }).unwrap();
+            let _: Pair = s.from_slice(&bytes).unwrap();
+            assert!(s.ser.schema_count() == 1, "the session keeps the schema");
+            assert!(s.defs.len() == 1, "the session keeps the definition read");
+            // the thread's own set learned nothing
+            let mut thread = Session::new();
+            Entered::swap(&mut thread);
+            assert_eq!((thread.ser.schema_count(), thread.defs.len()), (0, 0));
+            Entered::swap(&mut thread);
+        })
+        .join()
+        .unwrap();
+    }
+}
