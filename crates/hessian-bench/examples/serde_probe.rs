@@ -8,7 +8,8 @@
 //! `enc-w3`: 5000 messages of one W3 Money each.
 //!
 //! One message per run, `FORMAT-CASE-enc|dec` with FORMAT `h` (this crate, Hessian 2), `h1`
-//! and `bu` (this crate, Hessian 1 and Burlap), `m` (rmp-serde named fields, `to_vec_named`)
+//! and `bu` (this crate, Hessian 1 and Burlap), `hs` (Hessian 2 through a kept `hessian::Session`: `wr`
+//! and `dec` only), `m` (rmp-serde named fields, `to_vec_named`)
 //! or `b` (bincode), OP `enc` (`to_vec`), `wr` (`to_writer` into a `Vec` cleared before each
 //! message), `dec` (`from_slice`) or `rd` (`from_reader` over a byte slice), and CASE `money` (one W3 `Money`), `w2req` and `w2rep` (the W2 `Order`
 //! request and reply) or `w1k` (W1, 1,000 items): e.g. `h-money-enc 100000`, `h1-w1k-dec 20`.
@@ -81,7 +82,7 @@ fn run<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
     v: &T,
 ) -> usize {
     let bytes = match format {
-        "h" => hessian::to_vec(v).unwrap(),
+        "h" | "hs" => hessian::to_vec(v).unwrap(),
         "m" => rmp_serde::to_vec_named(v).unwrap(),
         "b" => bincode::serialize(v).unwrap(),
         "h1" => hessian::serde::h1::to_vec(v).unwrap(),
@@ -101,6 +102,14 @@ fn run<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
     };
     match (format, op) {
         ("h", "wr") => writer(&|o| hessian::to_writer(o, black_box(v)).unwrap()),
+        ("hs", "wr") => {
+            let session = std::cell::RefCell::new(hessian::Session::new());
+            writer(&|o| session.borrow_mut().to_writer(o, black_box(v)).unwrap())
+        }
+        ("hs", "dec") => {
+            let mut session = hessian::Session::new();
+            (0..n).for_each(|_| drop(black_box(session.from_slice::<T>(black_box(&bytes)).unwrap())))
+        }
         ("m", "wr") => writer(&|o| rmp_serde::encode::write_named(o, black_box(v)).unwrap()),
         ("b", "wr") => writer(&|o| bincode::serialize_into(o, black_box(v)).unwrap()),
         ("h1", "wr") => writer(&|o| hessian::serde::h1::to_writer(o, black_box(v)).unwrap()),

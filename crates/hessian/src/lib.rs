@@ -32,6 +32,7 @@
 mod ascii;
 pub mod base64;
 pub mod burlap;
+mod cache;
 pub mod convert;
 pub mod detect;
 pub mod error;

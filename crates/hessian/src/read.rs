@@ -6,6 +6,7 @@
 //! may appear as Java writes them (each surrogate as its own 3-byte sequence, "CESU-8") or as
 //! standard 4-byte UTF-8.
 
+use crate::cache::SPARE_READ;
 use crate::error::{Error, ErrorKind, Result};
 use std::ops::Deref;
 
@@ -396,12 +397,6 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 }
 
-thread_local! {
-    /// The thread's spare read buffer (see [`ReadBuffer`]); part of what a
-    /// [`Session`](crate::Session) keeps.
-    static SPARE_READ: std::cell::Cell<Option<Box<[u8]>>> = const { std::cell::Cell::new(None) };
-}
-
 /// The size of an [`IoRead`]'s buffer.
 const READ_BUFFER: usize = 8192;
 
@@ -433,14 +428,6 @@ impl Drop for ReadBuffer {
             let _ = SPARE_READ.try_with(|slot| slot.set(Some(b)));
         }
     }
-}
-
-/// Swaps the thread's spare read buffer with `kept` (a [`Session`](crate::Session)'s).
-pub(crate) fn swap_spare_read(kept: &mut Option<Box<[u8]>>) {
-    let _ = SPARE_READ.try_with(|slot| {
-        let b = slot.take();
-        slot.set(std::mem::replace(kept, b));
-    });
 }
 
 /// A buffered reader over any `std::io::Read`, for decoding straight from a socket or file.

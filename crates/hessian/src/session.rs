@@ -33,11 +33,10 @@
 //! for the duration of one call (`serde::value` for [`Value`](crate::Value),
 //! `serde::shared` for [`Shared`](crate::serde::Shared)); they hold nothing between calls.
 
+use crate::cache::{swap, Kept, Parts};
 use crate::error::Result;
-use crate::value::ClassDef;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
-use std::sync::Arc;
 
 /// The caches of a series of messages (see the [module docs](self)): schemas and definitions of
 /// classes met before, recycled buffers. Never changes a result, only the cost.
@@ -65,12 +64,7 @@ use std::sync::Arc;
 /// ```
 #[derive(Default)]
 pub struct Session {
-    ser: crate::serde::ser::Kept,
-    defs: crate::h2::decode::KeptDefs,
-    starts: Vec<u64>,
-    classes: Vec<Arc<ClassDef>>,
-    out: Vec<u8>,
-    read: Option<Box<[u8]>>,
+    kept: Kept,
 }
 
 impl std::fmt::Debug for Session {
@@ -79,24 +73,20 @@ impl std::fmt::Debug for Session {
     }
 }
 
-/// Puts a session's state in the thread's place while it lives, and back when dropped (a
-/// panic included).
-struct Entered<'a>(&'a mut Session);
+/// Puts a session's caches (its `parts`) in the thread's place while it lives, and back when
+/// dropped (a panic included).
+struct Entered<'a>(&'a mut Session, Parts);
 
 impl Entered<'_> {
-    fn swap(s: &mut Session) {
-        crate::serde::ser::swap_kept(&mut s.ser);
-        crate::h2::decode::swap_kept(&mut s.defs);
-        crate::serde::copies::swap_kept(&mut s.starts);
-        crate::tables::swap_kept(&mut s.classes);
-        crate::write::swap_spare(&mut s.out);
-        crate::read::swap_spare_read(&mut s.read);
+    fn enter(s: &mut Session, parts: Parts) -> Entered<'_> {
+        swap(&mut s.kept, parts);
+        Entered(s, parts)
     }
 }
 
 impl Drop for Entered<'_> {
     fn drop(&mut self) {
-        Entered::swap(self.0);
+        swap(&mut self.0.kept, self.1);
     }
 }
 
@@ -108,37 +98,43 @@ impl Session {
 
     /// Runs `f` with this session's state in place of the current thread's: every message
     /// written or read on this thread inside `f`, by any of the crate's functions and in any
-    /// of the three formats, uses and adds to this session's caches. Sessions nest.
+    /// of the three formats, uses and adds to this session's caches. Sessions nest. Putting the
+    /// state in place and back costs about as much as a small message's bookkeeping: wrap a
+    /// batch of messages rather than each one.
     pub fn run<R>(&mut self, f: impl FnOnce() -> R) -> R {
-        Entered::swap(self);
-        let _back = Entered(self);
+        let _in = Entered::enter(self, Parts::ALL);
         f()
     }
 
     /// [`hessian::to_vec`](crate::to_vec) with this session's caches.
     pub fn to_vec<T: ?Sized + Serialize>(&mut self, value: &T) -> Result<Vec<u8>> {
-        self.run(|| crate::serde::to_vec(value))
+        let _in = Entered::enter(self, Parts::WRITE);
+        crate::serde::to_vec(value)
     }
 
     /// [`hessian::to_writer`](crate::to_writer) with this session's caches.
     pub fn to_writer<W: std::io::Write, T: ?Sized + Serialize>(&mut self, writer: W, value: &T) -> Result<()> {
-        self.run(|| crate::serde::to_writer(writer, value))
+        let _in = Entered::enter(self, Parts::WRITE);
+        crate::serde::to_writer(writer, value)
     }
 
     /// [`hessian::from_slice`](crate::from_slice) with this session's caches.
     pub fn from_slice<'de, T: Deserialize<'de>>(&mut self, data: &'de [u8]) -> Result<T> {
-        self.run(|| crate::serde::from_slice(data))
+        let _in = Entered::enter(self, Parts::READ);
+        crate::serde::from_slice(data)
     }
 
     /// [`hessian::from_reader`](crate::from_reader) with this session's caches.
     pub fn from_reader<R: std::io::Read, T: DeserializeOwned>(&mut self, reader: R) -> Result<T> {
-        self.run(|| crate::serde::from_reader(reader))
+        let _in = Entered::enter(self, Parts::READ.and(Parts::READER));
+        crate::serde::from_reader(reader)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Entered, Session};
+    use super::Session;
+    use crate::cache::{swap, Kept, Parts};
 
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(rename = "t.Pair")]
@@ -148,18 +144,17 @@ mod tests {
     }
 
     #[test]
-    fn what_a_message_learns_inside_run_stays_with_the_session() {
+    fn what_a_message_learns_inside_a_session_stays_with_it() {
         std::thread::spawn(|| {
             let mut s = Session::new();
             let bytes = s.to_vec(&Pair { a: 1, b: "x".into() }).unwrap();
             let _: Pair = s.from_slice(&bytes).unwrap();
-            assert!(s.ser.schema_count() == 1, "the session keeps the schema");
-            assert!(s.defs.len() == 1, "the session keeps the definition read");
-            // the thread's own set learned nothing
-            let mut thread = Session::new();
-            Entered::swap(&mut thread);
-            assert_eq!((thread.ser.schema_count(), thread.defs.len()), (0, 0));
-            Entered::swap(&mut thread);
+            assert_eq!(s.kept.counts(), (1, 1), "the session keeps the schema and the definition");
+            // the thread's own caches learned nothing
+            let mut thread = Kept::default();
+            swap(&mut thread, Parts::ALL);
+            assert_eq!(thread.counts(), (0, 0));
+            swap(&mut thread, Parts::ALL);
         })
         .join()
         .unwrap();

@@ -4,6 +4,7 @@
 //! messages (the type-negotiation extension carries it from call to call). [`Tables::reset`]
 //! forgets what one message added while keeping the seeded entries.
 
+use crate::cache::CLASS_VECS;
 use crate::value::ClassDef;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -35,20 +36,6 @@ pub struct Tables {
 
 /// The list length from which [`Tables`] keeps hash indexes.
 const INDEX_FROM: usize = 16;
-
-thread_local! {
-    /// The class vector of the last [`Tables`] dropped on this thread (empty, with its
-    /// capacity), for the next one: a decoder's tables get a class in nearly every message.
-    static CLASS_VECS: std::cell::Cell<Vec<Arc<ClassDef>>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// Swaps this thread's recycled class vector with `kept` (a [`Session`](crate::Session)'s).
-pub(crate) fn swap_kept(kept: &mut Vec<Arc<ClassDef>>) {
-    let _ = CLASS_VECS.try_with(|slot| {
-        let v = slot.take();
-        slot.set(std::mem::replace(kept, v));
-    });
-}
 
 /// The most classes a recycled vector may have room for.
 const RECYCLE_MAX: usize = 256;

@@ -1,15 +1,10 @@
 //! The buffered output shared by the Hessian 1 and Burlap encoders (the Hessian 2 encoder keeps
 //! its own, because it must flush exactly where Java's `Hessian2Output` does).
 
+use crate::cache::SPARE;
 use crate::error::{Error, ErrorKind, Result};
 use std::io::Write;
 use std::ops::{Deref, DerefMut};
-
-thread_local! {
-    /// The thread's spare output buffer, empty (see [`spare`]); part of what a
-    /// [`Session`](crate::Session) keeps.
-    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
 
 /// The most room a spare buffer keeps between messages.
 const KEEP_SPARE: usize = 64 << 10;
@@ -33,14 +28,6 @@ pub(crate) fn keep_spare(mut v: Vec<u8>) {
     let _ = SPARE.try_with(|slot| {
         let old = slot.take();
         slot.set(if old.capacity() >= v.capacity() { old } else { v });
-    });
-}
-
-/// Swaps the thread's spare buffer with `kept` (a [`Session`](crate::Session)'s).
-pub(crate) fn swap_spare(kept: &mut Vec<u8>) {
-    let _ = SPARE.try_with(|slot| {
-        let v = slot.take();
-        slot.set(std::mem::replace(kept, v));
     });
 }
 

@@ -5,6 +5,7 @@
 //! [`Value`] reader and the serde deserializer are both written on top of them.
 
 use super::codes::*;
+use crate::cache::{DefBytes, DefCache, DEF_CACHE};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
 use crate::read::{ascii_string, finish_str, IoRead, Read, Reference, SliceRead};
@@ -923,55 +924,6 @@ pub(crate) fn intern_class(def: &Arc<ClassDef>) -> Arc<ClassDef> {
         .ok()
         .flatten()
         .unwrap_or_else(|| def.clone())
-}
-
-thread_local! {
-    /// Class definitions decoded before on this thread (see `Decoder::parse_class_def`).
-    static DEF_CACHE: std::cell::RefCell<DefCache> = const { std::cell::RefCell::new(DefCache(Vec::new(), Vec::new())) };
-}
-
-/// The class definitions a [`Session`](crate::Session) keeps (this thread's cache while it runs).
-#[derive(Default)]
-pub(crate) struct KeptDefs(DefCache);
-
-#[cfg(test)]
-impl KeptDefs {
-    pub(crate) fn len(&self) -> usize {
-        self.0 .0.len()
-    }
-}
-
-/// Swaps this thread's cache of decoded definitions with `kept`; when the cache is in use
-/// (a decode on this thread is running), nothing is swapped (a cache never changes a result).
-pub(crate) fn swap_kept(kept: &mut KeptDefs) {
-    let _ = DEF_CACHE.try_with(|c| {
-        if let Ok(mut c) = c.try_borrow_mut() {
-            std::mem::swap(&mut *c, &mut kept.0);
-        }
-    });
-}
-
-/// A small per-thread cache of decoded class definitions, so that a short message does not
-/// rebuild (and a moment later drop) the same definition's strings every time. A definition in
-/// the form this crate's encoder (and Java) writes it is found by its bytes ([`DefCache::by_bytes`]);
-/// otherwise matching works on a bit set of candidate entries, narrowed as the definition's
-/// strings are read.
-#[derive(Default)]
-struct DefCache(Vec<Arc<ClassDef>>, Vec<DefBytes>);
-
-/// The bytes of a cached definition after its `C` (name, field count, field names), as
-/// [`Encoder::write_class_def`](crate::h2::Encoder::write_class_def) writes them.
-struct DefBytes {
-    bytes: Box<[u8]>,
-    /// The last (up to) 8 bytes, little-endian: a quick first comparison.
-    tail: u64,
-    /// The longest of its strings in UTF-16 units, and its number of fields (for the limits
-    /// that reading the strings would check).
-    max_units: usize,
-    fields: usize,
-    /// The address of the `FIELDS` of the Rust type last checked against the definition, and
-    /// whether the definition lists exactly those (see `Decoder::class_lists_exactly`).
-    exact: (usize, bool),
 }
 
 /// The last (up to) 8 bytes of `b` as a little-endian word.

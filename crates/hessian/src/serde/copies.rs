@@ -5,6 +5,7 @@
 //! bounds the bytes read again by `Limits::max_ref_copy_bytes`: copies multiply, and without a
 //! bound a small message of references to references would expand exponentially.
 
+use crate::cache::STARTS;
 use crate::error::{Error, ErrorKind, Result};
 
 /// A start that is not known (a value read inside a `Value`).
@@ -16,19 +17,6 @@ const NO_START: u64 = u64::MAX;
 pub(crate) struct RefCopies {
     starts: Vec<u64>,
     replayed: u64,
-}
-
-thread_local! {
-    /// The vector of the last [`RefCopies`] dropped on this thread (empty, with its capacity).
-    static STARTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// Swaps this thread's recycled vector of starts with `kept` (a [`Session`](crate::Session)'s).
-pub(crate) fn swap_kept(kept: &mut Vec<u64>) {
-    let _ = STARTS.try_with(|slot| {
-        let v = slot.take();
-        slot.set(std::mem::replace(kept, v));
-    });
 }
 
 impl Drop for RefCopies {

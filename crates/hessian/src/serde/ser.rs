@@ -24,51 +24,14 @@
 //! appears.
 
 use super::serializer::{self, SerdeEncoder};
+use crate::cache::{ClassEntry, Schema, Undo, CLASS_POOL, LAST_LEN, SCHEMAS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h2::Encoder;
 use crate::value::ClassDef;
 use serde::ser::{self, Serialize};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::io::Write;
 use std::sync::Arc;
-
-/// A class definition written in this message for a struct (or Java enum) name.
-struct ClassEntry {
-    name: &'static str,
-    fields: Vec<&'static str>,
-    /// Its index in the message (and, once in the encoder's tables, there).
-    id: u32,
-    /// Whether other entries have the same name (different Rust types, one remote name).
-    ambiguous: bool,
-    /// When the entry was last chosen among ambiguous ones.
-    used: u64,
-    /// [`field_sig`] over the addresses of the field names that defined the entry.
-    sig: u64,
-    /// Whether instances found by the address of their struct name may be checked by
-    /// signature only (cleared when the same names turned up at other addresses, e.g. from
-    /// another monomorphization of a generic struct).
-    fast: bool,
-    /// Set when the definition was written from the [`Schema`] cache for the instance that
-    /// starts at `Undo::pos`: how to take the definition back if that instance's fields differ.
-    spec: Option<Undo>,
-    /// The same struct name at another address (another copy of the derived code, e.g. in
-    /// another codegen unit), found by content once and by address from then on.
-    alt_name: Option<&'static str>,
-    /// The signature of another field sequence an instance was checked to match name by name
-    /// (e.g. that other copy's field names), accepted by the fast path too; 0 while none.
-    alt_sig: u64,
-}
-
-/// The state in front of a class definition written on trust (see [`Schema`]).
-#[derive(Clone, Copy)]
-struct Undo {
-    pos: u64,
-    /// [`Encoder::window`] at `pos`.
-    window: usize,
-    /// The lengths of the encoder's class and type tables at `pos`.
-    tables: u32,
-    types: u32,
-}
 
 /// The class entries of a message. The vectors (the entries' field lists included) are reused
 /// from message to message on this thread, so that a message allocates none of them.
@@ -76,11 +39,6 @@ struct ClassList {
     entries: Vec<ClassEntry>,
     /// Field lists of entries dropped earlier, for reuse.
     spare: Vec<Vec<&'static str>>,
-}
-
-thread_local! {
-    /// The vectors of the last [`ClassList`] dropped on this thread.
-    static CLASS_POOL: Cell<(Vec<ClassEntry>, Vec<Vec<&'static str>>)> = const { Cell::new((Vec::new(), Vec::new())) };
 }
 
 impl ClassList {
@@ -217,66 +175,8 @@ fn field_sig(sig: u64, key: &'static str) -> u64 {
     ((sig ^ key.as_ptr() as u64).wrapping_add(key.len() as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// A class definition this thread has written before for a struct: a message of one small
-/// struct would otherwise spend most of its time building (and dropping) the definition, and
-/// running the probe pass.
-struct Schema {
-    /// The name as serde gave it: instances are found by its address (the derive's literal).
-    name: &'static str,
-    fields: Box<[&'static str]>,
-    /// [`fields_sig`] of `fields`.
-    sig: u64,
-    def: Arc<ClassDef>,
-    /// What [`Encoder::write_class_def`] writes for `def`.
-    bytes: Box<[u8]>,
-    /// Whether every field list met under this name's address (on this thread) had this
-    /// signature: only then is the definition written on trust, before the fields are seen.
-    stable: bool,
-}
-
-thread_local! {
-    static SCHEMAS: RefCell<Vec<Schema>> = const { RefCell::new(Vec::new()) };
-}
-
-thread_local! {
-    /// The length of the last message `to_vec` wrote on this thread: the next one starts with
-    /// that much room (up to [`MAX_HINT`]) instead of growing from 64 bytes.
-    static LAST_LEN: Cell<usize> = const { Cell::new(0) };
-}
-
 /// The most room [`to_vec`] starts with.
 const MAX_HINT: usize = 16 << 10;
-
-/// What a [`Session`](crate::Session) keeps of the serializer's: the schemas (definitions
-/// written before, with their bytes), the recycled class-entry vectors, the last length.
-#[derive(Default)]
-pub(crate) struct Kept {
-    schemas: Vec<Schema>,
-    pool: (Vec<ClassEntry>, Vec<Vec<&'static str>>),
-    last_len: usize,
-}
-
-#[cfg(test)]
-impl Kept {
-    pub(crate) fn schema_count(&self) -> usize {
-        self.schemas.len()
-    }
-}
-
-/// Swaps this thread's serializer caches with `kept`; a cache in use (a serializer on this
-/// thread is looking at its schemas) is left alone (a cache never changes a result).
-pub(crate) fn swap_kept(kept: &mut Kept) {
-    let _ = SCHEMAS.try_with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            std::mem::swap(&mut *s, &mut kept.schemas);
-        }
-    });
-    let _ = CLASS_POOL.try_with(|p| {
-        let v = p.take();
-        p.set(std::mem::replace(&mut kept.pool, v));
-    });
-    let _ = LAST_LEN.try_with(|l| kept.last_len = l.replace(kept.last_len));
-}
 
 /// How many [`Schema`]s each thread keeps (the oldest goes first).
 const KEEP_SCHEMAS: usize = 64;
