@@ -31,8 +31,9 @@ fn main() {
     let options = hessian_codegen::Options {
         // LinkedHashMap keeps its order: IndexMap (hessian-rpc's `indexmap` feature)
         maps: hessian_codegen::MapType::Index,
-        // the service never sends a greeting without text
-        non_null: vec!["Greeting.text".into()],
+        // the service never sends a greeting without text, and `greet` never returns null
+        // (return values, like fields, are `Option`s unless declared non-null)
+        non_null: vec!["Greeting.text".into(), "Greeter.greet".into()],
         ..Default::default()
     };
     hessian_codegen::generate_to_file(&[&classes], "com.example.greeter.Greeter", &options, out.join("greeter.rs"))

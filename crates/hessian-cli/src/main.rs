@@ -98,10 +98,11 @@ enum Command {
 /// `hessian codegen`'s choices ([`hessian_codegen::Options`]).
 #[derive(clap::Args, Debug)]
 struct CodegenArgs {
-    /// A field (`Class.field`) or every field of a class (`Class`) that is never null: its Rust
-    /// type is not an `Option` (fields of reference types are by default, as Java's may be null).
-    /// Repeatable; the class by its simple or binary name.
-    #[arg(long = "non-null", value_name = "CLASS[.FIELD]")]
+    /// A field (`Class.field`), every field of a class (`Class`), a method's return value
+    /// (`Interface.method`) or every method's (`Interface`) that is never null, nor are the
+    /// elements and map values inside it: its Rust type is not an `Option` (values of reference
+    /// types are by default, as Java's may be null). Repeatable; simple or binary class names.
+    #[arg(long = "non-null", value_name = "CLASS[.MEMBER]")]
     non_null: Vec<String>,
     /// Boxed primitives (`Integer`, …) as plain Rust primitives, not `Option`.
     #[arg(long)]

@@ -227,7 +227,7 @@ fn fault_json(f: &hessian_rpc::RemoteFault, full: bool) -> serde_json::Value {
 /// as Java prints it, with the top [`FAULT_FRAMES`] frames of each exception in its cause chain
 /// (all of them with `full`).
 fn fault_text(f: &hessian_rpc::RemoteFault, full: bool) -> String {
-    let mut text = format!("the server answered with a fault: {}: {}", f.code(), f.message());
+    let mut text = format!("the server answered with a fault: {}: {}", f.code(), f.message().unwrap_or("null"));
     match f.exception() {
         Ok(e) => {
             text.push('\n');

@@ -782,5 +782,10 @@ fn codegen_writes_rust_for_a_java_service() {
     assert!(strict.contains("    pub name: String,"), "{strict}");
     assert!(strict.contains("pub created: Option<hessian_rpc::hessian::serde::Date>,"), "{strict}");
     let err = fails(&["codegen", "--service", "RpcBenchService", "--non-null", "Item.nmae", &classes], b"");
-    assert!(err.contains("--non-null Item.nmae: no generated class or field of that name"), "{err}");
+    assert!(err.contains("--non-null Item.nmae: no generated class, field, interface or method of that name"), "{err}");
+    // so are return values and list elements, unless the method is declared non-null
+    assert!(src.contains("-> Result<Option<Vec<Option<Item>>>, hessian_rpc::ServiceError>;"), "{src}");
+    let args = ["codegen", "--service", "RpcBenchService", "--non-null", "RpcBenchService.getItems", &classes];
+    let strict = String::from_utf8(ok(&args, b"")).unwrap();
+    assert!(strict.contains("-> Result<Vec<Item>, hessian_rpc::ServiceError>;"), "{strict}");
 }

@@ -1,6 +1,6 @@
 //! The code `build.rs` generated: a Rust server of the generated trait and its typed client,
-//! with a declared exception arriving as its variant with its field, a null-free field declared
-//! non-null, and an ordered map keeping its order.
+//! with a declared exception arriving as its variant with its field, a null-free field and a
+//! method's return value declared non-null, and an ordered map keeping its order.
 
 #[cfg(generated)]
 mod generated {

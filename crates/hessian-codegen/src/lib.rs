@@ -14,8 +14,9 @@
 //! - the service trait for `#[hessian_rpc::service]`, one `async fn` per interface method, with
 //!   the Java method name and its Java signature in the doc comment.
 //!
-//! Types map as `docs/serde-mapping.md` describes. A field of a reference type is an `Option`
-//! (in Java any reference may be null) unless [`Options::non_null`] names it or its class;
+//! Types map as `docs/serde-mapping.md` describes. A field, a method's return value, a list
+//! element or a map value of a reference type is an `Option` (in Java any reference may be
+//! null) unless [`Options::non_null`] names it, its class or its method;
 //! primitives map to Rust primitives, boxed ones to `Option` (or plain, [`Options::boxed_non_null`]),
 //! `String`, dates to `SystemTime` ([`Options::dates`]), lists, sets and arrays to `Vec`, maps
 //! to `HashMap` (`BTreeMap` for sorted maps; [`Options::maps`]), `byte[]` to bytes, `Object` and
@@ -84,7 +85,7 @@ pub enum Error {
         reason: String,
     },
     /// An entry of [`Options::non_null`] that names no class or field of the generated code.
-    #[error("--non-null {0}: no generated class or field of that name")]
+    #[error("--non-null {0}: no generated class, field, interface or method of that name")]
     UnknownNonNull(String),
     /// A descriptor or signature that does not parse.
     #[error("{class}.{member}: unreadable type {descriptor:?}")]
@@ -195,10 +196,13 @@ pub enum MapType {
 /// be null.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Fields declared non-null: `Class` (all its fields) or `Class.field` (the Java field
-    /// name), `Class` the simple or the binary name (`Item`, `com.acme.Item.name`). Their Rust
-    /// type is not an `Option`; a null in them is a decode error naming the class and field.
-    /// An entry that matches no class or field is an [`Error::UnknownNonNull`].
+    /// Values declared non-null: `Class` (all its fields) or `Class.field` (the Java field
+    /// name), and `Interface.method` (the method's return value) or `Interface` (every
+    /// method's); `Class` the simple or the binary name (`Item`, `com.acme.Item.name`). An
+    /// entry also covers the elements of the lists and arrays and the values of the maps in
+    /// those values (and, for a method, in its parameters). Their Rust type is not an
+    /// `Option`; a null in them is a decode error naming the class and field. An entry that
+    /// matches no class, field, interface or method is an [`Error::UnknownNonNull`].
     pub non_null: Vec<String>,
     /// Boxed primitives (`Integer`, …) as plain Rust primitives everywhere (fields, list
     /// elements, map values, method signatures) instead of `Option`.
@@ -440,9 +444,25 @@ fn upper_camel(snake_name: &str) -> String {
 }
 
 impl Gen<'_> {
-    /// The Rust type of `t` inside a list or map, or in a method signature, met as `member` of
-    /// `class`; records input classes it names.
-    fn rust(&mut self, t: &JType, class: &str, member: &str) -> Result<String, Error> {
+    /// The Rust type of a value of type `t` that Java may set to null: an `Option` for a
+    /// reference type unless `non_null` (boxed primitives: unless `non_null` or
+    /// [`Options::boxed_non_null`]); `Object` and type variables are `hessian::Value`, which
+    /// has its own null. `non_null` also covers the elements and map values inside `t`.
+    fn value_type(&mut self, t: &JType, class: &str, member: &str, non_null: bool) -> Result<String, Error> {
+        let ty = self.rust(t, class, member, non_null)?;
+        Ok(match t {
+            JType::Primitive(_) | JType::Variable(_) => ty,
+            JType::Class(n, _) if n == "java.lang.Object" => ty,
+            JType::Class(n, _) if boxed(n).is_some() && self.options.boxed_non_null => ty,
+            _ if non_null => ty,
+            _ => format!("Option<{ty}>"),
+        })
+    }
+
+    /// The Rust type of `t` itself (never an `Option`: boxed primitives are plain), met as
+    /// `member` of `class`, its list elements and map values as [`value_type`](Self::value_type)
+    /// with `non_null`; records input classes it names.
+    fn rust(&mut self, t: &JType, class: &str, member: &str, non_null: bool) -> Result<String, Error> {
         let unmapped = |reason: String| Error::Unmapped { class: class.to_owned(), member: member.to_owned(), reason };
         Ok(match t {
             JType::Primitive(c) => match c {
@@ -461,15 +481,17 @@ impl Gen<'_> {
             JType::Variable(_) => "hessian_rpc::hessian::Value".to_owned(),
             JType::Array(inner) => match **inner {
                 JType::Primitive('B') => "Vec<u8>".to_owned(),
-                _ => format!("Vec<{}>", self.rust(inner, class, member)?),
+                _ => format!("Vec<{}>", self.value_type(inner, class, member, non_null)?),
             },
             JType::Class(name, args) => {
-                let arg = |g: &mut Self, i: usize| match args.get(i) {
-                    Some(a) => g.rust(a, class, member),
+                // an element or map value (`nullable`), or a map key (never null here)
+                let arg = |g: &mut Self, i: usize, nullable: bool| match args.get(i) {
+                    Some(a) if nullable => g.value_type(a, class, member, non_null),
+                    Some(a) => g.rust(a, class, member, non_null),
                     None => Ok("hessian_rpc::hessian::Value".to_owned()),
                 };
                 if let Some(p) = boxed(name) {
-                    return Ok(if self.options.boxed_non_null { p.to_owned() } else { format!("Option<{p}>") });
+                    return Ok(p.to_owned());
                 }
                 match name.as_str() {
                     "java.lang.String" => "String".to_owned(),
@@ -485,7 +507,7 @@ impl Gen<'_> {
                     | "java.util.SortedSet"
                     | "java.util.LinkedHashSet"
                     | "java.util.Vector"
-                    | "java.lang.Iterable" => format!("Vec<{}>", arg(self, 0)?),
+                    | "java.lang.Iterable" => format!("Vec<{}>", arg(self, 0, true)?),
                     "java.util.Map"
                     | "java.util.HashMap"
                     | "java.util.TreeMap"
@@ -495,7 +517,7 @@ impl Gen<'_> {
                     | "java.util.Hashtable"
                     | "java.util.concurrent.ConcurrentHashMap"
                     | "java.util.concurrent.ConcurrentSkipListMap" => {
-                        let k = arg(self, 0)?;
+                        let k = arg(self, 0, false)?;
                         let keys = ["String", "i8", "i16", "i32", "i64", "bool", "char"];
                         if !keys.contains(&k.as_str()) && !self.is_enum(args.first()) {
                             return Err(unmapped(format!("{name} with keys of type {k}, which is not hashable")));
@@ -506,7 +528,7 @@ impl Gen<'_> {
                             MapType::Hash if SORTED_MAPS.contains(&name.as_str()) => "std::collections::BTreeMap",
                             MapType::Hash => "std::collections::HashMap",
                         };
-                        format!("{map}<{k}, {}>", arg(self, 1)?)
+                        format!("{map}<{k}, {}>", arg(self, 1, true)?)
                     }
                     _ => match self.classes.get(name) {
                         Some(_) => {
@@ -549,11 +571,11 @@ impl Gen<'_> {
             Some(format!("hessian_rpc::hessian::serde::date::{m}"))
         };
         Ok(match t {
-            JType::Primitive(_) | JType::Variable(_) => (self.rust(t, class, &member)?, None),
+            JType::Primitive(_) | JType::Variable(_) => (self.rust(t, class, &member, non_null)?, None),
             JType::Array(inner) if **inner == JType::Primitive('B') => {
                 (opt("Vec<u8>".into()), Some("hessian_rpc::serde_bytes".into()))
             }
-            JType::Class(n, _) if n == "java.lang.Object" => (self.rust(t, class, &member)?, None),
+            JType::Class(n, _) if n == "java.lang.Object" => (self.rust(t, class, &member, non_null)?, None),
             JType::Class(n, _) if boxed(n).is_some() => {
                 let p = boxed(n).unwrap_or("()").to_owned();
                 (if non_null || self.options.boxed_non_null { p } else { format!("Option<{p}>") }, None)
@@ -565,7 +587,7 @@ impl Gen<'_> {
                 DateType::Time => (opt("time::OffsetDateTime".into()), with("offset_date_time")),
             },
             _ => {
-                let ty = self.rust(t, class, &member)?;
+                let ty = self.rust(t, class, &member, non_null)?;
                 if self.reaches(t, class, &mut BTreeSet::new())
                     && matches!(t, JType::Class(ref n, _) if self.classes.get(n).is_some())
                 {
@@ -604,13 +626,21 @@ impl Gen<'_> {
                 member: m.name.clone(),
                 descriptor: sig.to_owned(),
             })?;
+            // `Interface.method` (or `Interface`) in `non_null`: its return value, and the
+            // elements of its return value and parameters, are not null
+            let non_null = self.non_null(&api.name, &m.name);
             let mut args = Vec::new();
             let mut mangled = Vec::new();
             let mut java_params = Vec::new();
             for (i, p) in params.iter().enumerate() {
                 let jname = m.parameters.get(i).filter(|n| !n.is_empty()).cloned();
                 let pname = jname.as_deref().map_or_else(|| format!("arg{i}"), snake);
-                let ty = self.rust(p, &api.name, &format!("{}(parameter {})", m.name, i + 1))?;
+                // a parameter is what the caller passes: plain, but for boxed primitives
+                let member = format!("{}(parameter {})", m.name, i + 1);
+                let ty = match p {
+                    JType::Class(n, _) if boxed(n).is_some() => self.value_type(p, &api.name, &member, non_null)?,
+                    _ => self.rust(p, &api.name, &member, non_null)?,
+                };
                 mangled.push(mangle(p));
                 java_params.push(match &jname {
                     Some(n) => format!("{} {n}", java_sig(p)),
@@ -618,7 +648,7 @@ impl Gen<'_> {
                 });
                 args.push(format!("{pname}: {ty}"));
             }
-            let rust_ret = self.rust(&ret, &api.name, &format!("{}(return)", m.name))?;
+            let rust_ret = self.value_type(&ret, &api.name, &format!("{}(return)", m.name), non_null)?;
             let base = snake(&m.name);
             let n = used.entry(base.clone()).or_default();
             let rust_name = if *n == 0 { base } else { format!("{base}_{n}") };
@@ -719,11 +749,8 @@ impl Gen<'_> {
         let _ = writeln!(out, "impl hessian_rpc::IntoFault for {name} {{");
         out.push_str("    fn into_fault(self) -> hessian_rpc::Fault {\n        match self {\n");
         for e in exceptions {
-            let _ = writeln!(
-                out,
-                "            {name}::{s}(e) => hessian_rpc::fault::exception_fault(\"{e}\", e.message.as_deref(), e.cause.as_deref(), &e),",
-                s = simple(e)
-            );
+            let _ =
+                writeln!(out, "            {name}::{s}(e) => hessian_rpc::fault::exception_fault(&e),", s = simple(e));
         }
         let _ = writeln!(out, "            {name}::Service(e) => e.into_fault(),");
         let _ = writeln!(out, "            {name}::Rpc(hessian_rpc::Error::Fault(f)) => f.into_inner(),");
@@ -880,6 +907,9 @@ impl Gen<'_> {
         let _ = writeln!(out, "#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]");
         let _ = writeln!(out, "#[serde(rename = \"{name}\")]");
         let _ = writeln!(out, "pub struct {s} {{");
+        // Caucho writes these before Throwable's detailMessage and cause, the others after
+        let early_fields: Vec<String> =
+            fields.iter().filter(|(_, t, _)| early(t)).map(|(n, _, _)| format!("\"{n}\"")).collect();
         let names = self.field_lines(name, fields, &mut out)?;
         if names.contains("message") || names.contains("cause") {
             return Err(Error::Unmapped {
@@ -898,7 +928,22 @@ impl Gen<'_> {
         let _ = writeln!(out, "        f.write_str(\"{name}\")?;");
         out.push_str("        if let Some(m) = &self.message {\n            write!(f, \": {m}\")?;\n        }\n");
         out.push_str("        if let Some(c) = &self.cause {\n            write!(f, \" (caused by {c})\")?;\n        }\n        Ok(())\n    }\n}\n\n");
-        let _ = writeln!(out, "impl std::error::Error for {s} {{}}");
+        let _ = writeln!(out, "impl std::error::Error for {s} {{}}\n");
+        let _ = writeln!(
+            out,
+            "/// Its class, and its fields Caucho writes before `Throwable`'s (primitive and `java.lang` types).\n\
+             impl hessian_rpc::DeclaredException for {s} {{\n\
+             \x20   const CLASS: &'static str = \"{name}\";\n\
+             \x20   const EARLY_FIELDS: &'static [&'static str] = &[{}];\n\n\
+             \x20   fn message(&self) -> Option<&str> {{\n\
+             \x20       self.message.as_deref()\n\
+             \x20   }}\n\n\
+             \x20   fn cause(&self) -> Option<&hessian_rpc::ServiceError> {{\n\
+             \x20       self.cause.as_deref()\n\
+             \x20   }}\n\
+             }}",
+            early_fields.join(", ")
+        );
         Ok(out)
     }
 }
@@ -961,7 +1006,7 @@ mod tests {
     }
 
     /// `interface com.x.Api { Rec m(TreeMap<String, Integer> arg) throws java.io.IOException; }`
-    /// and `class com.x.Rec { Integer n; Date d; Map<String, Long> m; String s; }`.
+    /// and `class com.x.Rec { Integer n; Date d; Map<String, Long> m; String s; List<String> l; }`.
     fn api() -> Classes {
         let mut m = member(
             "m",
@@ -987,6 +1032,7 @@ mod tests {
                 member("d", "Ljava/util/Date;", None),
                 member("m", "Ljava/util/Map;", Some("Ljava/util/Map<Ljava/lang/String;Ljava/lang/Long;>;")),
                 member("s", "Ljava/lang/String;", None),
+                member("l", "Ljava/util/List;", Some("Ljava/util/List<Ljava/lang/String;>;")),
             ],
             methods: vec![],
         };
@@ -1001,11 +1047,15 @@ mod tests {
         let src = generate(&c, "com.x.Api").unwrap();
         assert!(src.contains("/// Java: `Rec m(TreeMap<String, Integer>) throws IOException`"), "{src}");
         assert!(src.contains("#[hessian(name = \"m\", throws)]"), "{src}");
-        assert!(src.contains("std::collections::BTreeMap<String, Option<i32>>) -> Result<Rec, MError>"), "{src}");
+        assert!(
+            src.contains("std::collections::BTreeMap<String, Option<i32>>) -> Result<Option<Rec>, MError>"),
+            "{src}"
+        );
         assert!(src.contains("pub n: Option<i32>,"), "{src}");
         assert!(src.contains("option_system_time\")]\n    pub d: Option<std::time::SystemTime>,"), "{src}");
         assert!(src.contains("pub m: Option<std::collections::HashMap<String, Option<i64>>>,"), "{src}");
         assert!(src.contains("pub s: Option<String>,"), "{src}");
+        assert!(src.contains("pub l: Option<Vec<Option<String>>>,"), "{src}");
         // an exception class not in the input: its message and cause only
         assert!(
             src.contains("#[serde(rename = \"java.io.IOException\")]\npub struct IOException {\n    /// The message")
@@ -1019,7 +1069,7 @@ mod tests {
             maps: MapType::Index,
         };
         let src = generate_with(&c, "com.x.Api", &o).unwrap();
-        assert!(src.contains("hessian_rpc::indexmap::IndexMap<String, i32>) -> Result<Rec, MError>"), "{src}");
+        assert!(src.contains("hessian_rpc::indexmap::IndexMap<String, i32>) -> Result<Option<Rec>, MError>"), "{src}");
         assert!(src.contains("pub n: i32,"), "{src}");
         assert!(src.contains("date::chrono_utc\")]\n    pub d: chrono::DateTime<chrono::Utc>,"), "{src}");
         assert!(src.contains("pub m: Option<hessian_rpc::indexmap::IndexMap<String, i64>>,"), "{src}");
@@ -1029,7 +1079,14 @@ mod tests {
         let o = Options { non_null: vec!["Rec".into()], maps: MapType::BTree, ..Options::default() };
         let src = generate_with(&c, "com.x.Api", &o).unwrap();
         assert!(src.contains("pub s: String,") && src.contains("pub n: i32,"), "{src}");
-        assert!(src.contains("pub m: std::collections::BTreeMap<String, Option<i64>>,"), "{src}");
+        assert!(src.contains("pub m: std::collections::BTreeMap<String, i64>,"), "{src}");
+        assert!(src.contains("pub l: Vec<String>,"), "{src}");
+        assert!(src.contains("-> Result<Option<Rec>, MError>"), "{src}");
+        // a method declared non-null: its return value and the elements of its parameters
+        let o = Options { non_null: vec!["Api.m".into()], ..Options::default() };
+        let src = generate_with(&c, "com.x.Api", &o).unwrap();
+        assert!(src.contains("std::collections::BTreeMap<String, i32>) -> Result<Rec, MError>"), "{src}");
+        assert!(src.contains("pub l: Option<Vec<Option<String>>>,"), "{src}");
         for unknown in ["Rec.nope", "Nope", "Api.s"] {
             let o = Options { non_null: vec![unknown.into()], ..Options::default() };
             assert!(matches!(generate_with(&c, "com.x.Api", &o), Err(Error::UnknownNonNull(n)) if n == unknown));

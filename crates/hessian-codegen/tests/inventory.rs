@@ -1,11 +1,12 @@
 //! Issue 27 on a real Java service (`com.acme.inventory`, Caucho's `HessianServlet` in Jetty):
 //! the code `hessian codegen` writes for it (checked in under `tests/generated/`) decodes nulls
-//! in every reference field, both ways; declared exceptions arrive typed with their fields and
+//! in every reference field, in return values and in list elements, both ways; declared exceptions arrive typed with their fields and
 //! causes (Rust client of the servlet), and Java's `HessianProxyFactory` catches them with their
 //! fields and causes from the Rust server of the generated trait, whose fault bytes are the
 //! servlet's; an undeclared exception class stays the generic remote fault, a detail that does
 //! not fit is a typed error naming the class, and a null in a field declared non-null names
-//! the class and field. Run with `CODEGEN_BLESS=1` to rewrite the checked-in files.
+//! the class and field. Exceptions with a null message, and with null fields of non-`java.lang`
+//! types (which Caucho writes after `Throwable`'s), cross both ways with the servlet's bytes. Run with `CODEGEN_BLESS=1` to rewrite the checked-in files.
 
 #[rustfmt::skip]
 #[allow(clippy::all)]
@@ -21,7 +22,8 @@ use hessian_codegen::{generate_with, Classes, DateType, MapType, Options};
 use hessian_rpc::{Client, Error, HessianServer, ServiceError};
 use hessian_testkit::java::{java_with_jetty, Java};
 use inventory::{
-    GetError, Inventory, InventoryClient, Item, NotFoundException, RestockError, StockException, Supplier,
+    BatchError, BatchException, GetError, Inventory, InventoryClient, Item, NotFoundException, RestockError,
+    StockException, Supplier,
 };
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -111,7 +113,7 @@ fn item(id: i64) -> Item {
         name: Some(format!("widget {id}")),
         added: Some(at(1_700_000_000_000 + id as u64)),
         supplier: Some(Supplier { name: Some("Acme".into()), country: Some("NL".into()) }),
-        tags: Some(vec!["blue".into(), "small".into()]),
+        tags: Some(vec![Some("blue".into()), Some("small".into())]),
     }
 }
 
@@ -119,9 +121,11 @@ fn item(id: i64) -> Item {
 struct RustInventory;
 
 impl Inventory for RustInventory {
-    async fn get(&self, id: i64) -> Result<Item, GetError> {
+    async fn get(&self, id: i64) -> Result<Option<Item>, GetError> {
         match id {
-            1 | 2 | 4 => Ok(item(id)),
+            1 | 2 | 4 => Ok(Some(item(id))),
+            // Java's `new NotFoundException(0, null)`: a null message
+            0 => Err(NotFoundException { id, message: None, cause: None }.into()),
             i if i < 0 => Err(ServiceError::illegal_state(format!("negative id {id}")).into()),
             // an exception class the Java interface does not declare
             7 => Err(ServiceError::new("com.acme.inventory.AuditException", "audit log <full>").into()),
@@ -141,13 +145,16 @@ impl Inventory for RustInventory {
         }
     }
 
-    async fn search(&self, query: String, limit: i32) -> Result<Vec<Item>, ServiceError> {
-        Ok([1, 2, 4]
-            .into_iter()
-            .map(item)
-            .filter(|it| query.is_empty() || it.name.as_deref().is_some_and(|n| n.contains(&query)))
-            .take(usize::try_from(limit).unwrap_or(0))
-            .collect())
+    async fn search(&self, query: String, limit: i32) -> Result<Option<Vec<Option<Item>>>, ServiceError> {
+        Ok(Some(
+            [1, 2, 4]
+                .into_iter()
+                .map(item)
+                .filter(|it| query.is_empty() || it.name.as_deref().is_some_and(|n| n.contains(&query)))
+                .take(usize::try_from(limit).unwrap_or(0))
+                .map(Some)
+                .collect(),
+        ))
     }
 
     async fn restock(&self, id: i64, quantity: i32) -> Result<(), RestockError> {
@@ -165,14 +172,50 @@ impl Inventory for RustInventory {
         Ok(())
     }
 
-    async fn echo(&self, item: Item) -> Result<Item, ServiceError> {
-        Ok(item)
+    async fn echo(&self, item: Item) -> Result<Option<Item>, ServiceError> {
+        Ok(Some(item))
     }
 
-    async fn counts(&self) -> Result<hessian_rpc::indexmap::IndexMap<String, Option<i32>>, ServiceError> {
-        Ok([("zebra".to_owned(), Some(3)), ("apple".to_owned(), None), ("mango".to_owned(), Some(7))]
-            .into_iter()
-            .collect())
+    async fn counts(&self) -> Result<Option<hessian_rpc::indexmap::IndexMap<String, Option<i32>>>, ServiceError> {
+        Ok(Some(
+            [("zebra".to_owned(), Some(3)), ("apple".to_owned(), None), ("mango".to_owned(), Some(7))]
+                .into_iter()
+                .collect(),
+        ))
+    }
+
+    async fn find(&self, name: String) -> Result<Option<Item>, ServiceError> {
+        Ok([1, 2, 4].into_iter().map(item).find(|it| it.name.as_deref() == Some(name.as_str())))
+    }
+
+    async fn pick(&self) -> Result<Option<Vec<Option<Item>>>, ServiceError> {
+        Ok(Some(vec![Some(item(1)), None, Some(item(4))]))
+    }
+
+    async fn batch(&self, count: i32) -> Result<(), BatchError> {
+        Err(batch_exception(count).into())
+    }
+}
+
+/// `InventoryImpl.batch(count)`'s exception: a null supplier, and null ids or ids with a null.
+fn batch_exception(count: i32) -> BatchException {
+    if count == 0 {
+        return BatchException {
+            count,
+            note: Some("nothing to do".into()),
+            supplier: None,
+            ids: None,
+            message: Some("empty batch".into()),
+            cause: None,
+        };
+    }
+    BatchException {
+        count,
+        note: None,
+        supplier: None,
+        ids: Some(vec![Some("a".into()), None]),
+        message: Some(format!("batch of {count} failed")),
+        cause: None,
     }
 }
 
@@ -192,17 +235,36 @@ async fn rust_server() -> hessian_rpc::RunningServer {
 }
 
 async fn check_client(client: &InventoryClient, server: &str) {
-    assert_eq!(client.get(1).await.unwrap(), item(1), "{server}");
-    assert_eq!(client.get(4).await.unwrap(), item(4), "{server}: nulls in every reference field");
+    assert_eq!(client.get(1).await.unwrap(), Some(item(1)), "{server}");
+    assert_eq!(client.get(4).await.unwrap(), Some(item(4)), "{server}: nulls in every reference field");
     let all = client.search(String::new(), 10).await.unwrap();
-    assert_eq!(all, vec![item(1), item(2), item(4)], "{server}");
+    assert_eq!(all, Some(vec![Some(item(1)), Some(item(2)), Some(item(4))]), "{server}");
+    // a method that returns null, and a list with a null element
+    assert_eq!(client.find("nope".into()).await.unwrap(), None, "{server}: find returns null");
+    assert_eq!(client.find("widget 2".into()).await.unwrap(), Some(item(2)), "{server}");
+    assert_eq!(client.pick().await.unwrap(), Some(vec![Some(item(1)), None, Some(item(4))]), "{server}: pick");
+    // an exception whose message is null: None, not "null" or ""
+    match client.get(0).await {
+        Err(GetError::NotFoundException(e)) => {
+            assert_eq!((e.id, e.message.as_deref()), (0, None), "{server}");
+            assert_eq!(e.to_string(), "com.acme.inventory.NotFoundException", "{server}");
+        }
+        other => panic!("{server}: {other:?}"),
+    }
+    // exceptions with null fields of non-java.lang types (and a list holding a null)
+    for count in [0, 2] {
+        match client.batch(count).await {
+            Err(BatchError::BatchException(e)) => assert_eq!(e, batch_exception(count), "{server}"),
+            other => panic!("{server}: {other:?}"),
+        }
+    }
     let mut half = item(2);
     half.supplier = Some(Supplier { name: Some("Acme".into()), country: None });
     half.reorder_level = None;
     for it in [half, item(4)] {
-        assert_eq!(client.echo(it.clone()).await.unwrap(), it, "{server}: echo");
+        assert_eq!(client.echo(it.clone()).await.unwrap(), Some(it), "{server}: echo");
     }
-    let counts = client.counts().await.unwrap();
+    let counts = client.counts().await.unwrap().expect("counts");
     let keys: Vec<&str> = counts.keys().map(String::as_str).collect();
     assert_eq!(keys, ["zebra", "apple", "mango"], "{server}: a LinkedHashMap keeps its order");
     assert_eq!(counts["apple"], None);
@@ -233,7 +295,7 @@ async fn check_client(client: &InventoryClient, server: &str) {
             let cause = e.cause.as_deref().expect("a cause");
             assert_eq!(
                 (cause.class(), cause.message()),
-                ("java.lang.IllegalArgumentException", "negative quantity"),
+                ("java.lang.IllegalArgumentException", Some("negative quantity")),
                 "{server}"
             );
             assert!(cause.cause().is_none(), "{server}");
@@ -263,6 +325,14 @@ fn the_generated_client_calls_the_servlet_and_the_rust_server() {
         for (name, url) in &urls {
             let client = InventoryClient::new(Client::new().proxy(url).unwrap());
             check_client(&client, name).await;
+            // the fault of an exception with a null message: its message is None, as is the
+            // exception object's detailMessage
+            let proxy = Client::new().proxy(url).unwrap();
+            let err = proxy.call("get", vec![hessian::Value::Long(0)]).await.unwrap_err();
+            let f = err.fault().unwrap_or_else(|| panic!("{name}: {err:?}"));
+            assert_eq!(f.message(), None, "{name}");
+            assert_eq!(f.exception().unwrap().message, None, "{name}");
+            assert_eq!(f.to_string(), "ServiceException (com.acme.inventory.NotFoundException)", "{name}");
         }
         // Bad input, from the Rust server: an exception class `get` does not declare is the
         // generic remote fault with everything sent; a declared class whose detail does not
@@ -271,7 +341,7 @@ fn the_generated_client_calls_the_servlet_and_the_rust_server() {
         match client.get(7).await {
             Err(GetError::Rpc(Error::Fault(f))) => {
                 assert_eq!(f.exception_class(), Some("com.acme.inventory.AuditException"));
-                assert_eq!(f.message(), "audit log &lt;full&gt;");
+                assert_eq!(f.message(), Some("audit log &lt;full&gt;"));
                 let e = f.exception().unwrap();
                 assert_eq!(e.message.as_deref(), Some("audit log <full>"));
             }
@@ -289,7 +359,7 @@ fn the_generated_client_calls_the_servlet_and_the_rust_server() {
         // a null where the Rust server's parameter is a plain String says null, and which argument
         let proxy = Client::new().proxy(&rust.url("/inventory")).unwrap();
         let err = proxy.call("search", vec![hessian::Value::Null, hessian::Value::Int(1)]).await.unwrap_err();
-        let message = err.fault().map(|f| f.message().to_owned()).unwrap_or_default();
+        let message = err.fault().and_then(|f| f.message()).unwrap_or_default().to_owned();
         assert!(message.starts_with("search: argument 1 of 2: invalid type: expected a string, found null"), "{err}");
         // and a null item's reference fields are fine
         let nulls = hessian::serde::to_value(&item(4)).unwrap();
@@ -307,7 +377,7 @@ fn a_null_in_a_field_declared_non_null_names_the_class_and_field() {
     rt.block_on(async {
         let url = format!("http://127.0.0.1:{}/inventory", servlet.1);
         let client = strict::InventoryClient::new(Client::new().proxy(&url).unwrap());
-        let it = client.get(1).await.unwrap();
+        let it = client.get(1).await.unwrap().expect("item 1");
         assert_eq!(it.supplier.as_ref().map(|s| s.name.as_str()), Some("Acme"));
         let err = client.get(4).await.unwrap_err();
         let strict::GetError::Rpc(Error::Reply(e)) = &err else { panic!("{err:?}") };
@@ -355,13 +425,20 @@ fn the_rust_servers_faults_and_values_are_the_servlets_bytes() {
         let rust = rust_server().await;
         let rust_addr: SocketAddr = rust.url("/").trim_start_matches("http://").trim_end_matches('/').parse().unwrap();
         let java_addr: SocketAddr = format!("127.0.0.1:{}", servlet.1).parse().unwrap();
-        let calls: [(&str, Vec<hessian::Value>); 6] = [
+        let calls: [(&str, Vec<hessian::Value>); 12] = [
             ("get", vec![hessian::Value::Long(42)]),
             ("restock", vec![hessian::Value::Long(1), hessian::Value::Int(-3)]),
             ("restock", vec![hessian::Value::Long(9), hessian::Value::Int(1)]),
             ("get", vec![hessian::Value::Long(1)]),
             ("get", vec![hessian::Value::Long(4)]),
             ("search", vec![hessian::Value::string(""), hessian::Value::Int(10)]),
+            // a null message, null fields after Throwable's, a null return value and element
+            ("get", vec![hessian::Value::Long(0)]),
+            ("batch", vec![hessian::Value::Int(0)]),
+            ("batch", vec![hessian::Value::Int(2)]),
+            ("find", vec![hessian::Value::string("nope")]),
+            ("find", vec![hessian::Value::string("widget 1")]),
+            ("pick", vec![]),
         ];
         for (method, args) in calls {
             let call = hessian::Call::new(method, args);
@@ -369,7 +446,11 @@ fn the_rust_servers_faults_and_values_are_the_servlets_bytes() {
                 let body = hessian_rpc::protocol::encode_call(dialect, &call).unwrap();
                 let from_java = post(java_addr, &body).await;
                 let from_rust = post(rust_addr, &body).await;
-                assert!(from_java.starts_with(b"H\x02\x00") && from_java.len() > 20, "{}", hex(&from_java));
+                assert!(
+                    from_java.starts_with(b"H\x02\x00R") || from_java.starts_with(b"H\x02\x00F"),
+                    "{}",
+                    hex(&from_java)
+                );
                 assert_eq!(
                     hex(&from_rust),
                     hex(&from_java),
@@ -404,6 +485,10 @@ fn java_catches_the_rust_servers_exceptions_with_their_fields_and_causes() {
         assert!(text.contains("ok NotFoundException id 42"), "{text}");
         assert!(text.contains("ok StockException requested -3"), "{text}");
         assert!(text.contains("ok cause java.lang.IllegalArgumentException: negative quantity"), "{text}");
+        assert!(text.contains("ok null message id 0 null"), "{text}");
+        assert!(text.contains("ok BatchException with nulls count 0"), "{text}");
+        assert!(text.contains("ok BatchException ids [a, null]"), "{text}");
+        assert!(text.contains("ok find returns null") && text.contains("ok pick with a null"), "{text}");
     }
     rt.block_on(rust.shutdown());
 }
@@ -415,7 +500,7 @@ fn the_blocking_client_returns_the_declared_exceptions_too() {
     let client = hessian_rpc::BlockingClient::new();
     let url = format!("http://127.0.0.1:{}/inventory", servlet.1);
     let inventory = inventory::InventoryBlockingClient::new(client.proxy(&url).unwrap());
-    assert_eq!(inventory.get(4).unwrap(), item(4));
+    assert_eq!(inventory.get(4).unwrap(), Some(item(4)));
     match inventory.get(42) {
         Err(GetError::NotFoundException(e)) => assert_eq!(e.id, 42),
         other => panic!("{other:?}"),

@@ -29,7 +29,6 @@
 //! ```
 
 use crate::protocol::Dialect;
-use bytes::Bytes;
 use hessian::Value;
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 use std::future::Future;
@@ -95,13 +94,15 @@ impl crate::fault::IntoFault for NoCallContext {
 }
 
 /// The HTTP request headers of a call: taken as the server read them and made into a
-/// [`HeaderMap`] only when a method asks.
+/// [`HeaderMap`] only when a method asks. Small (two pointers and lengths), as it is moved
+/// through the layers of every call: the raw section is one plain allocation (no shared
+/// `Bytes`), the map is boxed.
 #[derive(Clone, Default)]
 pub(crate) struct HttpHeaders {
     /// The header section as it arrived (`Name: value` lines and the blank line), when the
     /// headers are not parsed yet.
-    raw: Bytes,
-    parsed: OnceLock<HeaderMap>,
+    raw: Box<[u8]>,
+    parsed: OnceLock<Box<HeaderMap>>,
 }
 
 /// Most header fields read from a raw header section (as many as the server accepts).
@@ -110,12 +111,12 @@ const MAX_FIELDS: usize = 100;
 impl HttpHeaders {
     /// Headers already in a map (the tower path).
     pub(crate) fn parsed(map: HeaderMap) -> Self {
-        HttpHeaders { raw: Bytes::new(), parsed: OnceLock::from(map) }
+        HttpHeaders { raw: Box::default(), parsed: OnceLock::from(Box::new(map)) }
     }
 
     /// Headers as the section of a request head that holds them, parsed on first use.
     pub(crate) fn raw(section: &[u8]) -> Self {
-        HttpHeaders { raw: Bytes::copy_from_slice(section), parsed: OnceLock::new() }
+        HttpHeaders { raw: section.into(), parsed: OnceLock::new() }
     }
 
     fn map(&self) -> &HeaderMap {
@@ -132,7 +133,7 @@ impl HttpHeaders {
                     }
                 }
             }
-            map
+            Box::new(map)
         })
     }
 }

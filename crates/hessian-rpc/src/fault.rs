@@ -13,7 +13,8 @@ pub const NO_SUCH_METHOD: &str = "NoSuchMethod";
 /// Fault code for a call that could not be decoded.
 pub const PROTOCOL_EXCEPTION: &str = "ProtocolException";
 
-/// Escapes a fault message as `HessianSkeleton.escapeMessage` does (`<`, `>`, `&`, NUL).
+/// Escapes a fault message as `HessianSkeleton.escapeMessage` does (`<`, `>`, `&`, NUL); a null
+/// message stays null there.
 pub fn escape_message(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     for c in message.chars() {
@@ -36,6 +37,16 @@ pub fn escape_message(message: &str) -> String {
 /// that very exception.
 pub fn java_exception(class: &str, message: &str) -> Value {
     exception_detail(&ServiceError::new(class.to_owned(), message))
+}
+
+/// The fault `HessianSkeleton` writes for the exception `e` (its message escaped, `None` staying
+/// null).
+fn skeleton_fault(e: &ServiceError) -> Fault {
+    Fault {
+        code: SERVICE_EXCEPTION.into(),
+        message: e.message.as_deref().map(escape_message),
+        detail: Some(exception_detail(e)),
+    }
 }
 
 /// A `ServiceException` fault carrying a Java exception of class `class` (e.g.
@@ -74,7 +85,8 @@ impl IntoFault for std::convert::Infallible {
 /// Java's class for an exception that has no more specific class.
 pub const RUNTIME_EXCEPTION: &str = "java.lang.RuntimeException";
 
-/// The error of a service method: a Java exception class and a message, sent the way
+/// The error of a service method: a Java exception class and a message (possibly null, as
+/// Java's `getMessage()` may be: [`without_message`](ServiceError::without_message)), sent the way
 /// `HessianSkeleton` sends an exception thrown by a method (a `ServiceException` fault whose
 /// detail is the exception object, so a Java client rethrows that very class).
 ///
@@ -111,9 +123,13 @@ pub const RUNTIME_EXCEPTION: &str = "java.lang.RuntimeException";
 #[derive(Clone, Debug, PartialEq)]
 pub struct ServiceError {
     class: std::borrow::Cow<'static, str>,
-    message: String,
+    message: Option<String>,
     /// The exception's own fields (not `Throwable`'s), in the order Caucho writes them.
     fields: Vec<(String, Value)>,
+    /// How many of `fields` Caucho writes before `Throwable`'s `detailMessage` (the class's
+    /// primitive and `java.lang` fields), when the Java field types are known
+    /// ([`DeclaredException::EARLY_FIELDS`]); otherwise guessed from the values.
+    early: Option<usize>,
     cause: Option<Box<ServiceError>>,
 }
 
@@ -124,7 +140,39 @@ impl ServiceError {
     /// An exception of the Java class `class` (e.g. `java.lang.IllegalStateException`, or
     /// an application exception class the Java client knows) with `message`.
     pub fn new(class: impl Into<std::borrow::Cow<'static, str>>, message: impl fmt::Display) -> Self {
-        ServiceError { class: class.into(), message: message.to_string(), fields: Vec::new(), cause: None }
+        ServiceError {
+            class: class.into(),
+            message: Some(message.to_string()),
+            fields: Vec::new(),
+            early: None,
+            cause: None,
+        }
+    }
+
+    /// An exception of the Java class `class` whose message is null (Java's `new E()`:
+    /// `getMessage()` returns null, and the fault carries `N` for it).
+    pub fn without_message(class: impl Into<std::borrow::Cow<'static, str>>) -> Self {
+        ServiceError { class: class.into(), message: None, fields: Vec::new(), early: None, cause: None }
+    }
+
+    /// The declared exception `e` (a struct `hessian codegen` generates for an exception class)
+    /// with its message, cause and fields, the fields in the order Caucho writes them by their
+    /// Java types ([`DeclaredException::EARLY_FIELDS`]). An error when `e` cannot be encoded.
+    pub fn from_exception<E: DeclaredException>(e: &E) -> Result<Self, hessian::Error> {
+        let mut s = ServiceError {
+            class: E::CLASS.into(),
+            message: e.message().map(str::to_owned),
+            fields: Vec::new(),
+            early: None,
+            cause: e.cause().map(|c| Box::new(c.clone())),
+        };
+        s = s.with_detail(e)?;
+        let (mut first, rest): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut s.fields).into_iter().partition(|(k, _)| E::EARLY_FIELDS.contains(&k.as_str()));
+        s.early = Some(first.len());
+        first.extend(rest);
+        s.fields = first;
+        Ok(s)
     }
 
     /// A `java.lang.IllegalArgumentException`.
@@ -138,10 +186,15 @@ impl ServiceError {
     }
 
     /// Sets the exception's own fields from `detail`, a struct of the exception class's fields
-    /// (such as one `hessian codegen` generates for a declared exception), in the order Caucho
-    /// writes them (the class's primitive and `java.lang` fields first). `Throwable`'s fields
-    /// in it (`detailMessage`, `cause`, …) are left out: the message and cause are the
-    /// error's own. An error when `detail` is not a struct or cannot be encoded.
+    /// in the order Caucho writes them (the class's primitive and `java.lang` fields first).
+    /// `Throwable`'s fields in it (`detailMessage`, `cause`, …) are left out: the message and
+    /// cause are the error's own. An error when `detail` is not a struct or cannot be encoded.
+    ///
+    /// Caucho writes `Throwable`'s `detailMessage` and `cause` after the class's primitive and
+    /// `java.lang` fields and before its others, which only the Java field types tell apart:
+    /// here they are guessed from the values (a null counts as a `java.lang` field), which is
+    /// wrong for a null nested object or list. A struct that implements [`DeclaredException`]
+    /// (as generated ones do) knows its fields' types: use [`from_exception`](Self::from_exception).
     pub fn with_detail(mut self, detail: &impl serde::Serialize) -> Result<Self, hessian::Error> {
         let fields = match hessian::serde::to_value(detail)? {
             Value::Object(o) => o.class.fields.iter().cloned().zip(o.fields).collect::<Vec<_>>(),
@@ -165,6 +218,7 @@ impl ServiceError {
             }
         };
         self.fields = fields.into_iter().filter(|(k, _)| !THROWABLE_FIELDS.contains(&k.as_str())).collect();
+        self.early = None;
         Ok(self)
     }
 
@@ -179,9 +233,9 @@ impl ServiceError {
         &self.class
     }
 
-    /// The message.
-    pub fn message(&self) -> &str {
-        &self.message
+    /// The message, `None` when it is null (Java's `getMessage() == null`).
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
     }
 
     /// The exception's own fields set by [`with_detail`](Self::with_detail), by name.
@@ -203,15 +257,19 @@ impl ServiceError {
         // Caucho's field order: the class's primitive and java.lang fields, then Throwable's
         // (detailMessage, cause); the class's other fields, then Throwable's (stackTrace,
         // suppressedExceptions).
-        let split = self.fields.iter().position(|(_, v)| !early_value(v)).unwrap_or(self.fields.len());
+        let split = self
+            .early
+            .unwrap_or_else(|| self.fields.iter().position(|(_, v)| !early_value(v)).unwrap_or(self.fields.len()))
+            .min(self.fields.len());
         let mut names: Vec<String> = Vec::with_capacity(self.fields.len() + 4);
         let mut values: Vec<Value> = Vec::with_capacity(self.fields.len() + 4);
         for (k, v) in &self.fields[..split] {
+            *next += count_refs(v);
             names.push(k.clone());
             values.push(v.clone());
         }
         names.push("detailMessage".into());
-        values.push(Value::string(self.message.as_str()));
+        values.push(self.message.clone().map_or(Value::Null, Value::String));
         names.push("cause".into());
         values.push(match &self.cause {
             // Java's "no cause": the field refers to the exception itself
@@ -244,7 +302,8 @@ impl ServiceError {
     /// A received exception's class, message and cause chain (its stack trace and fields are
     /// not kept), e.g. to send it on.
     pub fn from_java(e: &JavaException) -> Self {
-        let mut s = ServiceError::new(e.class.clone(), e.message.as_deref().unwrap_or(""));
+        let mut s = ServiceError::without_message(e.class.clone());
+        s.message = e.message.clone();
         if let Some(c) = &e.cause {
             s.cause = Some(Box::new(ServiceError::from_java(c)));
         }
@@ -252,23 +311,34 @@ impl ServiceError {
     }
 }
 
-/// The fault of a declared exception (generated code): the exception `detail`, a struct of the
-/// class `class`'s own fields, with `message` and `cause`, as [`ServiceError::with_detail`]
-/// writes it. Should the detail not encode, the fault still names `class` and carries the
+/// A Rust type of a Java exception class: a struct of the class's own fields (those of its
+/// superclasses up to `Throwable`'s) with its message and cause, as `hessian codegen` generates
+/// for each exception a method declares. It tells [`ServiceError::from_exception`] the class
+/// and which fields Caucho writes before `Throwable`'s (those of primitive and `java.lang`
+/// types), which the values alone cannot tell when a field is null.
+pub trait DeclaredException: serde::Serialize {
+    /// The Java class, e.g. `com.acme.inventory.NotFoundException`.
+    const CLASS: &'static str;
+    /// The Java names of the fields of primitive and `java.lang` types (not `Object`): Caucho
+    /// writes them before `Throwable`'s `detailMessage` and `cause`, the others after.
+    const EARLY_FIELDS: &'static [&'static str];
+    /// The message (`getMessage()`), `None` for null.
+    fn message(&self) -> Option<&str>;
+    /// The cause (`getCause()`), if any.
+    fn cause(&self) -> Option<&ServiceError>;
+}
+
+/// The fault of a declared exception `e` (generated code), as [`ServiceError::from_exception`]
+/// writes it. Should its fields not encode, the fault still names the class and carries the
 /// message, with the reason appended.
-pub fn exception_fault(
-    class: &'static str,
-    message: Option<&str>,
-    cause: Option<&ServiceError>,
-    detail: &impl serde::Serialize,
-) -> Fault {
-    let mut e = ServiceError::new(class, message.unwrap_or(""));
-    e.cause = cause.map(|c| Box::new(c.clone()));
-    match e.clone().with_detail(detail) {
-        Ok(e) => e.into_fault(),
+pub fn exception_fault<E: DeclaredException>(e: &E) -> Fault {
+    match ServiceError::from_exception(e) {
+        Ok(s) => s.into_fault(),
         Err(why) => {
-            e.message = format!("{} (its fields could not be encoded: {why})", e.message);
-            e.into_fault()
+            let message = format!("{} (its fields could not be encoded: {why})", e.message().unwrap_or("null"));
+            let mut s = ServiceError::new(E::CLASS, message);
+            s.cause = e.cause().map(|c| Box::new(c.clone()));
+            s.into_fault()
         }
     }
 }
@@ -326,7 +396,10 @@ pub(crate) fn rebase_refs(v: &mut Value) {
 
 impl fmt::Display for ServiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.class, self.message)?;
+        f.write_str(&self.class)?;
+        if let Some(m) = &self.message {
+            write!(f, ": {m}")?;
+        }
         if let Some(c) = &self.cause {
             write!(f, " (caused by {c})")?;
         }
@@ -342,11 +415,7 @@ impl<E: std::error::Error> From<E> for ServiceError {
 
 impl IntoFault for ServiceError {
     fn into_fault(self) -> Fault {
-        Fault {
-            code: SERVICE_EXCEPTION.into(),
-            message: escape_message(&self.message),
-            detail: Some(exception_detail(&self)),
-        }
+        skeleton_fault(&self)
     }
 }
 
@@ -362,9 +431,9 @@ impl RemoteFault {
         &self.0.code
     }
 
-    /// The message.
-    pub fn message(&self) -> &str {
-        &self.0.message
+    /// The message, `None` when the server sent null (Java's exception without a message).
+    pub fn message(&self) -> Option<&str> {
+        self.0.message.as_deref()
     }
 
     /// The detail value, if any (for Java servers, the exception object).
@@ -548,7 +617,7 @@ impl fmt::Debug for JavaException {
 impl fmt::Debug for RemoteFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("RemoteFault");
-        d.field("code", &self.0.code).field("message", &brief(&self.0.message));
+        d.field("code", &self.0.code).field("message", &self.0.message.as_deref().map(brief));
         match (&self.0.detail, self.exception()) {
             (None, _) => d.field("detail", &None::<()>),
             (Some(_), Ok(e)) => d.field("exception", &e),
@@ -679,7 +748,10 @@ fn parse<'a>(
 
 impl fmt::Display for RemoteFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.0.code, self.0.message)?;
+        f.write_str(&self.0.code)?;
+        if let Some(m) = &self.0.message {
+            write!(f, ": {m}")?;
+        }
         if let Some(c) = self.exception_class() {
             write!(f, " ({c})")?;
         }
@@ -733,8 +805,11 @@ mod tests {
 
     #[test]
     fn debug_forms_are_summaries() {
-        let fault =
-            Fault { code: SERVICE_EXCEPTION.into(), message: "no item 4".into(), detail: Some(deep_exception(400)) };
+        let fault = Fault {
+            code: SERVICE_EXCEPTION.into(),
+            message: Some("no item 4".into()),
+            detail: Some(deep_exception(400)),
+        };
         let f = RemoteFault::of(fault, crate::Format::Hessian1);
         let debug = format!("{f:?}");
         assert!(debug.len() < 400, "{} bytes: {debug}", debug.len());
@@ -752,7 +827,8 @@ mod tests {
         );
         assert_eq!(f.exception().unwrap().trace(usize::MAX), f.exception().unwrap().to_string());
         // a long message is cut, and a detail that is no exception is shown briefly
-        let long = Fault { code: "X".into(), message: "m".repeat(5000), detail: Some(Value::string("y".repeat(5000))) };
+        let long =
+            Fault { code: "X".into(), message: Some("m".repeat(5000)), detail: Some(Value::string("y".repeat(5000))) };
         assert!(format!("{:?}", RemoteFault::from(long)).len() < 500);
     }
 
@@ -760,6 +836,56 @@ mod tests {
     fn exception_class_from_detail() {
         let f = RemoteFault::from(service_exception("java.lang.IllegalStateException", "bad"));
         assert_eq!(f.exception_class(), Some("java.lang.IllegalStateException"));
-        assert_eq!(f.message(), "bad");
+        assert_eq!(f.message(), Some("bad"));
+    }
+
+    #[test]
+    fn a_null_message_stays_null() {
+        let e = ServiceError::without_message("java.lang.IllegalStateException");
+        assert_eq!((e.message(), e.to_string().as_str()), (None, "java.lang.IllegalStateException"));
+        let f = RemoteFault::from(e.clone().into_fault());
+        assert_eq!(f.message(), None);
+        assert_eq!(f.to_string(), "ServiceException (java.lang.IllegalStateException)");
+        let java = f.exception().unwrap();
+        assert_eq!(java.message, None);
+        assert_eq!(ServiceError::from_java(&java), e);
+    }
+
+    /// `class E extends Exception { int n; Object o; List<String> l; String s; }`.
+    #[derive(serde::Serialize)]
+    #[serde(rename = "E")]
+    struct E {
+        n: i32,
+        s: Option<String>,
+        o: Option<Value>,
+        l: Option<Vec<String>>,
+    }
+
+    impl DeclaredException for E {
+        const CLASS: &'static str = "E";
+        const EARLY_FIELDS: &'static [&'static str] = &["n", "s"];
+        fn message(&self) -> Option<&str> {
+            None
+        }
+        fn cause(&self) -> Option<&ServiceError> {
+            None
+        }
+    }
+
+    #[test]
+    fn declared_fields_go_where_their_java_types_put_them() {
+        let names = |e: &ServiceError| match exception_detail(e) {
+            Value::Object(o) => o.class.fields.join(" "),
+            other => panic!("{other:?}"),
+        };
+        let late = "detailMessage cause o l stackTrace suppressedExceptions";
+        for e in [E { n: 1, s: None, o: None, l: None }, E { n: 1, s: Some("x".into()), o: None, l: Some(vec![]) }] {
+            let typed = ServiceError::from_exception(&e).unwrap();
+            assert_eq!(names(&typed), format!("n s {late}"));
+            assert_eq!(typed.message(), None);
+        }
+        // by the values alone a null object or list looks like a java.lang field
+        let guessed = ServiceError::without_message("E").with_detail(&E { n: 1, s: None, o: None, l: None }).unwrap();
+        assert_eq!(names(&guessed), "n s o l detailMessage cause stackTrace suppressedExceptions");
     }
 }

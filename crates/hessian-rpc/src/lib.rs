@@ -51,7 +51,7 @@ pub mod typed;
 pub use client::{BlockingClient, BlockingProxy, Client, ClientBuilder, ClientConfig, Proxy};
 pub use context::{CallContext, NoCallContext, PeerAddr, Principal};
 pub use error::{Error, Result};
-pub use fault::{IntoFault, RemoteFault, ServiceError};
+pub use fault::{DeclaredException, IntoFault, RemoteFault, ServiceError};
 /// The codec crate, re-exported for generated code (`hessian_rpc::hessian::serde::Date`,
 /// `hessian_rpc::hessian::Value`): code `hessian codegen` writes needs only `hessian-rpc` and
 /// `serde`.

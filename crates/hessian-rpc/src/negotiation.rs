@@ -49,7 +49,7 @@ pub(crate) fn refusal(d: &Digest) -> hessian::Fault {
 /// 6.2): its code is `UnknownTypeMap` and its message names that digest. A refusal naming
 /// another digest proves nothing about this call.
 pub(crate) fn is_refusal(fault: &hessian::Fault, hex: &str) -> bool {
-    fault.code == UNKNOWN_TYPE_MAP && fault.message.contains(hex)
+    fault.code == UNKNOWN_TYPE_MAP && fault.message().is_some_and(|m| m.contains(hex))
 }
 
 /// Whether an HTTP error body is Caucho's refusal of a referring call: its skeleton reads

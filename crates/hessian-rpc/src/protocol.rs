@@ -174,7 +174,7 @@ mod tests {
             .unwrap()
             .with_cause(ServiceError::illegal_argument("negative"));
         let fault = e.into_fault();
-        assert_eq!(fault.message, "a &lt; b");
+        assert_eq!(fault.message(), Some("a &lt; b"));
         for protocol in [Format::Hessian2, Format::Hessian1, Format::Burlap] {
             let bytes = encode_reply(protocol, &Err(fault.clone())).unwrap();
             let Err(f) = decode_reply(protocol, &bytes, Limits::default()).unwrap() else { panic!("{protocol:?}") };

@@ -774,7 +774,7 @@ mod tests {
             let f = s.dispatch(Call::new("add", vec![Value::Int(2)]), d).await.unwrap_err();
             assert_eq!(f.code, "NoSuchMethod", "{d}");
             let f = s.dispatch(Call::new("add", vec![Value::Int(2), Value::string("x")]), d).await.unwrap_err();
-            assert!(f.message.starts_with("add: argument 2 of 2: "), "{d}: {f}");
+            assert!(f.message().is_some_and(|m| m.starts_with("add: argument 2 of 2: ")), "{d}: {f}");
         }
     }
 
@@ -792,7 +792,7 @@ mod tests {
         assert_eq!(s.dispatch(call("add_int_int", vec![1.into(), 2.into()]), d).await, Ok(Value::Int(3)));
         let f = s.dispatch(call("nope", vec![]), d).await.unwrap_err();
         assert_eq!(f.code, "NoSuchMethodException");
-        assert_eq!(f.message, "The service has no method named: nope");
+        assert_eq!(f.message(), Some("The service has no method named: nope"));
         let f = s.dispatch(call("add_int", vec![]), d).await.unwrap_err();
         assert_eq!(f.code, "NoSuchMethod");
     }

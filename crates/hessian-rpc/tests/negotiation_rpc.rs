@@ -318,7 +318,7 @@ async fn bad_negotiation_input_ends_in_faults_and_runs_nothing() {
     let (_, _, body) = raw(addr, &offer, &garbage).await;
     // as for the same bytes in a plain call: the argument fault, with the offset in this body
     let message = match hessian::h2::message::reply_from_slice(&body, Default::default()).unwrap() {
-        Err(f) => f.message,
+        Err(f) => f.message.unwrap_or_default(),
         Ok(v) => panic!("{v:?}"),
     };
     assert!(message.starts_with("pay: argument 1 of 2: ") && message.contains("offset 29"), "{message}");

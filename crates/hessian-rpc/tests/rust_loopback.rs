@@ -40,7 +40,7 @@ async fn faults_carry_java_exception_class() {
     let f = err.fault().expect("fault");
     assert_eq!(f.code(), "ServiceException");
     assert_eq!(f.exception_class(), Some("java.lang.IllegalArgumentException"));
-    assert!(f.message().contains("getItems"), "{f}");
+    assert!(f.message().is_some_and(|m| m.contains("getItems")), "{f}");
     let err = proxy.call("nope", vec![]).await.unwrap_err();
     assert_eq!(err.fault().unwrap().code(), "NoSuchMethodException");
     let err = proxy.call("getItems", vec![]).await.unwrap_err();

@@ -126,8 +126,9 @@ pub enum ReplyItem {
 pub struct Fault {
     /// The fault code, e.g. `ServiceException`, `NoSuchMethodException`, `ProtocolException`.
     pub code: String,
-    /// The human-readable message.
-    pub message: String,
+    /// The human-readable message; `None` when it is null on the wire (Java writes `N` for an
+    /// exception whose `getMessage()` is null).
+    pub message: Option<String>,
     /// The optional detail (Java sends the exception object, as a typed map or object).
     pub detail: Option<Value>,
 }
@@ -135,14 +136,19 @@ pub struct Fault {
 impl Fault {
     /// A fault without detail.
     pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
-        Fault { code: code.into(), message: message.into(), detail: None }
+        Fault { code: code.into(), message: Some(message.into()), detail: None }
+    }
+
+    /// The message, `None` when it is null.
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_deref()
     }
 
     /// The fault as the map the wire carries (`code`, `message`, then `detail` when present).
     pub fn to_entries(&self) -> Vec<(Value, Value)> {
         let mut e = vec![
             (Value::string("code"), Value::string(self.code.clone())),
-            (Value::string("message"), Value::string(self.message.clone())),
+            (Value::string("message"), self.message.clone().map_or(Value::Null, Value::String)),
         ];
         if let Some(d) = &self.detail {
             e.push((Value::string("detail"), d.clone()));
@@ -151,13 +157,13 @@ impl Fault {
     }
 
     /// Builds a fault from the entries of a fault map; unknown keys are ignored, a missing or
-    /// non-string `code`/`message` becomes empty.
+    /// non-string `code` becomes empty, a missing, null or non-string `message` `None`.
     pub fn from_entries(entries: Vec<(Value, Value)>) -> Self {
         let mut f = Fault::default();
         for (k, v) in entries {
             match (k.as_str(), v) {
                 (Some("code"), Value::String(s)) => f.code = s,
-                (Some("message"), Value::String(s)) => f.message = s,
+                (Some("message"), Value::String(s)) => f.message = Some(s),
                 (Some("detail"), v) => f.detail = Some(v),
                 _ => {}
             }
@@ -168,7 +174,10 @@ impl Fault {
 
 impl std::fmt::Display for Fault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
+        match &self.message {
+            Some(m) => write!(f, "{}: {m}", self.code),
+            None => f.write_str(&self.code),
+        }
     }
 }
 

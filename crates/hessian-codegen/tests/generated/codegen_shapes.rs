@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub trait CodegenShapes {
     /// Java: `Circle largest(List<Circle>)`
     #[hessian(name = "largest")]
-    async fn largest(&self, arg0: Vec<Circle>) -> Result<Circle, hessian_rpc::ServiceError>;
+    async fn largest(&self, arg0: Vec<Option<Circle>>) -> Result<Option<Circle>, hessian_rpc::ServiceError>;
     /// Java: `double area(Circle)`
     #[hessian(name = "area", params = "Circle")]
     async fn area(&self, arg0: Circle) -> Result<f64, hessian_rpc::ServiceError>;
@@ -21,7 +21,7 @@ pub trait CodegenShapes {
     async fn paint(&self, arg0: Color, arg1: String) -> Result<(), hessian_rpc::ServiceError>;
     /// Java: `Color[] palette()`
     #[hessian(name = "palette")]
-    async fn palette(&self) -> Result<Vec<Color>, hessian_rpc::ServiceError>;
+    async fn palette(&self) -> Result<Option<Vec<Option<Color>>>, hessian_rpc::ServiceError>;
 }
 
 /// The Java class `org.example.codegen.Circle` (fields in the order Caucho's serializer writes them).
@@ -45,7 +45,7 @@ pub struct Circle {
     /// Java: `Map<String, Long> tags`.
     pub tags: Option<std::collections::HashMap<String, Option<i64>>>,
     /// Java: `List<Circle> children`.
-    pub children: Option<Vec<Circle>>,
+    pub children: Option<Vec<Option<Circle>>>,
     /// Java: `Circle parent`.
     pub parent: Option<Box<Circle>>,
     /// Java: `Object extra`.

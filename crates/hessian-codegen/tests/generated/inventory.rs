@@ -9,19 +9,28 @@ use serde::{Deserialize, Serialize};
 pub trait Inventory {
     /// Java: `Item get(long) throws NotFoundException`
     #[hessian(name = "get", throws)]
-    async fn get(&self, arg0: i64) -> Result<Item, GetError>;
+    async fn get(&self, arg0: i64) -> Result<Option<Item>, GetError>;
     /// Java: `List<Item> search(String, int)`
     #[hessian(name = "search")]
-    async fn search(&self, arg0: String, arg1: i32) -> Result<Vec<Item>, hessian_rpc::ServiceError>;
+    async fn search(&self, arg0: String, arg1: i32) -> Result<Option<Vec<Option<Item>>>, hessian_rpc::ServiceError>;
     /// Java: `void restock(long, int) throws NotFoundException, StockException`
     #[hessian(name = "restock", throws)]
     async fn restock(&self, arg0: i64, arg1: i32) -> Result<(), RestockError>;
     /// Java: `Item echo(Item)`
     #[hessian(name = "echo")]
-    async fn echo(&self, arg0: Item) -> Result<Item, hessian_rpc::ServiceError>;
+    async fn echo(&self, arg0: Item) -> Result<Option<Item>, hessian_rpc::ServiceError>;
     /// Java: `Map<String, Integer> counts()`
     #[hessian(name = "counts")]
-    async fn counts(&self) -> Result<hessian_rpc::indexmap::IndexMap<String, Option<i32>>, hessian_rpc::ServiceError>;
+    async fn counts(&self) -> Result<Option<hessian_rpc::indexmap::IndexMap<String, Option<i32>>>, hessian_rpc::ServiceError>;
+    /// Java: `Item find(String)`
+    #[hessian(name = "find")]
+    async fn find(&self, arg0: String) -> Result<Option<Item>, hessian_rpc::ServiceError>;
+    /// Java: `List<Item> pick()`
+    #[hessian(name = "pick")]
+    async fn pick(&self) -> Result<Option<Vec<Option<Item>>>, hessian_rpc::ServiceError>;
+    /// Java: `void batch(int) throws BatchException`
+    #[hessian(name = "batch", throws)]
+    async fn batch(&self, arg0: i32) -> Result<(), BatchError>;
 }
 
 /// The errors of `Inventory.get`: the exceptions it declares, another Java exception
@@ -84,7 +93,7 @@ impl From<hessian_rpc::Error> for GetError {
 impl hessian_rpc::IntoFault for GetError {
     fn into_fault(self) -> hessian_rpc::Fault {
         match self {
-            GetError::NotFoundException(e) => hessian_rpc::fault::exception_fault("com.acme.inventory.NotFoundException", e.message.as_deref(), e.cause.as_deref(), &e),
+            GetError::NotFoundException(e) => hessian_rpc::fault::exception_fault(&e),
             GetError::Service(e) => e.into_fault(),
             GetError::Rpc(hessian_rpc::Error::Fault(f)) => f.into_inner(),
             GetError::Rpc(e) => hessian_rpc::ServiceError::from(e).into_fault(),
@@ -168,12 +177,131 @@ impl From<hessian_rpc::Error> for RestockError {
 impl hessian_rpc::IntoFault for RestockError {
     fn into_fault(self) -> hessian_rpc::Fault {
         match self {
-            RestockError::NotFoundException(e) => hessian_rpc::fault::exception_fault("com.acme.inventory.NotFoundException", e.message.as_deref(), e.cause.as_deref(), &e),
-            RestockError::StockException(e) => hessian_rpc::fault::exception_fault("com.acme.inventory.StockException", e.message.as_deref(), e.cause.as_deref(), &e),
+            RestockError::NotFoundException(e) => hessian_rpc::fault::exception_fault(&e),
+            RestockError::StockException(e) => hessian_rpc::fault::exception_fault(&e),
             RestockError::Service(e) => e.into_fault(),
             RestockError::Rpc(hessian_rpc::Error::Fault(f)) => f.into_inner(),
             RestockError::Rpc(e) => hessian_rpc::ServiceError::from(e).into_fault(),
         }
+    }
+}
+
+/// The errors of `Inventory.batch`: the exceptions it declares, another Java exception
+/// (`Service`, what an implementation returns for an undeclared one), or a failure of the
+/// call (`Rpc`: the client's transport and codec errors, a fault of an exception class the
+/// method does not declare with everything the server sent, or a declared exception whose
+/// detail does not fit its fields, `hessian_rpc::Error::Exception`).
+#[derive(Debug)]
+pub enum BatchError {
+    /// `com.acme.inventory.BatchException`.
+    BatchException(BatchException),
+    /// Another Java exception.
+    Service(hessian_rpc::ServiceError),
+    /// The call failed otherwise.
+    Rpc(hessian_rpc::Error),
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::BatchException(e) => e.fmt(f),
+            BatchError::Service(e) => e.fmt(f),
+            BatchError::Rpc(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+impl From<BatchException> for BatchError {
+    fn from(e: BatchException) -> Self {
+        BatchError::BatchException(e)
+    }
+}
+
+impl From<hessian_rpc::ServiceError> for BatchError {
+    fn from(e: hessian_rpc::ServiceError) -> Self {
+        BatchError::Service(e)
+    }
+}
+
+/// A typed client's error: a fault of a declared exception becomes its variant.
+impl From<hessian_rpc::Error> for BatchError {
+    fn from(e: hessian_rpc::Error) -> Self {
+        let hessian_rpc::Error::Fault(fault) = e else { return BatchError::Rpc(e) };
+        match fault.exception_class() {
+            Some("com.acme.inventory.BatchException") => match hessian_rpc::fault::decode_exception::<BatchException>(&fault) {
+                Ok((mut x, cause)) => {
+                    x.cause = cause.map(Box::new);
+                    BatchError::BatchException(x)
+                }
+                Err(error) => BatchError::Rpc(hessian_rpc::Error::Exception { fault, error }),
+            },
+            _ => BatchError::Rpc(hessian_rpc::Error::Fault(fault)),
+        }
+    }
+}
+
+/// A server's error: a declared exception is sent with its fields, as Java sends it.
+impl hessian_rpc::IntoFault for BatchError {
+    fn into_fault(self) -> hessian_rpc::Fault {
+        match self {
+            BatchError::BatchException(e) => hessian_rpc::fault::exception_fault(&e),
+            BatchError::Service(e) => e.into_fault(),
+            BatchError::Rpc(hessian_rpc::Error::Fault(f)) => f.into_inner(),
+            BatchError::Rpc(e) => hessian_rpc::ServiceError::from(e).into_fault(),
+        }
+    }
+}
+
+/// The Java exception `com.acme.inventory.BatchException`: its fields (in the order Caucho's serializer writes them),
+/// its message and its cause.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename = "com.acme.inventory.BatchException")]
+pub struct BatchException {
+    /// Java: `int count`.
+    pub count: i32,
+    /// Java: `String note`.
+    pub note: Option<String>,
+    /// Java: `Supplier supplier`.
+    pub supplier: Option<Supplier>,
+    /// Java: `List<String> ids`.
+    pub ids: Option<Vec<Option<String>>>,
+    /// The message (`getMessage()`).
+    #[serde(rename = "detailMessage")]
+    pub message: Option<String>,
+    /// The cause (`getCause()`): filled in from the fault by the typed client, sent by the
+    /// server.
+    #[serde(skip)]
+    pub cause: Option<Box<hessian_rpc::ServiceError>>,
+}
+
+impl std::fmt::Display for BatchException {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("com.acme.inventory.BatchException")?;
+        if let Some(m) = &self.message {
+            write!(f, ": {m}")?;
+        }
+        if let Some(c) = &self.cause {
+            write!(f, " (caused by {c})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BatchException {}
+
+/// Its class, and its fields Caucho writes before `Throwable`'s (primitive and `java.lang` types).
+impl hessian_rpc::DeclaredException for BatchException {
+    const CLASS: &'static str = "com.acme.inventory.BatchException";
+    const EARLY_FIELDS: &'static [&'static str] = &["count", "note"];
+
+    fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    fn cause(&self) -> Option<&hessian_rpc::ServiceError> {
+        self.cause.as_deref()
     }
 }
 
@@ -198,7 +326,7 @@ pub struct Item {
     /// Java: `Supplier supplier`.
     pub supplier: Option<Supplier>,
     /// Java: `List<String> tags`.
-    pub tags: Option<Vec<String>>,
+    pub tags: Option<Vec<Option<String>>>,
 }
 
 /// The Java exception `com.acme.inventory.NotFoundException`: its fields (in the order Caucho's serializer writes them),
@@ -232,6 +360,20 @@ impl std::fmt::Display for NotFoundException {
 
 impl std::error::Error for NotFoundException {}
 
+/// Its class, and its fields Caucho writes before `Throwable`'s (primitive and `java.lang` types).
+impl hessian_rpc::DeclaredException for NotFoundException {
+    const CLASS: &'static str = "com.acme.inventory.NotFoundException";
+    const EARLY_FIELDS: &'static [&'static str] = &["id"];
+
+    fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    fn cause(&self) -> Option<&hessian_rpc::ServiceError> {
+        self.cause.as_deref()
+    }
+}
+
 /// The Java exception `com.acme.inventory.StockException`: its fields (in the order Caucho's serializer writes them),
 /// its message and its cause.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -262,6 +404,20 @@ impl std::fmt::Display for StockException {
 }
 
 impl std::error::Error for StockException {}
+
+/// Its class, and its fields Caucho writes before `Throwable`'s (primitive and `java.lang` types).
+impl hessian_rpc::DeclaredException for StockException {
+    const CLASS: &'static str = "com.acme.inventory.StockException";
+    const EARLY_FIELDS: &'static [&'static str] = &["requested"];
+
+    fn message(&self) -> Option<&str> {
+        self.message.as_deref()
+    }
+
+    fn cause(&self) -> Option<&hessian_rpc::ServiceError> {
+        self.cause.as_deref()
+    }
+}
 
 /// The Java class `com.acme.inventory.Supplier` (fields in the order Caucho's serializer writes them).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]

@@ -9,10 +9,10 @@ use serde::{Deserialize, Serialize};
 pub trait RpcBenchService {
     /// Java: `List<Item> getItems(int)`
     #[hessian(name = "getItems")]
-    async fn get_items(&self, arg0: i32) -> Result<Vec<Item>, hessian_rpc::ServiceError>;
+    async fn get_items(&self, arg0: i32) -> Result<Option<Vec<Option<Item>>>, hessian_rpc::ServiceError>;
     /// Java: `Order exchange(Order)`
     #[hessian(name = "exchange")]
-    async fn exchange(&self, arg0: Order) -> Result<Order, hessian_rpc::ServiceError>;
+    async fn exchange(&self, arg0: Order) -> Result<Option<Order>, hessian_rpc::ServiceError>;
 }
 
 /// The Java class `com.squarespace.hopper.types.Address` (fields in the order Caucho's serializer writes them).

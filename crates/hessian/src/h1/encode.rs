@@ -309,7 +309,10 @@ impl<W: Write> Encoder<W> {
         self.write_str("code")?;
         self.write_str(&f.code)?;
         self.write_str("message")?;
-        self.write_str(&f.message)?;
+        match &f.message {
+            Some(m) => self.write_str(m)?,
+            None => self.write_null()?,
+        }
         if let Some(d) = &f.detail {
             self.write_str("detail")?;
             self.write_value(d)?;

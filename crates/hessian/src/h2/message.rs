@@ -49,15 +49,18 @@ pub fn write_reply<W: Write>(enc: &mut Encoder<W>, value: &Value) -> Result<()> 
 }
 
 /// Writes a complete fault as `Hessian2Output.writeFault` does: version header, `F`, then an
-/// untyped map of `code`, `message` and (when present) `detail`, closed by `Z`. A null message
-/// is not representable in [`Fault`]; Java writes `N` for it, which reads back as empty.
+/// untyped map of `code`, `message` (`N` when it is `None`, as Java writes a null message) and
+/// (when present) `detail`, closed by `Z`.
 pub fn write_fault<W: Write>(enc: &mut Encoder<W>, fault: &Fault) -> Result<()> {
     enc.write_raw(&VERSION_HEADER)?;
     enc.write_raw(&[BC_FAULT, BC_MAP_UNTYPED])?;
     enc.write_str("code")?;
     enc.write_str(&fault.code)?;
     enc.write_str("message")?;
-    enc.write_str(&fault.message)?;
+    match &fault.message {
+        Some(m) => enc.write_str(m)?,
+        None => enc.write_null()?,
+    }
     if let Some(detail) = &fault.detail {
         enc.write_str("detail")?;
         enc.write_value(detail)?;
@@ -238,7 +241,7 @@ mod tests {
         // An object whose field refers to itself: Java writes `Q 1` since the map is ref 0.
         let class = crate::ClassDef::new("E", ["cause"]);
         let detail = Value::object(class, vec![Value::Ref(1)]);
-        let f = Fault { code: "ServiceException".into(), message: "m".into(), detail: Some(detail) };
+        let f = Fault { code: "ServiceException".into(), message: Some("m".into()), detail: Some(detail) };
         let b = reply_to_vec(&Err(f.clone())).unwrap();
         assert_eq!(reply_from_slice(&b, Limits::default()).unwrap(), Err(f));
     }

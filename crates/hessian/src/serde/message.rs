@@ -751,13 +751,21 @@ mod tests {
             for n in 0..bytes.len() {
                 assert!(reply_from_slice::<Money>(format, &bytes[..n], Limits::default()).is_err(), "{format} {n}");
             }
-            let fb = match format {
-                Format::Hessian2 => crate::h2::message::reply_to_vec(&Err(fault.clone())),
-                Format::Hessian1 => crate::h1::reply_to_vec(&Err(fault.clone())),
-                Format::Burlap => crate::burlap::reply_to_vec(&Err(fault.clone())),
+            // a fault with a message, and one whose message is null (Java's `N`)
+            let no_message = Fault { message: None, ..fault.clone() };
+            for fault in [&fault, &no_message] {
+                let fb = match format {
+                    Format::Hessian2 => crate::h2::message::reply_to_vec(&Err(fault.clone())),
+                    Format::Hessian1 => crate::h1::reply_to_vec(&Err(fault.clone())),
+                    Format::Burlap => crate::burlap::reply_to_vec(&Err(fault.clone())),
+                }
+                .unwrap();
+                if fault.message.is_none() {
+                    let null: &[u8] = if format == Format::Burlap { b"<null></null>" } else { b"N" };
+                    assert!(fb.windows(null.len()).any(|w| w == null), "{format}: the null message is written");
+                }
+                assert_eq!(reply_from_slice::<Money>(format, &fb, Limits::default()).unwrap(), Err(fault.clone()));
             }
-            .unwrap();
-            assert_eq!(reply_from_slice::<Money>(format, &fb, Limits::default()).unwrap(), Err(fault.clone()));
         }
     }
 

@@ -10,8 +10,9 @@ import java.util.Map;
  * generates (crates/hessian-codegen/tests/inventory.rs); InventoryCheck is its Java client.
  */
 public interface Inventory {
-  /** The item `id`; NotFoundException(id) for an unknown id, an (undeclared)
-   * IllegalStateException for a negative one. Item 4 has null in every reference field. */
+  /** The item `id`; NotFoundException(id) for an unknown id (with a null message for id 0), an
+   * (undeclared) IllegalStateException for a negative one. Item 4 has null in every reference
+   * field. */
   Item get(long id) throws NotFoundException;
 
   /** Items whose name contains `query` (all for ""), at most `limit`. */
@@ -26,4 +27,14 @@ public interface Inventory {
 
   /** Stock counts by item name, in insertion order (a LinkedHashMap). */
   Map<String, Integer> counts();
+
+  /** The item named `name`, or null. */
+  Item find(String name);
+
+  /** Items 1 and 4 with a null between them. */
+  List<Item> pick();
+
+  /** Always fails: BatchException(count) with a null supplier, and null ids (count 0) or ids
+   * holding a null and a null note (otherwise). */
+  void batch(int count) throws BatchException;
 }

@@ -65,6 +65,31 @@ public class InventoryCheck {
     } catch (NotFoundException e) {
       check(e.getId() == 9, "restock NotFoundException id " + e.getId());
     }
+    try {
+      inv.get(0);
+      check(false, "get(0) threw nothing");
+    } catch (NotFoundException e) {
+      check(e.getId() == 0 && e.getMessage() == null, "null message id " + e.getId() + " " + e.getMessage());
+    }
+    check(inv.find("nope") == null, "find returns null");
+    check(inv.find("widget 2").toString().equals(InventoryImpl.item(2).toString()), "find widget 2");
+    List<Item> picked = inv.pick();
+    check(picked.size() == 3 && picked.get(1) == null && picked.get(2).toString().equals(InventoryImpl.item(4).toString()),
+        "pick with a null " + picked);
+    try {
+      inv.batch(0);
+      check(false, "batch(0) threw nothing");
+    } catch (BatchException e) {
+      check(e.getCount() == 0 && e.getSupplier() == null && e.getIds() == null && "nothing to do".equals(e.getNote())
+          && "empty batch".equals(e.getMessage()), "BatchException with nulls count " + e.getCount());
+    }
+    try {
+      inv.batch(2);
+      check(false, "batch(2) threw nothing");
+    } catch (BatchException e) {
+      check(e.getCount() == 2 && e.getSupplier() == null && e.getIds().toString().equals("[a, null]")
+          && e.getNote() == null, "BatchException ids " + e.getIds());
+    }
     System.out.println("done");
   }
 }

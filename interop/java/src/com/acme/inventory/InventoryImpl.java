@@ -49,6 +49,9 @@ public class InventoryImpl implements Inventory {
       // an exception `get` does not declare, with its stack trace
       throw new IllegalStateException("negative id " + id);
     }
+    if (id == 0) {
+      throw bare(new NotFoundException(id, null));
+    }
     throw bare(new NotFoundException(id));
   }
 
@@ -83,5 +86,27 @@ public class InventoryImpl implements Inventory {
     m.put("apple", null);
     m.put("mango", 7);
     return m;
+  }
+
+  public Item find(String name) {
+    for (long id : new long[] {1, 2, 4}) {
+      Item it = item(id);
+      if (name.equals(it.name)) {
+        return it;
+      }
+    }
+    return null;
+  }
+
+  public List<Item> pick() {
+    return new ArrayList<>(Arrays.asList(item(1), null, item(4)));
+  }
+
+  public void batch(int count) throws BatchException {
+    if (count == 0) {
+      throw bare(new BatchException("empty batch", 0, null, null, "nothing to do"));
+    }
+    throw bare(new BatchException("batch of " + count + " failed", count, null,
+        new ArrayList<>(Arrays.asList("a", null)), null));
   }
 }

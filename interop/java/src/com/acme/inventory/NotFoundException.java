@@ -9,6 +9,12 @@ public class NotFoundException extends Exception {
     this.id = id;
   }
 
+  /** An exception whose message is null (getMessage() == null). */
+  public NotFoundException(long id, String message) {
+    super(message);
+    this.id = id;
+  }
+
   public long getId() {
     return id;
   }
