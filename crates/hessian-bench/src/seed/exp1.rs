@@ -88,6 +88,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         Ok(o) => {
             figures = outcome_figures(&o, &wanted, &java);
             findings = outcome_findings(&o);
+            findings.push(crate::seed::study::article1::section(&o));
         }
         Err(e) => {
             let mut s = Series::new("negotiation", "W2 rows and sweeps");

@@ -889,13 +889,13 @@ fn observations(w1: &[Series], w2: &[Series], shared: &Figure) -> Vec<String> {
         if dup.is_empty() { "none measured".into() } else { dup.join(", ") },
     ));
     let mut text = String::from(
-        "**Observations.** The original study's seven observations are not in this repository or its notes, so they \
-         are not quoted and checked one by one here; these are the observations this run's data supports, each \
-         computed from the figures above:\n\n",
+        "**What this run's data says**, each computed from the figures above (the study's own observations \
+         follow, checked one by one):\n\n",
     );
     for (i, o) in obs.iter().enumerate() {
         text.push_str(&format!("{}. {o}\n", i + 1));
     }
     out.push(text);
+    out.push(crate::seed::study::section(w1));
     out
 }

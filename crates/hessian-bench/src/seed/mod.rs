@@ -22,6 +22,7 @@ pub mod procs;
 pub mod report;
 pub mod results;
 pub mod stats;
+pub mod study;
 pub mod xmlrpc;
 
 use std::path::PathBuf;
