@@ -6,16 +6,15 @@ use hessian::{h1, Limits};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let strict = Limits {
-        max_depth: 4,
-        max_collection_len: 8,
-        max_string_len: 16,
-        max_binary_len: 16,
-        max_class_defs: 2,
-        max_refs: 8,
-        max_message_size: 256,
-        max_ref_copy_bytes: 1024,
-    };
+    let strict = Limits::default()
+        .with_max_depth(4)
+        .with_max_collection_len(8)
+        .with_max_string_len(16)
+        .with_max_binary_len(16)
+        .with_max_class_defs(2)
+        .with_max_refs(8)
+        .with_max_message_size(256)
+        .with_max_ref_copy_bytes(1024);
     if let Ok(v) = h1::from_slice(data) {
         let r = h1::from_reader(data).expect("the reader accepts what the slice accepts");
         assert!(hessian_testkit::catalogue::same_value(&v, &r), "slice and reader disagree");

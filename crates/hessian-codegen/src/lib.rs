@@ -28,6 +28,11 @@
 
 #![deny(missing_docs)]
 
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod classfile;
 pub mod jtype;
 

@@ -10,6 +10,11 @@
 
 #![deny(missing_docs)]
 
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 use hessian::Value;
 use hessian_rpc::{HessianServer, HessianServerBuilder, Service, ServiceError};
 use hessian_workloads::catalogue;
@@ -85,7 +90,7 @@ pub fn same_graph(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The W1/W2 benchmark service, declared once with [`hessian_rpc::service`]: the server
+/// The W1/W2 benchmark service, declared once with [`hessian_rpc::service`](macro@hessian_rpc::service): the server
 /// below and the typed clients `BenchClient` and `BenchBlockingClient` come from it. Its Java
 /// twin is `interop/java/src/RpcBenchService.java`.
 #[hessian_rpc::service(api = "RpcBenchService")]

@@ -58,7 +58,7 @@ impl Default for ClientConfig {
             pool_idle_timeout: Duration::from_secs(90),
             pool_max_idle_per_host: 64,
             max_reply_size: 256 * 1024 * 1024,
-            limits: Limits { max_message_size: 256 * 1024 * 1024, ..Limits::default() },
+            limits: Limits::default().with_max_message_size(256 * 1024 * 1024),
             type_maps: true,
             headers: Vec::new(),
             built_in_roots: true,

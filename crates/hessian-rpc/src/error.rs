@@ -58,9 +58,6 @@ pub enum Error {
     /// not of the declared return type. The error's offset is an offset into the reply body.
     #[error("bad reply: {0}")]
     Reply(#[source] hessian::Error),
-    /// The reply was not a valid reply of the protocol in use.
-    #[error("protocol error: {0}")]
-    Protocol(String),
     /// Connecting, sending or receiving failed.
     #[error("transport error: {0}")]
     Transport(String),
@@ -78,12 +75,6 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// The requested protocol is not supported by this build.
-    #[error("unsupported protocol: {0}")]
-    Unsupported(String),
-    /// A typed call's arguments or reply did not match the expected types.
-    #[error("type mismatch: {0}")]
-    Type(String),
     /// An I/O error (binding a listener, starting a runtime).
     #[error("I/O error: {0}")]
     Io(#[from] std::io::Error),

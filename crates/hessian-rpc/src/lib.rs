@@ -30,6 +30,11 @@
 
 #![deny(missing_docs)]
 
+/// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct CrateReadmeDoctests;
+
 // The `service` macro's expansion names this crate `::hessian_rpc`, also inside it.
 extern crate self as hessian_rpc;
 

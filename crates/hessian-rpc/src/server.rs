@@ -63,7 +63,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             max_request_size: 16 * 1024 * 1024,
-            limits: Limits { max_message_size: 16 * 1024 * 1024, ..Limits::default() },
+            limits: Limits::default().with_max_message_size(16 * 1024 * 1024),
             header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(60),
             max_connections: 1024,

@@ -12,7 +12,7 @@
 //! double alike, or `{"double": "repr"}`; a decimal string for a long beyond 2^53),
 //! `{"date": ms}`, `{"binary": hex}`, arrays for lists, `{"map": [[k, v], ...]}`,
 //! `{"object": type, "fields": [[name, v], ...]}` and `{"cycle": true}` where a value contains
-//! itself. [`matches`] compares such a view with the [`Value`] that should have been read.
+//! itself. [`matches()`] compares such a view with the [`Value`] that should have been read.
 
 use crate::java::repo_root;
 use hessian::Value;

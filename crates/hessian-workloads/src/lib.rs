@@ -9,6 +9,11 @@
 
 #![deny(missing_docs)]
 
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod catalogue;
 pub mod structs;
 pub mod values;

@@ -1,7 +1,7 @@
 //! The hand-written codec path (Java's `Externalizable`): W3 `Money` writes only its cents and
 //! rebuilds its text on decode, inside a message that also holds derived types.
 //!
-//! Run: `cargo run -p hessian --example externalizable_money`.
+//! Run: `cargo run -p hessian-codec --example externalizable_money`.
 
 use hessian::serde::external::{Externalizable, FieldReader, FieldWriter};
 use hessian::serde::{from_slice, to_vec, Date};

@@ -2,7 +2,7 @@
 //! described in `docs/negotiation.md` section "Test vectors") as made by this crate:
 //!
 //! ```text
-//! cargo run -p hessian --example negotiation_vectors > docs/negotiation-vectors.json
+//! cargo run -p hessian-codec --example negotiation_vectors > docs/negotiation-vectors.json
 //! ```
 //!
 //! `crates/hessian/tests/negotiate_vectors.rs` checks the file against this crate, and

@@ -324,7 +324,22 @@ impl fmt::Display for Limits {
 
 /// Resource limits enforced by decoders. Declared lengths are additionally never pre-allocated
 /// beyond what the remaining input can hold, whatever the limits say.
+///
+/// The struct is `#[non_exhaustive]` so that limits can be added without breaking callers: start
+/// from [`Limits::default()`] and change what you need, with the `with_*` setters or by assigning
+/// the public fields:
+///
+/// ```
+/// use hessian::Limits;
+///
+/// let strict = Limits::default().with_max_depth(32).with_max_message_size(1 << 20);
+/// let mut also = Limits::default();
+/// also.max_depth = 32;
+/// also.max_message_size = 1 << 20;
+/// assert_eq!(strict, also);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Maximum nesting of lists, maps and objects.
     pub max_depth: usize,
@@ -363,6 +378,62 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// These limits with [`max_depth`](Self::max_depth) set to `n`.
+    #[must_use]
+    pub const fn with_max_depth(mut self, n: usize) -> Self {
+        self.max_depth = n;
+        self
+    }
+
+    /// These limits with [`max_collection_len`](Self::max_collection_len) set to `n`.
+    #[must_use]
+    pub const fn with_max_collection_len(mut self, n: usize) -> Self {
+        self.max_collection_len = n;
+        self
+    }
+
+    /// These limits with [`max_string_len`](Self::max_string_len) set to `n`.
+    #[must_use]
+    pub const fn with_max_string_len(mut self, n: usize) -> Self {
+        self.max_string_len = n;
+        self
+    }
+
+    /// These limits with [`max_binary_len`](Self::max_binary_len) set to `n`.
+    #[must_use]
+    pub const fn with_max_binary_len(mut self, n: usize) -> Self {
+        self.max_binary_len = n;
+        self
+    }
+
+    /// These limits with [`max_class_defs`](Self::max_class_defs) set to `n`.
+    #[must_use]
+    pub const fn with_max_class_defs(mut self, n: usize) -> Self {
+        self.max_class_defs = n;
+        self
+    }
+
+    /// These limits with [`max_refs`](Self::max_refs) set to `n`.
+    #[must_use]
+    pub const fn with_max_refs(mut self, n: usize) -> Self {
+        self.max_refs = n;
+        self
+    }
+
+    /// These limits with [`max_message_size`](Self::max_message_size) set to `n`.
+    #[must_use]
+    pub const fn with_max_message_size(mut self, n: u64) -> Self {
+        self.max_message_size = n;
+        self
+    }
+
+    /// These limits with [`max_ref_copy_bytes`](Self::max_ref_copy_bytes) set to `n`.
+    #[must_use]
+    pub const fn with_max_ref_copy_bytes(mut self, n: u64) -> Self {
+        self.max_ref_copy_bytes = n;
+        self
+    }
+
     /// Refuses a whole message of `len` bytes that exceeds `max_message_size` (offset 0: the
     /// message is refused before any of it is read).
     #[inline]

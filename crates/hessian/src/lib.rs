@@ -1,6 +1,10 @@
 //! Hessian 2.0, Hessian 1.0.2 and Burlap codecs, byte-compatible with Caucho's reference
 //! implementation (hessian 4.0.38).
 //!
+//! The package is `hessian-codec` (the name `hessian` is another project's on crates.io); the
+//! library is `hessian`: depend on it as
+//! `hessian = { package = "hessian-codec", version = "0.1" }` and write `use hessian::…`.
+//!
 //! Layers, from the wire up:
 //! - [`read`]: the byte sources every decoder reads from (borrowing slices, buffered streams);
 //! - [`h2`]: the Hessian 2.0 byte codes, [`h2::Encoder`] and [`h2::Decoder`];
@@ -28,6 +32,11 @@
 //! ```
 
 #![deny(missing_docs)]
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 mod ascii;
 pub mod base64;

@@ -1,36 +1,7 @@
 //! [`Session`]: the state that makes a series of messages cheap, owned by whoever keeps it.
 //!
-//! Hessian 2 defines each class once per message, so the fixed cost of a small message is
-//! mostly finding, writing and reading class definitions. The codec keeps what speeds that up
-//! between messages:
-//!
-//! - the serializer's *schemas*: for each struct type written before, its class definition and
-//!   the definition's bytes, so that the next message writes them without a probe pass
-//!   (`serde::ser`);
-//! - the decoder's *definitions*: the class definitions read before, found again by their
-//!   bytes, with the check of their fields against a Rust type's done once (`h2::decode`);
-//! - recycled vectors: the serializer's class entries, the decoder's class table and reference
-//!   starts, the output buffer of the `to_writer` functions and the read buffer of the
-//!   `from_reader` functions.
-//!
-//! **None of it changes a result**: every message gives the same bytes, the same values and the
-//! same errors (at the same offsets) as it would on a fresh thread; a definition is used only
-//! when the message's own fields or bytes match it, checked every time. (The tests in
-//! `tests/session.rs` encode and decode after other messages, after bad ones, and through a
-//! fresh [`Session`], and compare.) It only changes the cost.
-//!
-//! By default each thread has one set, used by the free functions (`hessian::to_vec`,
-//! `from_slice`, the message functions the RPC layer uses, …): they are fast without any set-up.
-//! A [`Session`] is a set a caller owns instead: [`Session::run`] makes every message written or
-//! read on the current thread inside it use the session's state (and puts the thread's back
-//! afterwards), so a task that moves between threads keeps its caches, two services on one
-//! thread do not share them, and dropping the session frees them. Its convenience methods
-//! ([`to_vec`](Session::to_vec), [`to_writer`](Session::to_writer),
-//! [`from_slice`](Session::from_slice), [`from_reader`](Session::from_reader)) are the Hessian 2
-//! free functions run inside it.
-//!
-//! Besides these caches the serde layer hands values to itself through two thread-local slots
-//! for the duration of one call (`serde::value` for [`Value`](crate::Value),
+//! Besides the caches [`Session`] describes, the serde layer hands values to itself through two
+//! thread-local slots for the duration of one call (`serde::value` for [`Value`](crate::Value),
 //! `serde::shared` for [`Shared`](crate::serde::Shared)); they hold nothing between calls.
 
 use crate::cache::{swap, Kept, Parts};
@@ -38,8 +9,37 @@ use crate::error::Result;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
 
-/// The caches of a series of messages (see the [module docs](self)): schemas and definitions of
-/// classes met before, recycled buffers. Never changes a result, only the cost.
+/// The caches of a series of messages: schemas and definitions of classes met before, recycled
+/// buffers. Never changes a result, only the cost.
+///
+/// Hessian 2 defines each class once per message, so the fixed cost of a small message is
+/// mostly finding, writing and reading class definitions. The codec keeps what speeds that up
+/// between messages:
+///
+/// - the serializer's *schemas*: for each struct type written before, its class definition and
+///   the definition's bytes, so that the next message writes them without a probe pass
+///   (`serde::ser`);
+/// - the decoder's *definitions*: the class definitions read before, found again by their
+///   bytes, with the check of their fields against a Rust type's done once (`h2::decode`);
+/// - recycled vectors: the serializer's class entries, the decoder's class table and reference
+///   starts, the output buffer of the `to_writer` functions and the read buffer of the
+///   `from_reader` functions.
+///
+/// **None of it changes a result**: every message gives the same bytes, the same values and the
+/// same errors (at the same offsets) as it would on a fresh thread; a definition is used only
+/// when the message's own fields or bytes match it, checked every time. (The tests in
+/// `tests/session.rs` encode and decode after other messages, after bad ones, and through a
+/// fresh [`Session`], and compare.) It only changes the cost.
+///
+/// By default each thread has one set, used by the free functions (`hessian::to_vec`,
+/// `from_slice`, the message functions the RPC layer uses, …): they are fast without any set-up.
+/// A [`Session`] is a set a caller owns instead: [`Session::run`] makes every message written or
+/// read on the current thread inside it use the session's state (and puts the thread's back
+/// afterwards), so a task that moves between threads keeps its caches, two services on one
+/// thread do not share them, and dropping the session frees them. Its convenience methods
+/// ([`to_vec`](Session::to_vec), [`to_writer`](Session::to_writer),
+/// [`from_slice`](Session::from_slice), [`from_reader`](Session::from_reader)) are the Hessian 2
+/// free functions run inside it.
 ///
 /// ```
 /// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]

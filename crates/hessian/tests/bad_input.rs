@@ -62,7 +62,7 @@ fn nesting_deeper_than_the_limit<F: ValueFormat>() {
     let e = err::<F>(&F::MAP_OPEN.repeat(10_000));
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "depth", .. }), "{}: {e}", F::NAME);
     let nested = |depth: usize| [F::LIST_OPEN.repeat(depth), F::NULL.to_vec(), F::LIST_CLOSE.repeat(depth)].concat();
-    let limits = Limits { max_depth: 10, ..Limits::default() };
+    let limits = Limits::default().with_max_depth(10);
     let e = F::value_from_slice_with_limits(&nested(11), limits).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "depth", limit: 10 }), "{}: {e}", F::NAME);
     assert!(F::value_from_slice_with_limits(&nested(10), limits).is_ok(), "{}", F::NAME);
@@ -91,21 +91,19 @@ fn configured_limits_are_enforced<F: ValueFormat>() {
     // a list of `n` ones without a declared length
     let ones =
         |n: usize| [F::LIST_START.to_vec(), value(Value::Int(1)).repeat(n), F::LIST_END.as_bytes().to_vec()].concat();
-    let strict = Limits {
-        max_collection_len: 3,
-        max_string_len: 4,
-        max_binary_len: 4,
-        max_class_defs: 1,
-        max_refs: 2,
-        ..Limits::default()
-    };
+    let strict = Limits::default()
+        .with_max_collection_len(3)
+        .with_max_string_len(4)
+        .with_max_binary_len(4)
+        .with_max_class_defs(1)
+        .with_max_refs(2);
     check(strict, &value(Value::list(vec![Value::Int(1); 4])), "collection length");
     check(strict, &value(Value::string("hello")), "string length");
     check(strict, &value(Value::Binary(vec![1; 5])), "binary length");
     check(strict, &value(Value::list(vec![Value::list(vec![]), Value::list(vec![])])), "references");
-    check(Limits { max_message_size: 64, ..strict }, &value(Value::Binary(vec![0; 65])), "message size");
+    check(strict.with_max_message_size(64), &value(Value::Binary(vec![0; 65])), "message size");
     check(strict, &ones(4), "collection length");
-    let small = Limits { max_collection_len: 2, max_string_len: 3, max_binary_len: 3, ..Limits::default() };
+    let small = Limits::default().with_max_collection_len(2).with_max_string_len(3).with_max_binary_len(3);
     check(small, &value(Value::list(vec![Value::Int(1); 3])), "collection length");
     check(small, &ones(3), "collection length");
     check(small, &value(Value::string("abcd")), "string length");

@@ -66,18 +66,16 @@ fn class_and_type_references_out_of_range() {
 /// The configured number of class definitions is enforced.
 #[test]
 fn class_definitions_are_limited() {
-    let strict = Limits {
-        max_collection_len: 3,
-        max_string_len: 4,
-        max_binary_len: 4,
-        max_class_defs: 1,
-        max_refs: 2,
-        max_message_size: 64,
-        ..Limits::default()
-    };
+    let strict = Limits::default()
+        .with_max_collection_len(3)
+        .with_max_string_len(4)
+        .with_max_binary_len(4)
+        .with_max_class_defs(1)
+        .with_max_refs(2)
+        .with_max_message_size(64);
     let a = hessian::ClassDef::new("A", ["x"]);
     let b = hessian::ClassDef::new("B", ["x"]);
     let two = Value::list(vec![Value::object(a, vec![Value::Null]), Value::object(b, vec![Value::Null])]);
-    let e = h2::from_slice_with_limits(&h2::to_vec(&two).unwrap(), Limits { max_refs: 10, ..strict }).unwrap_err();
+    let e = h2::from_slice_with_limits(&h2::to_vec(&two).unwrap(), strict.with_max_refs(10)).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "class definitions", .. }), "{e}");
 }

@@ -77,7 +77,7 @@ fn a_value_through_serde_is_read_as_the_value_decoder_reads_it() {
 
 #[test]
 fn the_serde_readers_keep_to_their_limits_in_every_format() {
-    let small = Limits { max_message_size: 8, ..Limits::default() };
+    let small = Limits::default().with_max_message_size(8);
     for (name, encode, _, _, _, serde_decode_limited) in formats() {
         let bytes = encode(&Value::string("a string longer than eight bytes")).unwrap();
         let e = serde_decode_limited(&bytes, small).unwrap_err();

@@ -184,7 +184,7 @@ fn class_definition_flood_is_counted_not_recursed() {
     assert!(took < QUICK, "{took:?}");
     // 65 536 one-field definitions: bounded by the input, not amplified
     assert!(mem < 64 * too_many.len(), "{mem} bytes for {} input bytes", too_many.len());
-    let strict = Limits { max_class_defs: 10, ..Limits::default() };
+    let strict = Limits::default().with_max_class_defs(10);
     assert_limit(h2::from_slice_with_limits(&flood(11), strict), "class definitions");
     // the same through type names: a typed list whose type is a fresh string each time
     let mut types = Vec::new();
@@ -225,7 +225,7 @@ fn reference_fan_out_is_not_expanded() {
     let e = r.expect_err("200 000 copies of 60 KB");
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "bytes re-read to copy references", .. }), "{e}");
     assert!(mem < 24 * MIB, "{mem} bytes");
-    let limits = Limits { max_ref_copy_bytes: MIB as u64, ..Limits::default() };
+    let limits = Limits::default().with_max_ref_copy_bytes(MIB as u64);
     let (r, mem, _) = measure(|| hessian::serde::from_slice_with_limits::<Vec<Vec<String>>>(&bytes, limits));
     assert!(r.is_err());
     assert!(mem < 4 * MIB, "{mem} bytes");
@@ -288,12 +288,12 @@ fn endless_streams_stop_at_a_limit() {
     use std::io::Read;
     // a variable-length list of ints that never ends, from a reader
     let endless = (&b"W"[..]).chain(std::io::repeat(0x90));
-    let limits = Limits { max_collection_len: 100_000, ..Limits::default() };
+    let limits = Limits::default().with_max_collection_len(100_000);
     let (r, mem, took) = measure(|| h2::Decoder::from_reader(endless).with_limits(limits).read_value());
     assert_limit(r, "collection length");
     assert!(took < QUICK && mem < 16 * MIB, "{took:?}, {mem} bytes");
     // a string that is chunk after chunk (40 chunks of 32 768 units)
-    let limits = Limits { max_string_len: 1 << 20, ..Limits::default() };
+    let limits = Limits::default().with_max_string_len(1 << 20);
     let mut buf = Vec::new();
     for _ in 0..40 {
         buf.extend_from_slice(b"R\x80\x00");
@@ -308,12 +308,12 @@ fn endless_streams_stop_at_a_limit() {
         buf.extend_from_slice(b"A\x80\x00");
         buf.extend(std::iter::repeat(7u8).take(0x8000));
     }
-    let limits = Limits { max_binary_len: 1 << 20, ..Limits::default() };
+    let limits = Limits::default().with_max_binary_len(1 << 20);
     let (r, mem, _) = measure(|| h2::Decoder::from_reader(buf.as_slice()).with_limits(limits).read_value());
     assert_limit(r, "binary length");
     assert!(mem < 8 * MIB, "{mem} bytes");
     // the message-size limit applies to slices up front
-    let limits = Limits { max_message_size: 1000, ..Limits::default() };
+    let limits = Limits::default().with_max_message_size(1000);
     assert_limit(h2::from_slice_with_limits(&[0x90; 1001], limits), "message size");
     assert_limit(h1::from_slice_with_limits(&[0x4e; 1001], limits), "message size");
     assert_limit(burlap::from_slice_with_limits(&[b' '; 1001], limits), "message size");
@@ -359,6 +359,6 @@ fn burlap_xml_entity_tricks_are_refused() {
     let (r, mem, took) = measure(|| burlap::from_slice(&many));
     assert_eq!(r.expect("decodes").as_str().map(str::len), Some(100_000));
     assert!(took < QUICK && mem < 8 * MIB, "{took:?}, {mem} bytes");
-    let limits = Limits { max_string_len: 1000, ..Limits::default() };
+    let limits = Limits::default().with_max_string_len(1000);
     assert!(burlap::from_slice_with_limits(&many, limits).is_err());
 }

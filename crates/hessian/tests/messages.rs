@@ -42,13 +42,13 @@ fn every_reader_keeps_to_its_limits() {
     for format in FORMATS {
         let call = call_to_vec(format, &Call::new("m", vec![Value::string("x".repeat(100))])).unwrap();
         let reply = reply_to_vec(format, &Ok(Value::string("x".repeat(100)))).unwrap();
-        let small = Limits { max_message_size: 50, ..Limits::default() };
+        let small = Limits::default().with_max_message_size(50);
         for e in
             [call_from_slice(format, &call, small).unwrap_err(), reply_from_slice(format, &reply, small).unwrap_err()]
         {
             assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "message size", .. }), "{format}: {e}");
         }
-        let short = Limits { max_string_len: 10, ..Limits::default() };
+        let short = Limits::default().with_max_string_len(10);
         assert!(call_from_slice(format, &call, short).is_err(), "{format}: string limit on a call");
         assert!(reply_from_slice(format, &reply, short).is_err(), "{format}: string limit on a reply");
     }

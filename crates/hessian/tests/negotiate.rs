@@ -341,11 +341,11 @@ fn map_classes_count_towards_the_class_limit() {
     let (_, map) = w2_request_map();
     let maps = [map.clone()];
     let (referring, _) = referring_call(&map, "exchange", &[&w2::request()]);
-    let limits = Limits { max_class_defs: 5, ..Limits::default() };
+    let limits = Limits::default().with_max_class_defs(5);
     let e = call_err(&referring, &maps, limits);
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "class definitions", limit: 5 }), "{e}");
     assert_eq!(e.offset(), 5);
-    let limits = Limits { max_class_defs: 6, ..Limits::default() };
+    let limits = Limits::default().with_max_class_defs(6);
     let mut r = CallReader::negotiated(Format::Hessian2, &referring, limits, |_| Some(map.clone())).unwrap();
     assert_eq!(r.arg::<Order>().unwrap(), w2::request());
     r.finish().unwrap();

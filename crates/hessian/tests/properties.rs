@@ -312,16 +312,15 @@ fn mutate(mut bytes: Vec<u8>, edits: &[(u8, usize, u8)]) -> Vec<u8> {
 }
 
 fn strict_limits() -> Limits {
-    Limits {
-        max_depth: 3,
-        max_collection_len: 5,
-        max_string_len: 10,
-        max_binary_len: 10,
-        max_class_defs: 2,
-        max_refs: 4,
-        max_message_size: 200,
-        max_ref_copy_bytes: 100,
-    }
+    Limits::default()
+        .with_max_depth(3)
+        .with_max_collection_len(5)
+        .with_max_string_len(10)
+        .with_max_binary_len(10)
+        .with_max_class_defs(2)
+        .with_max_refs(4)
+        .with_max_message_size(200)
+        .with_max_ref_copy_bytes(100)
 }
 
 /// Decodes `bytes` every way the crate offers; only the absence of a panic matters.

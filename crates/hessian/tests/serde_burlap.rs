@@ -80,7 +80,7 @@ fn references_are_copied_into_plain_types_from_a_slice() {
     let a = Value::typed_map("com.example.Address", vec![("city".into(), Value::string("Paris"))]);
     let java = burlap::to_vec(&Value::list(vec![a, Value::Ref(1), Value::Ref(0)])).unwrap();
     // the outer list (ref 0) refers to itself: copying it into a plain type ends at a limit
-    let shallow = Limits { max_depth: 16, ..Limits::default() };
+    let shallow = Limits::default().with_max_depth(16);
     let e = sb::from_slice_with_limits::<serde_json::Value>(&java, shallow).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
     // the address twice: the second a copy
@@ -110,7 +110,7 @@ fn references_are_copied_into_plain_types_from_a_slice() {
     let bomb = burlap::to_vec(&Value::list(items)).unwrap();
     let e = sb::from_slice::<serde_json::Value>(&bomb).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "bytes re-read to copy references", .. }), "{e}");
-    let small = Limits { max_ref_copy_bytes: 10, ..Limits::default() };
+    let small = Limits::default().with_max_ref_copy_bytes(10);
     let e = sb::from_slice_with_limits::<(Address, Address)>(&bytes, small).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { .. }), "{e}");
     assert_eq!(e.offset(), find(&bytes, "<ref>"));
@@ -181,11 +181,8 @@ fn declared_lengths_and_limits_are_errors_where_the_reader_stopped() {
     // where the reader stopped: after the `<length>` element, after the string
     let e = sb::from_slice::<Vec<i32>>(b"<list><length>2147483647</length></list>").unwrap_err();
     assert_eq!(e.offset(), 33, "{e}");
-    let e = sb::from_slice_with_limits::<String>(
-        b"<string>four</string>",
-        Limits { max_string_len: 3, ..Limits::default() },
-    )
-    .unwrap_err();
+    let e = sb::from_slice_with_limits::<String>(b"<string>four</string>", Limits::default().with_max_string_len(3))
+        .unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "string length", .. }), "{e}");
     assert_eq!(e.offset(), 21, "{e}");
 }

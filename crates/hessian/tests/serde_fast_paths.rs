@@ -168,7 +168,7 @@ fn every_truncation_of_w1_is_an_error_both_ways() {
 #[test]
 fn the_string_limit_holds_on_the_fast_path() {
     let bytes = hessian::to_vec(&structs::items(2)).unwrap();
-    let limits = |n| Limits { max_string_len: n, ..Limits::default() };
+    let limits = |n| Limits::default().with_max_string_len(n);
     let e = from_slice_with_limits::<Vec<Item>>(&bytes, limits(39)).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "string length", .. }), "{e}");
     assert_eq!(from_slice_with_limits::<Vec<Item>>(&bytes, limits(40)).unwrap(), structs::items(2));

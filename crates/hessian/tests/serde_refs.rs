@@ -204,7 +204,7 @@ fn doubling_lists(levels: u32) -> Vec<u8> {
 fn copies_of_references_are_bounded() {
     let bytes = doubling_lists(48);
     assert!(bytes.len() < 600);
-    for limits in [Limits::default(), Limits { max_ref_copy_bytes: 1000, ..Limits::default() }] {
+    for limits in [Limits::default(), Limits::default().with_max_ref_copy_bytes(1000)] {
         let e = from_slice_with_limits::<serde_json::Value>(&bytes, limits).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "bytes re-read to copy references", .. }), "{e}");
     }
@@ -264,7 +264,7 @@ fn hessian1_cycles_and_copies_are_bounded() {
         l.push(Value::list(vec![Value::Ref(i), Value::Ref(i)]));
     }
     let bytes = h1::to_vec(&Value::list(l)).unwrap();
-    let limits = Limits { max_ref_copy_bytes: 1000, ..Limits::default() };
+    let limits = Limits::default().with_max_ref_copy_bytes(1000);
     let e = sh1::from_slice_with_limits::<serde_json::Value>(&bytes, limits).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "bytes re-read to copy references", .. }), "{e}");
 }

@@ -650,14 +650,12 @@ struct Node {
 /// past `max_collection_len`).
 fn configured_limits_hold<F: Format>(nulls: usize) {
     let name = F::NAME;
-    let strict = Limits {
-        max_collection_len: 2,
-        max_string_len: 3,
-        max_binary_len: 3,
-        max_refs: 2,
-        max_message_size: 1000,
-        ..Limits::default()
-    };
+    let strict = Limits::default()
+        .with_max_collection_len(2)
+        .with_max_string_len(3)
+        .with_max_binary_len(3)
+        .with_max_refs(2)
+        .with_max_message_size(1000);
     let list = F::to_vec(&vec![1, 2, 3]).unwrap();
     assert_limit(F::from_slice_with_limits::<Vec<i32>>(&list, strict), "collection length");
     assert_limit(F::from_slice_with_limits::<IgnoredAny>(&list, strict), "collection length");
@@ -713,7 +711,7 @@ fn nesting_ends_at_the_depth_limit<F: Format>(t: &Nesting) {
         assert_limit(F::from_slice::<IgnoredAny>(bytes), "depth");
         assert_limit(F::from_reader::<IgnoredAny>(bytes), "depth");
     }
-    let shallow = Limits { max_depth: 32, ..Limits::default() };
+    let shallow = Limits::default().with_max_depth(32);
     let e = assert_limit(F::from_slice_with_limits::<Node>(&deep_maps, shallow), "depth");
     let after_33rd = (32 * t.map.len() + t.map_open) as u64;
     assert_eq!(e.offset(), after_33rd, "{}: just after the opening of the 33rd map", F::NAME);
@@ -807,7 +805,7 @@ fn the_deserializer_and_serializer_types<F: Format>() {
     d.end().unwrap();
     // limits through the builder; reset forgets references
     let lists = F::EMPTY_LIST.repeat(2);
-    let mut d = F::deserializer(&lists).with_limits(Limits { max_refs: 1, ..Limits::default() });
+    let mut d = F::deserializer(&lists).with_limits(Limits::default().with_max_refs(1));
     d.deserialize_value::<Vec<i32>>().unwrap();
     d.reset();
     d.deserialize_value::<Vec<i32>>().unwrap();

@@ -455,7 +455,7 @@ pub fn decode_every_way<F: Format>(bytes: &[u8]) {
     }
     let _ = F::from_slice::<Vec<Shared<Value>>>(bytes);
     let _ = F::from_slice::<Person>(bytes);
-    let strict = Limits { max_depth: 3, max_collection_len: 4, max_string_len: 8, max_refs: 5, ..Limits::default() };
+    let strict = Limits::default().with_max_depth(3).with_max_collection_len(4).with_max_string_len(8).with_max_refs(5);
     let _ = F::from_slice_with_limits::<Compound>(bytes, strict);
     let _ = F::from_slice_with_limits::<serde_json::Value>(bytes, strict);
 }
