@@ -1000,3 +1000,28 @@ fn observations(w1: &[Series], w2: &[Series], shared: &Figure) -> Vec<String> {
     out.push(crate::seed::study::section(w1));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_answers() {
+        assert_eq!(java_times("TIMES 12.5 7.000", 2), Ok(vec![12.5, 7.0]));
+        assert_eq!(java_times("TIMES", 0), Ok(vec![]));
+        assert!(java_times("TIMES 1.0", 2).is_err_and(|e| e.contains("expected 2")));
+        assert!(java_times("TIMES x", 1).is_err());
+        assert_eq!(
+            java_times("FAIL getItems(10) answered 11 items", 1),
+            Err("SeedJavaClient: getItems(10) answered 11 items".into())
+        );
+    }
+
+    #[test]
+    fn counts_per_mode_keep_the_totals() {
+        let (quick, full, tiny) = (Counts::of(Mode::Quick), Counts::of(Mode::Full), Counts::of(Mode::Tiny));
+        assert_eq!((quick.rounds * quick.measured, quick.rounds * quick.w2_measured), (20, 1000));
+        assert_eq!((full.rounds * full.measured, full.rounds * full.w2_measured), (100, 10_000));
+        assert_eq!(tiny.rounds, 2);
+    }
+}
