@@ -19,7 +19,7 @@ pub fn order(rows: usize, round: usize) -> Vec<usize> {
         return Vec::new();
     }
     let start = round % rows;
-    (0..rows).map(|j| if round % 2 == 0 { (start + j) % rows } else { (start + rows - j) % rows }).collect()
+    (0..rows).map(|j| if round.is_multiple_of(2) { (start + j) % rows } else { (start + rows - j) % rows }).collect()
 }
 
 /// A point from the measured round trips of each round, in microseconds (a round without
