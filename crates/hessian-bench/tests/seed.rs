@@ -117,6 +117,19 @@ fn tiny_run_writes_a_complete_report() {
     let h2 = small["series"].as_array().and_then(|s| s.iter().find(|s| s["id"] == "hessian2")).expect("hessian2 row");
     assert_eq!(h2["points"].as_array().map(Vec::len), Some(2));
     assert!(h2["points"][0]["values"]["reply_bytes"].as_f64().unwrap_or(0.0) > 0.0);
+    // experiment 2 runs in rounds: every ok row's W1 and W2 points carry the spread across them,
+    // Java rows (one long-lived client each) included, and the report says how repeatable it was
+    for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| text(f, "id") != "exp2-w2-shared") {
+        for s in fig["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
+            for p in s["points"].as_array().into_iter().flatten() {
+                let v = &p["values"];
+                assert_eq!(v["rounds"].as_f64(), Some(2.0), "{} {}: {v}", text(fig, "id"), s["id"]);
+                let (lo, hi) = (v["round_median_min"].as_f64(), v["round_median_max"].as_f64());
+                assert!(lo.is_some() && lo <= hi, "{} {}: {v}", text(fig, "id"), s["id"]);
+            }
+        }
+    }
+    assert!(report.contains("**Repeatability across 2 rounds:**"), "no repeatability sentence");
 
     // `--compare`: a second run (one protocol of experiment 2) beside this one, row by row
     let again = out.with_extension("again");
@@ -170,7 +183,7 @@ fn a_failing_peer_fails_its_row_and_the_run() {
     // the reason while the suite still writes its report.
     let out = std::env::temp_dir().join(format!("seed-fail-{}", std::process::id()));
     let run = Command::new(env!("CARGO_BIN_EXE_seed"))
-        .args(["--tiny", "--only", "2", "--protocols", "json"])
+        .args(["--tiny", "--only", "2", "--protocols", "json,msgpack"])
         .arg("--out")
         .arg(&out)
         .env("SEED_BREAK_SERVER", "json")
@@ -179,5 +192,13 @@ fn a_failing_peer_fails_its_row_and_the_run() {
     assert!(!run.status.success(), "a failed row must make the run fail");
     let report = std::fs::read_to_string(out.join("REPORT.md")).expect("report still written");
     assert!(report.contains("## Failed rows") && report.contains("JSON over HTTP"), "{report}");
+    // the other row goes on through every round
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).expect("results.json")).expect("json");
+    let small = &json["experiments"][0]["figures"][0]["series"];
+    let row = |id: &str| small.as_array().and_then(|v| v.iter().find(|s| s["id"] == id)).cloned().unwrap_or_default();
+    assert_eq!(row("json")["status"], "failed");
+    assert_eq!(row("msgpack")["status"], "ok", "{small}");
+    assert_eq!(row("msgpack")["points"][0]["values"]["rounds"].as_f64(), Some(2.0));
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -1,4 +1,7 @@
 import com.squarespace.hopper.types.Order;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.rmi.registry.LocateRegistry;
 import java.util.Arrays;
 import java.util.List;
@@ -19,6 +22,16 @@ import org.example.remoting.Item;
  * Every reply is checked (W1: its length and the first, middle and last item; W2: the whole graph
  * against the specified reply); a wrong reply prints "FAIL why" and exits 1. Prints per point
  * "POINT x n=.. mean_us=.. median_us=.. p99_us=.. min_us=.. max_us=..".
+ *
+ * <p>Command mode, SeedJavaClient URL MODE serve (the seed suite's rounds keep one client per row
+ * alive and warm): reads one command a line from stdin and answers one line on stdout, until EOF:
+ * <ul>
+ *   <li>{@code prewarm COUNT SECONDS}: at most COUNT calls of getItems(100), for at most SECONDS;
+ *   <li>{@code w1 N WARMUP MEASURED}: WARMUP calls of getItems(N), then MEASURED timed ones;
+ *   <li>{@code w2 WARMUP MEASURED}: the same with exchange of the W2 request.
+ * </ul>
+ * Every reply is checked as above; the answer is "TIMES us1 us2 ..." (the measured calls' round
+ * trips in microseconds, none for prewarm) or "FAIL why" (the client stays up for the next line).
  */
 public final class SeedJavaClient {
   private SeedJavaClient() {}
@@ -49,10 +62,15 @@ public final class SeedJavaClient {
     };
   }
 
+  /** A wrong reply. */
+  static final class Failed extends RuntimeException {
+    Failed(String why) {
+      super(why);
+    }
+  }
+
   static void fail(String why) {
-    System.out.println("FAIL " + why);
-    System.out.flush();
-    System.exit(1);
+    throw new Failed(why);
   }
 
   static void checkItems(List<Item> l, int n) {
@@ -77,6 +95,60 @@ public final class SeedJavaClient {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length == 3 && args[2].equals("serve")) {
+      serve(args[0], args[1]);
+      System.exit(0);
+    }
+    try {
+      measure(args);
+    } catch (Failed f) {
+      System.out.println("FAIL " + f.getMessage());
+      System.out.flush();
+      System.exit(1);
+    }
+  }
+
+  /** The command mode (see the class comment). */
+  static void serve(String url, String mode) throws Exception {
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    Order request = Workloads.request(), reply = Workloads.reply();
+    Bench b = null;
+    for (String line; (line = in.readLine()) != null; ) {
+      String[] f = line.trim().split("\\s+");
+      StringBuilder out = new StringBuilder("TIMES");
+      try {
+        if (b == null) b = bench(url, mode);
+        switch (f[0]) {
+          case "prewarm": {
+            int count = Integer.parseInt(f[1]);
+            long end = System.nanoTime() + (long) (Double.parseDouble(f[2]) * 1e9);
+            for (int i = 0; i < count && System.nanoTime() < end; i++) once(b, "w1", 100, request, reply);
+            break;
+          }
+          case "w1":
+          case "w2": {
+            boolean w1 = f[0].equals("w1");
+            int n = w1 ? Integer.parseInt(f[1]) : 0, k = w1 ? 2 : 1;
+            int warmup = Integer.parseInt(f[k]), measured = Integer.parseInt(f[k + 1]);
+            for (int i = 0; i < warmup; i++) once(b, f[0], n, request, reply);
+            long[] t = new long[measured];
+            for (int i = 0; i < measured; i++) t[i] = once(b, f[0], n, request, reply);
+            for (long x : t) out.append(String.format(Locale.ROOT, " %.3f", x / 1e3));
+            break;
+          }
+          default:
+            fail("unknown command: " + line);
+        }
+      } catch (Throwable e) {
+        String why = e instanceof Failed ? e.getMessage() : e.toString();
+        out = new StringBuilder("FAIL " + why.replace('\n', ' ').replace('\r', ' '));
+      }
+      System.out.println(out);
+      System.out.flush();
+    }
+  }
+
+  static void measure(String[] args) throws Exception {
     String url = args[0], mode = args[1], workload = args[2];
     String[] pw = args[3].split("/");
     int prewarm = Integer.parseInt(pw[0]), warmup = Integer.parseInt(args[4]), measured = Integer.parseInt(args[5]);

@@ -118,7 +118,8 @@ fn panels<'a>(rows: &[&'a Series]) -> Vec<(String, Vec<&'a Series>)> {
 /// A line chart of `figure`: x = the points' x (on a logarithmic axis when it spans more than a
 /// decade), y = `y(point)` on a logarithmic axis (the protocols differ by orders of magnitude),
 /// one line per series that ran, in its protocol's colour (Java rows dashed); a figure of more
-/// than [`MAX_LINES`] rows becomes panels of Rust rows, Java rows and crossings, on one scale.
+/// than [`MAX_LINES`] rows becomes panels of Rust rows, Java rows and crossings, on one scale. A
+/// row measured in rounds gets a shaded band from its lowest to its highest per-round median.
 pub fn line(figure: &Figure, path: &Path, y: impl Fn(&Point) -> f64) -> Result<(), String> {
     let rows: Vec<&Series> = figure.series.iter().filter(|s| s.status == Status::Ok && !s.points.is_empty()).collect();
     let xs = rows.iter().flat_map(|s| s.points.iter().map(|p| p.x));
@@ -163,6 +164,7 @@ pub fn line(figure: &Figure, path: &Path, y: impl Fn(&Point) -> f64) -> Result<(
                     .map(|p| (p.x, y(p)))
                     .filter(|p| p.1.is_finite() && p.1 > 0.0 && p.0 > 0.0)
                     .collect();
+                band(&mut chart, s, color(&s.id), (ymin, ymax))?;
                 series(&mut chart, pts, color(&s.id), is_java(&s.id))?;
             }
         } else {
@@ -177,6 +179,7 @@ pub fn line(figure: &Figure, path: &Path, y: impl Fn(&Point) -> f64) -> Result<(
             for s in members {
                 let pts: Vec<(f64, f64)> =
                     s.points.iter().map(|p| (p.x, y(p))).filter(|p| p.1.is_finite() && p.1 > 0.0).collect();
+                band(&mut chart, s, color(&s.id), (ymin, ymax))?;
                 series(&mut chart, pts, color(&s.id), is_java(&s.id))?;
             }
         }
@@ -195,6 +198,30 @@ pub fn line(figure: &Figure, path: &Path, y: impl Fn(&Point) -> f64) -> Result<(
         }
     }
     root.present().map_err(err)
+}
+
+/// Shades, behind a row's line, the band between its lowest and highest per-round median
+/// (points measured in rounds: `round_median_min`, `round_median_max`), clipped to `y_range`.
+fn band<X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, Y>>,
+    s: &Series,
+    color: RGBColor,
+    (ymin, ymax): (f64, f64),
+) -> Result<(), String> {
+    let spans: Vec<(f64, f64, f64)> = s
+        .points
+        .iter()
+        .filter_map(|p| Some((p.x, *p.values.get("round_median_min")?, *p.values.get("round_median_max")?)))
+        .filter(|(x, lo, hi)| *x > 0.0 && lo.is_finite() && hi.is_finite() && *lo > 0.0)
+        .map(|(x, lo, hi)| (x, lo.clamp(ymin, ymax), hi.clamp(ymin, ymax)))
+        .collect();
+    if spans.len() < 2 {
+        return Ok(());
+    }
+    let outline: Vec<(f64, f64)> =
+        spans.iter().map(|(x, _, hi)| (*x, *hi)).chain(spans.iter().rev().map(|(x, lo, _)| (*x, *lo))).collect();
+    chart.draw_series(std::iter::once(Polygon::new(outline, color.mix(0.15).filled()))).map_err(err)?;
+    Ok(())
 }
 
 /// Draws one row's line and points, dashed for a Java row.

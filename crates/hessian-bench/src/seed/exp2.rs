@@ -8,6 +8,7 @@ use crate::seed::javapeer;
 use crate::seed::peers::{Codec, HttpClient};
 use crate::seed::procs::{self, Server};
 use crate::seed::results::{Experiment, Figure, Point, Series, Status};
+use crate::seed::rounds;
 use crate::seed::stats::Summary;
 use crate::seed::{Mode, Options};
 use hessian_demo::BenchClient;
@@ -18,6 +19,7 @@ use std::borrow::Borrow;
 use std::collections::BTreeMap;
 use std::process::Command;
 use std::time::{Duration, Instant};
+use tokio::runtime::Runtime;
 
 /// The small lists of the study.
 pub const SMALL: [usize; 5] = [1, 10, 50, 100, 250];
@@ -33,13 +35,19 @@ pub struct Counts {
     pub prewarm: usize,
     /// At most this many seconds of pre-warm calls (so slow protocols do not stretch the run).
     pub prewarm_secs: f64,
-    /// Warm-up calls per size.
+    /// Warm-up calls per size, before the first round.
     pub warmup: usize,
-    /// Measured calls per size.
+    /// Rounds: each runs every row's batch (every list size, then W2), the rows in an order
+    /// that rotates from round to round ([`rounds::order`]).
+    pub rounds: usize,
+    /// Unmeasured calls at the start of each batch, per list size and before W2's (the row's
+    /// first calls after the other rows ran: a connection the client let go, cold caches).
+    pub batch_warmup: usize,
+    /// Measured calls per size and round.
     pub measured: usize,
-    /// W2 warm-up calls.
+    /// W2 warm-up calls, before the first round.
     pub w2_warmup: usize,
-    /// W2 measured calls.
+    /// W2 measured calls per round.
     pub w2_measured: usize,
     /// List sizes.
     pub sizes: Vec<usize>,
@@ -59,27 +67,33 @@ impl Counts {
                 prewarm: 2,
                 prewarm_secs: 1.0,
                 warmup: 1,
-                measured: 3,
+                rounds: 2,
+                batch_warmup: 1,
+                measured: 2,
                 w2_warmup: 2,
-                w2_measured: 10,
+                w2_measured: 5,
                 sizes: vec![1, 10, 500],
             },
             Mode::Quick => Counts {
                 prewarm: 1000,
                 prewarm_secs: 3.0,
                 warmup: 3,
-                measured: 20,
+                rounds: 5,
+                batch_warmup: 1,
+                measured: 4,
                 w2_warmup: 1000,
-                w2_measured: 1000,
+                w2_measured: 200,
                 sizes: all,
             },
             Mode::Full => Counts {
                 prewarm: 5000,
                 prewarm_secs: 20.0,
                 warmup: 10,
-                measured: 100,
+                rounds: 10,
+                batch_warmup: 1,
+                measured: 10,
                 w2_warmup: 1000,
-                w2_measured: 10_000,
+                w2_measured: 1000,
                 sizes: all,
             },
         }
@@ -179,230 +193,223 @@ pub fn check_order(o: &w2::Order, expected: &w2::Order) -> Result<(), String> {
     }
 }
 
-/// A timed point from durations and byte counts.
-pub fn point(x: f64, t: &[Duration], req: f64, rep: f64) -> Point {
-    let mut values = BTreeMap::new();
-    if req.is_finite() {
-        values.insert("request_bytes".into(), req);
-        values.insert("reply_bytes".into(), rep);
-    }
-    Point { x, time_us: Summary::of(t), values }
+/// What a batch calls: `getItems(n)` or the W2 `exchange`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Work {
+    Items(usize),
+    Exchange,
 }
 
-/// Rust typed client to a Hessian server at `base` (`http://127.0.0.1:PORT`): W2 `exchange`,
-/// `warmup` then `measured` calls; the point carries the bytes per measured call from the
-/// client's counters.
-pub async fn hessian_w2(
-    base: &str,
-    dialect: Dialect,
-    type_maps: bool,
-    warmup: usize,
-    measured: usize,
-) -> Result<(Point, hessian_rpc::negotiation::ClientStats), String> {
-    let client = Client::builder().dialect(dialect).type_maps(type_maps).build();
-    let bench = BenchClient::new(client.proxy(&format!("{base}/bench")).map_err(|e| e.to_string())?);
-    let (request, expected) = (w2::request(), w2::reply());
-    for _ in 0..warmup {
-        let o = bench.exchange(request.clone()).await.map_err(|e| e.to_string())?;
-        check_order(o.borrow(), &expected)?;
-    }
-    let before = client.type_map_stats();
-    let mut t = Vec::with_capacity(measured);
-    for _ in 0..measured {
-        let order = request.clone();
-        let t0 = Instant::now();
-        let o = bench.exchange(order).await.map_err(|e| e.to_string())?;
-        t.push(t0.elapsed());
-        check_order(o.borrow(), &expected)?;
-    }
-    let after = client.type_map_stats();
-    let n = measured.max(1) as f64;
-    let req = (after.request_bytes - before.request_bytes) as f64 / n;
-    let rep = (after.reply_bytes - before.reply_bytes) as f64 / n;
-    Ok((point(0.0, &t, req, rep), after))
+/// The measured calls of one batch: round trips in µs, and the request and reply bytes per
+/// measured call (NaN where the client does not count them).
+struct Batch {
+    us: Vec<f64>,
+    req: f64,
+    rep: f64,
 }
 
-async fn hessian_w1(
-    base: &str,
-    dialect: Dialect,
-    type_maps: bool,
-    c: &Counts,
-    pb: &ProgressBar,
-) -> Result<Vec<Point>, String> {
-    let client = Client::builder().dialect(dialect).type_maps(type_maps).build();
-    let bench = BenchClient::new(client.proxy(&format!("{base}/bench")).map_err(|e| e.to_string())?);
-    let (mut i, t0) = (0, Instant::now());
-    while c.prewarming(i, t0) {
-        i += 1;
-        check_items(&bench.get_items(100).await.map_err(|e| e.to_string())?, 100)?;
-    }
-    let mut points = Vec::new();
-    for &n in &c.sizes {
-        for _ in 0..c.warmup {
-            check_items(&bench.get_items(n as i32).await.map_err(|e| format!("getItems({n}): {e}"))?, n)?;
+/// How long a Java client may take to answer one command of a round.
+const JAVA_BATCH_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The client side of a live row: an in-process Rust client, or a long-lived Java client
+/// process in command mode (`SeedJavaClient URL MODE serve`).
+enum Driver {
+    Hessian(Client, BenchClient),
+    Serde(HttpClient),
+    Grpc(crate::seed::grpc::Client),
+    XmlRpc(HttpClient),
+    Java(procs::Peer),
+}
+
+impl Driver {
+    /// One call by a Rust client, its reply checked: the round trip, request and reply bytes.
+    async fn call(
+        &mut self,
+        w: Work,
+        request: &w2::Order,
+        expected: &w2::Order,
+    ) -> Result<(Duration, f64, f64), String> {
+        let t0;
+        match (self, w) {
+            (Driver::Hessian(client, bench), w) => {
+                let before = client.type_map_stats();
+                let t = match w {
+                    Work::Items(n) => {
+                        t0 = Instant::now();
+                        let v = bench.get_items(n as i32).await.map_err(|e| format!("getItems({n}): {e}"))?;
+                        let t = t0.elapsed();
+                        check_items(&v, n)?;
+                        t
+                    }
+                    Work::Exchange => {
+                        let order = request.clone();
+                        t0 = Instant::now();
+                        let o = bench.exchange(order).await.map_err(|e| format!("exchange: {e}"))?;
+                        let t = t0.elapsed();
+                        check_order(o.borrow(), expected)?;
+                        t
+                    }
+                };
+                let after = client.type_map_stats();
+                Ok((
+                    t,
+                    (after.request_bytes - before.request_bytes) as f64,
+                    (after.reply_bytes - before.reply_bytes) as f64,
+                ))
+            }
+            (Driver::Serde(client), Work::Items(n)) => {
+                t0 = Instant::now();
+                let (v, q, r): (Vec<Item>, _, _) = client.call("/getItems", &(n as i32)).await?;
+                let t = t0.elapsed();
+                check_items(&v, n)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::Serde(client), Work::Exchange) => {
+                t0 = Instant::now();
+                let (o, q, r): (w2::Order, usize, usize) = client.call("/exchange", request).await?;
+                let t = t0.elapsed();
+                check_order(&o, expected)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::Grpc(client), Work::Items(n)) => {
+                t0 = Instant::now();
+                let (v, q, r) = crate::seed::grpc::get_items(client, n).await?;
+                let t = t0.elapsed();
+                check_items(&v, n)?;
+                Ok((t, q, r))
+            }
+            (Driver::Grpc(client), Work::Exchange) => {
+                t0 = Instant::now();
+                let (o, q, r) = crate::seed::grpc::exchange(client, request).await?;
+                let t = t0.elapsed();
+                check_order(&o, expected)?;
+                Ok((t, q, r))
+            }
+            (Driver::XmlRpc(client), Work::Items(n)) => {
+                t0 = Instant::now();
+                let (v, q, r) = crate::seed::xmlrpc::get_items(client, n).await?;
+                let t = t0.elapsed();
+                check_items(&v, n)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::XmlRpc(client), Work::Exchange) => {
+                t0 = Instant::now();
+                let (o, q, r) = crate::seed::xmlrpc::exchange(client, request).await?;
+                let t = t0.elapsed();
+                check_order(&o, expected)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::Java(_), _) => Err("a Java client runs batches, not calls".into()),
         }
-        let before = client.type_map_stats();
-        let mut t = Vec::with_capacity(c.measured);
-        for _ in 0..c.measured {
-            let t0 = Instant::now();
-            let v = bench.get_items(n as i32).await.map_err(|e| format!("getItems({n}): {e}"))?;
-            t.push(t0.elapsed());
-            check_items(&v, n)?;
+    }
+
+    /// A batch: `warm` unmeasured calls, then `measured` timed ones, every reply checked.
+    fn batch(&mut self, rt: &Runtime, w: Work, warm: usize, measured: usize) -> Result<Batch, String> {
+        if let Driver::Java(peer) = self {
+            let command = match w {
+                Work::Items(n) => format!("w1 {n} {warm} {measured}"),
+                Work::Exchange => format!("w2 {warm} {measured}"),
+            };
+            let us = java_times(&peer.ask(&command, &["TIMES", "FAIL"], JAVA_BATCH_TIMEOUT)?, measured)?;
+            return Ok(Batch { us, req: f64::NAN, rep: f64::NAN });
         }
-        let after = client.type_map_stats();
-        let k = c.measured.max(1) as f64;
-        points.push(point(
-            n as f64,
-            &t,
-            (after.request_bytes - before.request_bytes) as f64 / k,
-            (after.reply_bytes - before.reply_bytes) as f64 / k,
-        ));
-        pb.inc(1);
+        let (request, expected) = (w2::request(), w2::reply());
+        rt.block_on(async {
+            for _ in 0..warm {
+                self.call(w, &request, &expected).await?;
+            }
+            let (mut us, mut req, mut rep) = (Vec::with_capacity(measured), 0.0, 0.0);
+            for _ in 0..measured {
+                let (t, q, r) = self.call(w, &request, &expected).await?;
+                us.push(t.as_secs_f64() * 1e6);
+                (req, rep) = (req + q, rep + r);
+            }
+            let k = measured.max(1) as f64;
+            Ok(Batch { us, req: req / k, rep: rep / k })
+        })
     }
-    Ok(points)
-}
 
-async fn serde_w1(addr: &str, codec: Codec, c: &Counts, pb: &ProgressBar) -> Result<Vec<Point>, String> {
-    let mut client = HttpClient::new(addr, codec);
-    let (mut i, t0) = (0, Instant::now());
-    while c.prewarming(i, t0) {
-        i += 1;
-        let (v, _, _): (Vec<Item>, _, _) = client.call("/getItems", &100i32).await?;
-        check_items(&v, 100)?;
-    }
-    let mut points = Vec::new();
-    for &n in &c.sizes {
-        let arg = n as i32;
-        for _ in 0..c.warmup {
-            let (v, _, _): (Vec<Item>, _, _) = client.call("/getItems", &arg).await?;
-            check_items(&v, n)?;
+    /// Before the first round: `c.prewarm` calls of `getItems(100)` (at most `c.prewarm_secs`
+    /// of them), `c.warmup` calls per list size and `c.w2_warmup` W2 calls.
+    fn prewarm(&mut self, rt: &Runtime, c: &Counts) -> Result<(), String> {
+        if let Driver::Java(peer) = self {
+            let command = format!("prewarm {} {}", c.prewarm, c.prewarm_secs);
+            // the first command also waits for the JVM to start and the proxy to be made
+            let timeout = JAVA_BATCH_TIMEOUT + Duration::from_secs_f64(c.prewarm_secs);
+            java_times(&peer.ask(&command, &["TIMES", "FAIL"], timeout)?, 0)?;
+        } else {
+            let (request, expected) = (w2::request(), w2::reply());
+            rt.block_on(async {
+                let (mut i, t0) = (0, Instant::now());
+                while c.prewarming(i, t0) {
+                    i += 1;
+                    self.call(Work::Items(100), &request, &expected).await?;
+                }
+                Ok::<(), String>(())
+            })?;
         }
-        let (mut t, mut req, mut rep) = (Vec::with_capacity(c.measured), 0, 0);
-        for _ in 0..c.measured {
-            let t0 = Instant::now();
-            let (v, q, r): (Vec<Item>, _, _) = client.call("/getItems", &arg).await?;
-            t.push(t0.elapsed());
-            check_items(&v, n)?;
-            (req, rep) = (q, r);
+        for &n in &c.sizes {
+            self.batch(rt, Work::Items(n), c.warmup, 0)?;
         }
-        points.push(point(n as f64, &t, req as f64, rep as f64));
-        pb.inc(1);
+        self.batch(rt, Work::Exchange, c.w2_warmup, 0).map(|_| ())
     }
-    Ok(points)
 }
 
-async fn serde_w2(addr: &str, codec: Codec, c: &Counts) -> Result<Point, String> {
-    let mut client = HttpClient::new(addr, codec);
-    let request = w2::request();
-    measure_w2(c, async || {
-        let (o, q, r): (w2::Order, usize, usize) = client.call("/exchange", &request).await?;
-        Ok((o, q as f64, r as f64))
-    })
-    .await
+/// The round trips of a Java client's `TIMES us1 us2 …` answer (a `FAIL why` answer is the
+/// error `why`), `expected` of them.
+fn java_times(line: &str, expected: usize) -> Result<Vec<f64>, String> {
+    if let Some(why) = line.strip_prefix("FAIL") {
+        return Err(format!("SeedJavaClient: {}", why.trim()));
+    }
+    let us: Vec<f64> = line
+        .trim_start_matches("TIMES")
+        .split_whitespace()
+        .map(|t| t.parse::<f64>().map_err(|e| format!("SeedJavaClient answered `{t}`: {e}")))
+        .collect::<Result<_, _>>()?;
+    if us.len() != expected {
+        return Err(format!("SeedJavaClient answered {} times, expected {expected}", us.len()));
+    }
+    Ok(us)
 }
 
-/// The W2 row of a protocol: `c.w2_warmup` calls, then `c.w2_measured` timed ones, every reply
-/// checked against the W2 reply. `call` makes one call and returns the reply with the request
-/// and reply bytes it took.
-pub async fn measure_w2(
-    c: &Counts,
-    mut call: impl AsyncFnMut() -> Result<(w2::Order, f64, f64), String>,
-) -> Result<Point, String> {
-    let expected = w2::reply();
-    for _ in 0..c.w2_warmup {
-        check_order(&call().await?.0, &expected)?;
-    }
-    let (mut t, mut req, mut rep) = (Vec::with_capacity(c.w2_measured), 0.0, 0.0);
-    for _ in 0..c.w2_measured {
-        let t0 = Instant::now();
-        let (o, q, r) = call().await?;
-        t.push(t0.elapsed());
-        check_order(&o, &expected)?;
-        (req, rep) = (q, r);
-    }
-    Ok(point(0.0, &t, req, rep))
-}
-
-/// Runs SeedJavaClient (`cmd`) against `url` and parses its `POINT` lines.
-fn java_client(mut cmd: Command, url: &str, mode: &str, workload: &str, c: &Counts) -> Result<Vec<Point>, String> {
-    let (warmup, measured) = if workload == "w1" { (c.warmup, c.measured) } else { (c.w2_warmup, c.w2_measured) };
-    let prewarm = if workload == "w1" { c.prewarm } else { 0 };
-    let prewarm = format!("{prewarm}/{}", c.prewarm_secs);
-    cmd.args([url, mode, workload, &prewarm, &warmup.to_string(), &measured.to_string()]);
-    if workload == "w1" {
-        cmd.args(c.sizes.iter().map(|n| n.to_string()));
-    }
-    let out = procs::run_client(&format!("SeedJavaClient {mode} {workload}"), cmd, Duration::from_secs(900))?;
-    let mut points = Vec::new();
-    for line in out.lines().filter_map(|l| l.strip_prefix("POINT ")) {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let val = |k: &str| {
-            f.iter().find_map(|x| x.strip_prefix(k)?.strip_prefix('=')?.parse::<f64>().ok()).unwrap_or(f64::NAN)
-        };
-        let x = f.first().and_then(|x| x.parse::<f64>().ok()).unwrap_or(f64::NAN);
-        let time_us = Summary {
-            n: val("n") as usize,
-            mean: val("mean_us"),
-            median: val("median_us"),
-            p99: val("p99_us"),
-            min: val("min_us"),
-            max: val("max_us"),
-        };
-        points.push(Point { x, time_us, values: BTreeMap::new() });
-    }
-    let expected = if workload == "w1" { c.sizes.len() } else { 1 };
-    if points.len() != expected {
-        return Err(format!("SeedJavaClient printed {} points, expected {expected}", points.len()));
-    }
-    Ok(points)
-}
-
-/// The W1 points and the W2 point of one protocol.
-fn run_proto(
+/// Starts a row's server and its client.
+fn start(
     p: &Proto,
-    c: &Counts,
+    rt: &Runtime,
     java: Option<&hessian_testkit::java::Java>,
     peers: Option<&javapeer::Peers>,
-    pb: &ProgressBar,
-) -> Result<(Vec<Point>, Point), String> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+) -> Result<(Driver, Server), String> {
+    let hessian = |base: &str, dialect: Dialect, type_maps: bool| -> Result<Driver, String> {
+        let client = Client::builder().dialect(dialect).type_maps(type_maps).build();
+        let bench = BenchClient::new(client.proxy(&format!("{base}/bench")).map_err(|e| e.to_string())?);
+        Ok(Driver::Hessian(client, bench))
+    };
+    let addr = |s: &Server| format!("127.0.0.1:{}", s.port);
     match p.kind {
         Kind::RustHessian(dialect, type_maps) => {
             let server = rust_server("hessian")?;
-            let base = server.base_url();
-            let w1 = rt.block_on(hessian_w1(&base, dialect, type_maps, c, pb))?;
-            let (w2, _) = rt.block_on(hessian_w2(&base, dialect, type_maps, c.w2_warmup, c.w2_measured))?;
-            Ok((w1, w2))
+            Ok((hessian(&server.base_url(), dialect, type_maps)?, server))
         }
         Kind::RustSerde(codec) => {
             let server = rust_server(p.id)?;
-            let addr = format!("127.0.0.1:{}", server.port);
-            let w1 = rt.block_on(serde_w1(&addr, codec, c, pb))?;
-            Ok((w1, rt.block_on(serde_w2(&addr, codec, c))?))
+            Ok((Driver::Serde(HttpClient::new(&addr(&server), codec)), server))
         }
         Kind::Grpc => {
             let server = rust_server("grpc")?;
-            let addr = format!("127.0.0.1:{}", server.port);
-            let w1 = rt.block_on(crate::seed::grpc::w1(&addr, c, pb))?;
-            Ok((w1, rt.block_on(crate::seed::grpc::w2(&addr, c))?))
+            let client = rt.block_on(crate::seed::grpc::connect(&addr(&server)))?;
+            Ok((Driver::Grpc(client), server))
         }
         Kind::XmlRpc => {
             let server = rust_server("xmlrpc")?;
-            let addr = format!("127.0.0.1:{}", server.port);
-            let w1 = rt.block_on(crate::seed::xmlrpc::w1(&addr, c, pb))?;
-            Ok((w1, rt.block_on(crate::seed::xmlrpc::w2(&addr, c))?))
+            Ok((Driver::XmlRpc(HttpClient::raw(&addr(&server), "text/xml")), server))
         }
         Kind::RustToJava => {
-            let java = java.ok_or("no Java")?;
-            let server = java_server(java, "hessian")?;
-            let base = server.base_url();
-            let w1 = rt.block_on(hessian_w1(&base, Dialect::HESSIAN2, false, c, pb))?;
-            let (w2, _) = rt.block_on(hessian_w2(&base, Dialect::HESSIAN2, false, c.w2_warmup, c.w2_measured))?;
-            Ok((w1, w2))
+            let server = java_server(java.ok_or("no Java")?, "hessian")?;
+            Ok((hessian(&server.base_url(), Dialect::HESSIAN2, false)?, server))
         }
         Kind::Java(mode, server) => {
             let java = java.ok_or("no Java")?;
-            let mut server = match server {
+            let server = match server {
                 Some(what) => java_server(java, what)?,
                 None => rust_server("hessian")?,
             };
@@ -411,25 +418,62 @@ fn run_proto(
             } else {
                 format!("{}/bench", server.base_url())
             };
-            let client = || javapeer::command(java, "SeedJavaClient");
-            let w1 = java_client(client(), &url, mode, "w1", c);
-            pb.inc(c.sizes.len() as u64);
-            let w1 = w1.map_err(|e| server.check_alive().err().unwrap_or(e))?;
-            let w2 = java_client(client(), &url, mode, "w2", c)?;
-            Ok((w1, w2.into_iter().next().ok_or("no W2 point")?))
+            let mut cmd = javapeer::command(java, "SeedJavaClient");
+            cmd.args([url.as_str(), mode, "serve"]);
+            Ok((Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?), server))
         }
         Kind::JavaPeer(mode) => {
             let peers = peers.ok_or("no Java peers")?;
             let mut cmd = peers.command("SeedPeerServer");
             cmd.arg(mode);
-            let mut server = Server::start(&format!("SeedPeerServer {mode}"), cmd, Duration::from_secs(60))?;
-            let url = format!("{}/bench", server.base_url());
-            let w1 = java_client(peers.command("SeedJavaClient"), &url, mode, "w1", c);
-            pb.inc(c.sizes.len() as u64);
-            let w1 = w1.map_err(|e| server.check_alive().err().unwrap_or(e))?;
-            let w2 = java_client(peers.command("SeedJavaClient"), &url, mode, "w2", c)?;
-            Ok((w1, w2.into_iter().next().ok_or("no W2 point")?))
+            let server = Server::start(&format!("SeedPeerServer {mode}"), cmd, Duration::from_secs(60))?;
+            let mut cmd = peers.command("SeedJavaClient");
+            cmd.args([format!("{}/bench", server.base_url()).as_str(), mode, "serve"]);
+            Ok((Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?), server))
         }
+    }
+}
+
+/// A row of experiment 2 while the rounds run: its two series, its live server and client,
+/// and the measured round trips so far.
+struct Row {
+    p: &'static Proto,
+    w1: Series,
+    w2: Series,
+    live: Option<(Driver, Server)>,
+    /// Per list size, per round, the measured round trips (µs).
+    w1_us: Vec<Vec<Vec<f64>>>,
+    w1_bytes: Vec<(f64, f64)>,
+    w2_us: Vec<Vec<f64>>,
+    w2_bytes: (f64, f64),
+}
+
+impl Row {
+    /// Marks the row failed (the reason names the server's death if it died) and stops its
+    /// server and client.
+    fn fail(&mut self, why: String) {
+        let why = match self.live.as_mut() {
+            Some((_, server)) => server.check_alive().err().unwrap_or(why),
+            None => why,
+        };
+        self.live = None;
+        self.w1.fail(why.clone());
+        self.w2.fail(why);
+    }
+
+    /// One round's batch: every list size, then W2.
+    fn round(&mut self, rt: &Runtime, c: &Counts) -> Result<(), String> {
+        let Some((driver, _)) = self.live.as_mut() else { return Ok(()) };
+        for (k, &n) in c.sizes.iter().enumerate() {
+            let b =
+                driver.batch(rt, Work::Items(n), c.batch_warmup, c.measured).map_err(|e| format!("n = {n}: {e}"))?;
+            self.w1_us[k].push(b.us);
+            self.w1_bytes[k] = (b.req, b.rep);
+        }
+        let b = driver.batch(rt, Work::Exchange, c.batch_warmup, c.w2_measured).map_err(|e| format!("W2: {e}"))?;
+        self.w2_us.push(b.us);
+        self.w2_bytes = (b.req, b.rep);
+        Ok(())
     }
 }
 
@@ -455,19 +499,31 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let t0 = Instant::now();
     let c = Counts::of(opts.mode);
     let protos = selected(opts);
-    pb.set_length((protos.len() * (c.sizes.len() + 1)) as u64 + 1);
+    pb.set_length((protos.len() * (c.rounds + 1)) as u64 + 1);
     let needs_java = protos.iter().any(|p| p.needs_java());
     let java = if needs_java { Some(javapeer::java()) } else { None };
     let peers = match &java {
         Some(Ok(j)) if protos.iter().any(|p| matches!(p.kind, Kind::JavaPeer(_))) => Some(javapeer::peers(j)),
         _ => None,
     };
-    let mut w1_rows = Vec::new();
-    let mut w2_rows = Vec::new();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot build a tokio runtime: {e}"));
+    // every row's server and client first, kept warm for all the rounds
+    let mut rows: Vec<Row> = Vec::new();
     for p in &protos {
-        pb.set_message(p.label);
-        let mut w1 = Series::new(p.id, p.label);
-        let mut w2 = Series::new(p.id, p.label);
+        pb.set_message(format!("starting {}", p.label));
+        let mut row = Row {
+            p,
+            w1: Series::new(p.id, p.label),
+            w2: Series::new(p.id, p.label),
+            live: None,
+            w1_us: vec![Vec::new(); c.sizes.len()],
+            w1_bytes: vec![(f64::NAN, f64::NAN); c.sizes.len()],
+            w2_us: Vec::new(),
+            w2_bytes: (f64::NAN, f64::NAN),
+        };
         let unavailable = match (&java, &peers, p.kind) {
             (Some(Err(e)), _, _) => Some(e.clone()),
             (_, Some(Err(e)), Kind::JavaPeer(_)) => Some(e.clone()),
@@ -477,39 +533,69 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             (Some(Ok(j)), true) if unavailable.is_none() => Some(j),
             (Some(_), true) => {
                 let (skip, why) = unavailable.unwrap_or((false, "Java unavailable".into()));
-                for s in [&mut w1, &mut w2] {
+                for s in [&mut row.w1, &mut row.w2] {
                     if skip {
                         s.skip(why.clone())
                     } else {
                         s.fail(why.clone())
                     }
                 }
-                w1_rows.push(w1);
-                w2_rows.push(w2);
-                pb.inc((c.sizes.len() + 1) as u64);
+                rows.push(row);
                 continue;
             }
             _ => None,
         };
-        let done = pb.position();
-        match run_proto(p, &c, java_ok, peers.as_ref().and_then(|p| p.as_ref().ok()), pb) {
-            Ok((points, w2p)) => {
-                w1.points = points;
-                w2.points = vec![w2p];
-            }
-            Err(e) => {
-                w1.fail(e.clone());
-                w2.fail(e);
+        let peers_ok = peers.as_ref().and_then(|p| p.as_ref().ok());
+        match rt.as_ref().map_err(String::clone).and_then(|rt| start(p, rt, java_ok, peers_ok)) {
+            Ok(live) => row.live = Some(live),
+            Err(e) => row.fail(e),
+        }
+        rows.push(row);
+    }
+    // (no row is live without the runtime)
+    let rt = rt.ok();
+    // the pre-warm of each row, as when rows ran one after the other
+    for row in &mut rows {
+        pb.set_message(format!("pre-warm {}", row.p.label));
+        if let (Some((driver, _)), Some(rt)) = (row.live.as_mut(), rt.as_ref()) {
+            if let Err(e) = driver.prewarm(rt, &c) {
+                row.fail(format!("pre-warm: {e}"));
             }
         }
-        pb.set_position(done + (c.sizes.len() + 1) as u64);
-        if matches!(p.kind, Kind::Java(..) | Kind::JavaPeer(_)) {
-            for s in [&mut w1, &mut w2] {
+        pb.inc(1);
+    }
+    // the rounds: every live row's batch, in a rotating order
+    for r in 0..c.rounds {
+        for i in rounds::order(rows.len(), r) {
+            let row = &mut rows[i];
+            if let (true, Some(rt)) = (row.live.is_some(), rt.as_ref()) {
+                pb.set_message(format!("round {}/{}: {}", r + 1, c.rounds, row.p.label));
+                if let Err(e) = row.round(rt, &c) {
+                    row.fail(format!("round {}: {e}", r + 1));
+                }
+            }
+            pb.inc(1);
+        }
+    }
+    let mut w1_rows = Vec::new();
+    let mut w2_rows = Vec::new();
+    for mut row in rows {
+        if row.live.take().is_some() && row.w1.status == Status::Ok {
+            row.w1.points = c
+                .sizes
+                .iter()
+                .enumerate()
+                .map(|(k, &n)| rounds::point(n as f64, &row.w1_us[k], row.w1_bytes[k].0, row.w1_bytes[k].1))
+                .collect();
+            row.w2.points = vec![rounds::point(0.0, &row.w2_us, row.w2_bytes.0, row.w2_bytes.1)];
+        }
+        if matches!(row.p.kind, Kind::Java(..) | Kind::JavaPeer(_)) {
+            for s in [&mut row.w1, &mut row.w2] {
                 s.notes.insert("bytes".into(), "not measured (Java client)".into());
             }
         }
-        w1_rows.push(w1);
-        w2_rows.push(w2);
+        w1_rows.push(row.w1);
+        w2_rows.push(row.w2);
     }
     pb.set_message("shared Product variant");
     // the shared-Product variant's Java rows run wherever Java is, whichever protocols were picked
@@ -534,18 +620,33 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         title: "Experiment 2: protocol comparison (W1 getItems(n), W2 exchange)".into(),
         method: format!(
             "Client and server in separate processes over loopback (HTTP/1.1 keep-alive, \
-             TCP_NODELAY; gRPC over HTTP/2; RMI on its own TCP transport). Per protocol: {} calls \
-             of getItems(100) first, at most {} s of them (connection set-up and the JIT of the Java sides), then per list size {} warm-up and {} measured \
-             calls; W2: {} warm-up and {} measured calls. Every reply is checked (W1: length and \
-             the first, middle and last item; W2: the whole graph). Rust clients run on a \
-             current-thread tokio runtime; Java clients and servers with `{}`. Bytes are HTTP \
-             body bytes per call as the Rust client counted them (the Java clients do not count).",
+             TCP_NODELAY; gRPC over HTTP/2; RMI on its own TCP transport). **Measured in rounds**: \
+             every row's server (and each Java row's client, a long-lived JVM taking commands) is \
+             started first and kept warm; each row is pre-warmed ({} calls of getItems(100), at \
+             most {} s of them, for connection set-up and the JIT of the Java sides; then {} \
+             warm-up calls per list size and {} W2 calls); then {} rounds, each running every \
+             row's batch ({} unmeasured and {} measured calls per list size, then {} unmeasured \
+             and {} measured W2 calls), the rows in an order that rotates each round and runs \
+             backwards every other round, so that a slow minute of the machine falls on every \
+             row alike. A row's median and p99 are over all its measured calls ({} per list \
+             size, {} W2); the spread across rounds is the lowest and highest per-round median \
+             (in brackets), and ⚠ marks a point whose spread exceeds {:.0} % of its median. \
+             Every reply is checked (W1: length and the first, middle and last item; W2: the \
+             whole graph). Rust clients run on one current-thread tokio runtime; Java clients \
+             and servers with `{}`. Bytes are HTTP body bytes per call as the Rust client \
+             counted them (the Java clients do not count).",
             c.prewarm,
             c.prewarm_secs,
             c.warmup,
-            c.measured,
             c.w2_warmup,
+            c.rounds,
+            c.batch_warmup,
+            c.measured,
+            c.batch_warmup,
             c.w2_measured,
+            c.rounds * c.measured,
+            c.rounds * c.w2_measured,
+            100.0 * rounds::FLAG,
             javapeer::flags()
         ),
         figures: vec![
@@ -898,4 +999,29 @@ fn observations(w1: &[Series], w2: &[Series], shared: &Figure) -> Vec<String> {
     out.push(text);
     out.push(crate::seed::study::section(w1));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn java_answers() {
+        assert_eq!(java_times("TIMES 12.5 7.000", 2), Ok(vec![12.5, 7.0]));
+        assert_eq!(java_times("TIMES", 0), Ok(vec![]));
+        assert!(java_times("TIMES 1.0", 2).is_err_and(|e| e.contains("expected 2")));
+        assert!(java_times("TIMES x", 1).is_err());
+        assert_eq!(
+            java_times("FAIL getItems(10) answered 11 items", 1),
+            Err("SeedJavaClient: getItems(10) answered 11 items".into())
+        );
+    }
+
+    #[test]
+    fn counts_per_mode_keep_the_totals() {
+        let (quick, full, tiny) = (Counts::of(Mode::Quick), Counts::of(Mode::Full), Counts::of(Mode::Tiny));
+        assert_eq!((quick.rounds * quick.measured, quick.rounds * quick.w2_measured), (20, 1000));
+        assert_eq!((full.rounds * full.measured, full.rounds * full.w2_measured), (100, 10_000));
+        assert_eq!(tiny.rounds, 2);
+    }
 }

@@ -5,15 +5,11 @@
 //! every reply into the structs and checks it as for every protocol.
 
 use super::grpc_gen as pb;
-use crate::seed::exp2::{check_items, measure_w2, point, Counts};
-use crate::seed::results::Point;
 use hessian::serde::Date;
 use hessian_testkit::structs::{self, w2, Item};
-use indicatif::ProgressBar;
 use pb::bench_client::BenchClient;
 use pb::bench_server::{Bench, BenchServer};
 use prost::Message;
-use std::time::Instant;
 use tokio::net::TcpListener;
 use tonic::{Request, Response, Status};
 
@@ -163,57 +159,31 @@ fn framed(m: &impl Message) -> f64 {
     (m.encoded_len() + 5) as f64
 }
 
-async fn connect(addr: &str) -> Result<BenchClient<tonic::transport::Channel>, String> {
+/// A gRPC client of the bench service.
+pub type Client = BenchClient<tonic::transport::Channel>;
+
+/// Connects to the gRPC server at `addr` (`127.0.0.1:PORT`), TCP_NODELAY.
+pub async fn connect(addr: &str) -> Result<Client, String> {
     let endpoint =
         tonic::transport::Endpoint::from_shared(format!("http://{addr}")).map_err(|e| e.to_string())?.tcp_nodelay(true);
     let channel = endpoint.connect().await.map_err(|e| format!("connect: {e}"))?;
     Ok(BenchClient::new(channel))
 }
 
-/// W1 points against the gRPC server at `addr` (`127.0.0.1:PORT`).
-pub async fn w1(addr: &str, c: &Counts, pb_: &ProgressBar) -> Result<Vec<Point>, String> {
-    let mut client = connect(addr).await?;
-    let mut call = async |n: usize| -> Result<(Vec<Item>, f64, f64), String> {
-        let req = pb::ItemsRequest { n: n as i32 };
-        let q = framed(&req);
-        let reply = client.get_items(req).await.map_err(|e| format!("getItems({n}): {e}"))?.into_inner();
-        let r = framed(&reply);
-        Ok((reply.items.into_iter().map(item_from_pb).collect(), q, r))
-    };
-    let (mut i, t0) = (0, Instant::now());
-    while c.prewarming(i, t0) {
-        i += 1;
-        check_items(&call(100).await?.0, 100)?;
-    }
-    let mut points = Vec::new();
-    for &n in &c.sizes {
-        for _ in 0..c.warmup {
-            check_items(&call(n).await?.0, n)?;
-        }
-        let (mut t, mut q, mut r) = (Vec::with_capacity(c.measured), 0.0, 0.0);
-        for _ in 0..c.measured {
-            let t0 = Instant::now();
-            let (v, q1, r1) = call(n).await?;
-            t.push(t0.elapsed());
-            check_items(&v, n)?;
-            (q, r) = (q1, r1);
-        }
-        points.push(point(n as f64, &t, q, r));
-        pb_.inc(1);
-    }
-    Ok(points)
+/// One `getItems(n)`: the items with the request and reply body bytes.
+pub async fn get_items(client: &mut Client, n: usize) -> Result<(Vec<Item>, f64, f64), String> {
+    let req = pb::ItemsRequest { n: n as i32 };
+    let q = framed(&req);
+    let reply = client.get_items(req).await.map_err(|e| format!("getItems({n}): {e}"))?.into_inner();
+    let r = framed(&reply);
+    Ok((reply.items.into_iter().map(item_from_pb).collect(), q, r))
 }
 
-/// The W2 point against the gRPC server at `addr`.
-pub async fn w2(addr: &str, c: &Counts) -> Result<Point, String> {
-    let mut client = connect(addr).await?;
-    let request = w2::request();
-    measure_w2(c, async || {
-        let req = order_to_pb(&request);
-        let q = framed(&req);
-        let reply = client.exchange(req).await.map_err(|e| format!("exchange: {e}"))?.into_inner();
-        let r = framed(&reply);
-        Ok((order_from_pb(reply)?, q, r))
-    })
-    .await
+/// One `exchange(request)`: the reply with the request and reply body bytes.
+pub async fn exchange(client: &mut Client, request: &w2::Order) -> Result<(w2::Order, f64, f64), String> {
+    let req = order_to_pb(request);
+    let q = framed(&req);
+    let reply = client.exchange(req).await.map_err(|e| format!("exchange: {e}"))?.into_inner();
+    let r = framed(&reply);
+    Ok((order_from_pb(reply)?, q, r))
 }

@@ -21,6 +21,7 @@ pub mod peers;
 pub mod procs;
 pub mod report;
 pub mod results;
+pub mod rounds;
 pub mod stats;
 pub mod study;
 pub mod xmlrpc;

@@ -194,3 +194,105 @@ pub fn run_client(name: &str, mut cmd: Command, timeout: Duration) -> Result<Str
     unregister(pid);
     result
 }
+
+/// A long-lived client child process driven by commands (a line on its stdin, one line of
+/// answer on its stdout): the Java clients of experiment 2's rounds. Killed when dropped; it also
+/// exits by itself at the EOF of its stdin.
+pub struct Peer {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    name: String,
+    stderr: Tail,
+}
+
+impl Peer {
+    /// Starts `cmd` with its stdin and stdout piped.
+    pub fn start(name: &str, mut cmd: Command) -> Result<Peer, String> {
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("{name}: cannot start: {e}"))?;
+        register(child.id());
+        let stderr = Tail::default();
+        if let Some(e) = child.stderr.take() {
+            stderr.collect(e);
+        }
+        let (tx, lines) = mpsc::channel();
+        if let Some(out) = child.stdout.take() {
+            std::thread::spawn(move || {
+                for line in BufReader::new(out).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        let stdin = child.stdin.take();
+        Ok(Peer { child, stdin, lines, name: name.to_owned(), stderr })
+    }
+
+    /// Sends `command` and waits at most `timeout` for the answer: the first line that starts
+    /// with one of `answers` (other lines, a library's log say, are skipped). A process that
+    /// exits or does not answer in time is an error naming its last stderr lines, and is
+    /// killed.
+    pub fn ask(&mut self, command: &str, answers: &[&str], timeout: Duration) -> Result<String, String> {
+        use std::io::Write as _;
+        let name = self.name.clone();
+        let sent = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| format!("{name}: stopped"))
+            .and_then(|w| writeln!(w, "{command}").and_then(|()| w.flush()).map_err(|e| format!("{name}: {e}")));
+        if let Err(e) = sent {
+            return Err(self.dead(e));
+        }
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if answers.iter().any(|a| line.starts_with(a)) => return Ok(line),
+                Ok(_) => continue,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    self.stdin = None;
+                    return Err(format!(
+                        "{name}: no answer to `{command}` within {} s; stderr: {}",
+                        timeout.as_secs(),
+                        self.stderr.text()
+                    ));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(self.dead(format!("{name}: closed its output")))
+                }
+            }
+        }
+    }
+
+    fn dead(&mut self, why: String) -> String {
+        self.stdin = None;
+        // give the process and the stderr reader a moment to finish
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_secs(2) && matches!(self.child.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        match self.child.try_wait() {
+            Ok(Some(s)) => format!("{} exited ({s}); stderr: {}", self.name, self.stderr.text()),
+            _ => format!("{why}; stderr: {}", self.stderr.text()),
+        }
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let pid = self.child.id();
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        unregister(pid);
+    }
+}

@@ -3,6 +3,7 @@
 use crate::seed::chart;
 use crate::seed::javapeer;
 use crate::seed::results::{Experiment, Figure, Point, Run, Series, Status};
+use crate::seed::rounds;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -118,16 +119,73 @@ fn load_table(out: &mut String, f: &Figure) {
     );
 }
 
+/// The lowest and highest per-round median of a point measured in rounds, in brackets, with ⚠
+/// when their spread exceeds [`rounds::FLAG`]; empty for a point not measured in rounds.
+fn round_spread(p: &Point) -> String {
+    match (p.values.get("round_median_min"), p.values.get("round_median_max")) {
+        (Some(lo), Some(hi)) => {
+            format!(" [{}–{}]{}", us(*lo), us(*hi), if rounds::flagged(p) { " ⚠" } else { "" })
+        }
+        _ => String::new(),
+    }
+}
+
+/// How repeatable a figure measured in rounds was: how many of its points spread more than
+/// [`rounds::FLAG`] across rounds, and the widest spread (None for a figure without rounds).
+pub fn repeatability(f: &Figure) -> Option<String> {
+    let points: Vec<(&Series, &Point)> = f
+        .series
+        .iter()
+        .filter(|s| s.status == Status::Ok)
+        .flat_map(|s| s.points.iter().map(move |p| (s, p)))
+        .filter(|(_, p)| rounds::spread(p).is_some())
+        .collect();
+    let rounds_n = points.iter().filter_map(|(_, p)| p.values.get("rounds").copied()).fold(0.0, f64::max);
+    if points.is_empty() {
+        return None;
+    }
+    let flagged: Vec<String> = points
+        .iter()
+        .filter(|(_, p)| rounds::flagged(p))
+        .map(|(s, p)| {
+            let at = if f.kind == "line" { format!(" at n = {}", p.x) } else { String::new() };
+            format!("{}{at} ({:.0} %)", s.label, 100.0 * rounds::spread(p).unwrap_or(0.0))
+        })
+        .collect();
+    let widest = points.iter().filter_map(|(_, p)| rounds::spread(p)).fold(0.0, f64::max);
+    Some(format!(
+        "**Repeatability across {rounds_n:.0} rounds:** {} of {} points spread more than {:.0} % of their median \
+         between the slowest and the fastest round's median (⚠){}; the widest spread is {:.0} %.",
+        flagged.len(),
+        points.len(),
+        100.0 * rounds::FLAG,
+        match flagged.len() {
+            0 => String::new(),
+            1..=10 => format!(": {}", flagged.join(", ")),
+            k => format!(": {} and {} more", flagged[..10].join(", "), k - 10),
+        },
+        100.0 * widest
+    ))
+}
+
 fn line_tables(out: &mut String, f: &Figure) {
-    let intro = "Median round trip in µs, p99 in parentheses:";
+    let rounds = f.series.iter().flat_map(|s| &s.points).any(|p| rounds::spread(p).is_some());
+    let intro = if rounds {
+        "Median round trip in µs, p99 in parentheses, the lowest and highest per-round median in brackets:"
+    } else {
+        "Median round trip in µs, p99 in parentheses:"
+    };
     x_table(
         out,
         f,
         intro,
         "protocol",
         |x| format!("n={x}"),
-        |p| format!("{} ({})", us(p.time_us.median), us(p.time_us.p99)),
+        |p| format!("{} ({}){}", us(p.time_us.median), us(p.time_us.p99), round_spread(p)),
     );
+    if let Some(text) = repeatability(f) {
+        let _ = writeln!(out, "\n{text}");
+    }
     let xs = xs_of(f);
     let _ = writeln!(out, "\nRequest / reply body bytes per call:\n");
     let _ = write!(out, "| protocol |");
@@ -152,8 +210,11 @@ fn line_tables(out: &mut String, f: &Figure) {
 }
 
 fn roundtrip_table(out: &mut String, f: &Figure) {
-    out.push_str(
-        "| protocol | mean µs | median µs | p99 µs | min–max µs | calls | request B | reply B | status | notes |\n",
+    let rounds = f.series.iter().flat_map(|s| &s.points).any(|p| rounds::spread(p).is_some());
+    let median = if rounds { "median µs [per-round medians, lowest–highest]" } else { "median µs" };
+    let _ = writeln!(
+        out,
+        "| protocol | mean µs | {median} | p99 µs | min–max µs | calls | request B | reply B | status | notes |"
     );
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     for s in &f.series {
@@ -162,10 +223,11 @@ fn roundtrip_table(out: &mut String, f: &Figure) {
         let notes = s.notes.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("; ");
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {}–{} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {}{} | {} | {}–{} | {} | {} | {} | {} | {} |",
             s.label,
             us(t.mean),
             us(t.median),
+            p.map(round_spread).unwrap_or_default(),
             us(t.p99),
             us(t.min),
             us(t.max),
@@ -175,6 +237,9 @@ fn roundtrip_table(out: &mut String, f: &Figure) {
             status_cell(s),
             notes
         );
+    }
+    if let Some(text) = repeatability(f) {
+        let _ = writeln!(out, "\n{text}");
     }
 }
 

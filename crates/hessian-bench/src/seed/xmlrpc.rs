@@ -5,15 +5,11 @@
 //! W2 dates are whole seconds, so they survive; anything else is refused). Faults travel as
 //! XML-RPC faults.
 
-use crate::seed::exp2::{check_items, measure_w2, point, Counts};
 use crate::seed::peers::{self, HttpClient};
-use crate::seed::results::Point;
 use dxr::{DateTime, Fault, FaultResponse, MethodCall, MethodResponse, TryFromValue, TryToValue, Value};
 use hessian::serde::Date;
 use hessian_testkit::structs::{self, w2, Item};
-use indicatif::ProgressBar;
 use std::borrow::Cow;
-use std::time::Instant;
 use tokio::net::TcpListener;
 
 #[derive(TryToValue, TryFromValue)]
@@ -268,49 +264,18 @@ async fn call(client: &mut HttpClient, method: &str, arg: Value) -> Result<(Valu
     }
 }
 
-async fn get_items(client: &mut HttpClient, n: usize) -> Result<(Vec<Item>, usize, usize), String> {
+/// One `getItems(n)`: the items with the request and reply body bytes.
+pub async fn get_items(client: &mut HttpClient, n: usize) -> Result<(Vec<Item>, usize, usize), String> {
     let (v, q, r) = call(client, "getItems", Value::Integer(n as i32)).await?;
     let items = Vec::<XItem>::try_from_value(&v).map_err(|e| e.to_string())?;
     Ok((items.into_iter().map(item_from_x).collect(), q, r))
 }
 
-/// W1 points against the XML-RPC server at `addr` (`127.0.0.1:PORT`).
-pub async fn w1(addr: &str, c: &Counts, pb: &ProgressBar) -> Result<Vec<Point>, String> {
-    let mut client = HttpClient::raw(addr, "text/xml");
-    let (mut i, t0) = (0, Instant::now());
-    while c.prewarming(i, t0) {
-        i += 1;
-        check_items(&get_items(&mut client, 100).await?.0, 100)?;
-    }
-    let mut points = Vec::new();
-    for &n in &c.sizes {
-        for _ in 0..c.warmup {
-            check_items(&get_items(&mut client, n).await?.0, n)?;
-        }
-        let (mut t, mut q, mut r) = (Vec::with_capacity(c.measured), 0, 0);
-        for _ in 0..c.measured {
-            let t0 = Instant::now();
-            let (v, q1, r1) = get_items(&mut client, n).await?;
-            t.push(t0.elapsed());
-            check_items(&v, n)?;
-            (q, r) = (q1, r1);
-        }
-        points.push(point(n as f64, &t, q as f64, r as f64));
-        pb.inc(1);
-    }
-    Ok(points)
-}
-
-/// The W2 point against the XML-RPC server at `addr`.
-pub async fn w2(addr: &str, c: &Counts) -> Result<Point, String> {
-    let mut client = HttpClient::raw(addr, "text/xml");
-    let request = w2::request();
-    measure_w2(c, async || {
-        let arg = order_to_x(&request)?.try_to_value().map_err(|e| e.to_string())?;
-        let (v, q, r) = call(&mut client, "exchange", arg).await?;
-        Ok((order_from_x(XOrder::try_from_value(&v).map_err(|e| e.to_string())?), q as f64, r as f64))
-    })
-    .await
+/// One `exchange(request)`: the reply with the request and reply body bytes.
+pub async fn exchange(client: &mut HttpClient, request: &w2::Order) -> Result<(w2::Order, usize, usize), String> {
+    let arg = order_to_x(request)?.try_to_value().map_err(|e| e.to_string())?;
+    let (v, q, r) = call(client, "exchange", arg).await?;
+    Ok((order_from_x(XOrder::try_from_value(&v).map_err(|e| e.to_string())?), q, r))
 }
 
 #[cfg(test)]
