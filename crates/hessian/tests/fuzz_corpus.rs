@@ -157,3 +157,28 @@ fn nan_payloads_are_written_as_java_canonical_nan() {
     assert_eq!(h2::to_vec(&Value::Double(f64::NAN)).expect("encodes"), canonical);
     assert_eq!(hessian::serde::to_vec(&odd_nan).expect("encodes"), canonical);
 }
+
+/// Found by `serde_h1` (10-minute run, 2026-12-04): a binary read as a list of `Option`s. The
+/// native deserializer handed each byte to the `Option` as a bare integer and failed at the
+/// binary's offset, where the dynamic path (`from_value`) reads `Some(byte)`. Both paths now give
+/// the same value, in every format.
+#[test]
+fn a_binary_read_as_a_list_of_options_agrees_with_the_dynamic_path() {
+    use std::collections::BTreeMap;
+    type T = BTreeMap<String, Vec<Option<i64>>>;
+    // the fuzzer's input: a Hessian 1 map typed "java.util.Hasht\x01\0\0\0" whose key and value are binaries
+    let found = b"Mt\x00\x13java.util.Hasht\x01\x00\x00\x00B\x00\x13ava.util.Hassht\x01\x00\x00\x00B\x00-\x00\x00\x00\x00F\x00sht\x01\x00\x00\x00B\x00f\x13j.Hasht\x01\x00\x00\x00B\x00\xb6\x00-\x00\x00\x00\x00F\x00\x00\xb6\xff\xff\x00\x00z";
+    let native = hessian::serde::h1::from_slice::<T>(found).unwrap();
+    let dynamic = h1::from_slice(found).and_then(hessian::serde::from_value::<T>).unwrap();
+    assert_eq!(native, dynamic);
+    // the same shape in every format, and the plain cases around it
+    let m = Value::map(vec![(Value::string("k"), Value::Binary(vec![0, 7, 255]))]);
+    let want: T = [("k".to_owned(), vec![Some(0), Some(7), Some(255)])].into();
+    assert_eq!(hessian::serde::from_slice::<T>(&h2::to_vec(&m).unwrap()).unwrap(), want);
+    assert_eq!(hessian::serde::h1::from_slice::<T>(&h1::to_vec(&m).unwrap()).unwrap(), want);
+    assert_eq!(hessian::serde::burlap::from_slice::<T>(&burlap::to_vec(&m).unwrap()).unwrap(), want);
+    let bytes = h2::to_vec(&Value::Binary(vec![1, 2])).unwrap();
+    assert_eq!(hessian::serde::from_slice::<Vec<u8>>(&bytes).unwrap(), [1, 2]);
+    assert_eq!(hessian::serde::from_slice::<Vec<i64>>(&bytes).unwrap(), [1, 2]);
+    assert_eq!(hessian::serde::from_slice::<Vec<Option<u8>>>(&bytes).unwrap(), [Some(1), Some(2)]);
+}

@@ -796,18 +796,18 @@ impl<'de, D: TokenRead<'de>> de::Deserializer<'de> for &mut Deserializer<'de, D>
         let (open, at) = self.dec.open()?;
         match D::kind(open) {
             Kind::List => self.visit_list(open, at, visitor),
-            Kind::Binary | Kind::Ref => match self.dec.scalar(open)? {
-                Scalar::Bytes(Reference::Borrowed(b)) => {
-                    visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
+            Kind::Binary | Kind::Ref => {
+                match self.dec.scalar(open)? {
+                    Scalar::Bytes(Reference::Borrowed(b)) => visitor
+                        .visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied().map(ByteElement))),
+                    Scalar::Bytes(Reference::Copied(b)) => visitor
+                        .visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied().map(ByteElement))),
+                    Scalar::Ref(r) => {
+                        self.replay(at, r as usize, "a list", |de| de::Deserializer::deserialize_seq(de, visitor))
+                    }
+                    _ => Err(self.wrong(open, at, "a list")),
                 }
-                Scalar::Bytes(Reference::Copied(b)) => {
-                    visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(b.iter().copied()))
-                }
-                Scalar::Ref(r) => {
-                    self.replay(at, r as usize, "a list", |de| de::Deserializer::deserialize_seq(de, visitor))
-                }
-                _ => Err(self.wrong(open, at, "a list")),
-            },
+            }
             _ => Err(self.wrong(open, at, "a list")),
         }
     }
@@ -1160,5 +1160,40 @@ impl<'de, D: TokenRead<'de>> de::VariantAccess<'de> for EnumAccess<'_, 'de, D> {
 
     fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
         de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
+
+/// A byte of a binary read as a list's element: an integer, which is also `Some` where an
+/// `Option` is asked for and the inner value of a newtype, as the dynamic path
+/// (`from_value`) reads the same byte (found by fuzzing `serde_h1`: a binary read as
+/// `Vec<Option<i64>>`).
+struct ByteElement(u8);
+
+impl<'de> de::IntoDeserializer<'de, Error> for ByteElement {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de> de::Deserializer<'de> for ByteElement {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u8(self.0)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
