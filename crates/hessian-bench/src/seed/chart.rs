@@ -61,15 +61,10 @@ const PROTOCOLS: [&str; 20] = [
 /// The colour of a row: its protocol's, whatever the chart; rows of no known protocol take the
 /// colours after them, in order.
 fn color_of(id: &str, other: &mut usize) -> RGBColor {
-    // the crossings first (their ids contain `rust` and `java`), then the longest name that fits
-    let found = PROTOCOLS
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| {
-            id == **p || id.ends_with(&format!("-{p}")) || id.starts_with(&format!("{p}-")) || id.contains(*p)
-        })
-        .max_by_key(|(_, p)| if id.contains("to-") && p.contains("to-") { 100 } else { p.len() })
-        .map(|(i, _)| i);
+    // the longest name the id contains: `hessian2.1` before `hessian2`, and a crossing's own
+    // name (`java-to-rust`) before the protocol it carries
+    let found =
+        PROTOCOLS.iter().enumerate().filter(|(_, p)| id.contains(*p)).max_by_key(|(_, p)| p.len()).map(|(i, _)| i);
     match found {
         Some(i) => COLORS[i % COLORS.len()],
         None => {
