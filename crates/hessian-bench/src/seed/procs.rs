@@ -73,21 +73,28 @@ pub struct Server {
     stderr: Tail,
 }
 
+/// Starts `cmd` with stdin, stdout and stderr piped, registered to be killed with the suite,
+/// its stderr collected into a [`Tail`] (for the reason a peer dies).
+fn spawn_piped(name: &str, cmd: &mut Command) -> Result<(Child, Tail), String> {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{name}: cannot start: {e}"))?;
+    register(child.id());
+    let stderr = Tail::default();
+    if let Some(e) = child.stderr.take() {
+        stderr.collect(e);
+    }
+    Ok((child, stderr))
+}
+
 impl Server {
     /// Starts `cmd` (stdin kept open as the server's lifeline, stdout read for the `PORT n` line)
     /// and waits at most `timeout` for the port.
     pub fn start(name: &str, mut cmd: Command, timeout: Duration) -> Result<Server, String> {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("{name}: cannot start: {e}"))?;
-        register(child.id());
-        let stderr = Tail::default();
-        if let Some(e) = child.stderr.take() {
-            stderr.collect(e);
-        }
+        let (mut child, stderr) = spawn_piped(name, &mut cmd)?;
         let (tx, rx) = mpsc::channel();
         if let Some(out) = child.stdout.take() {
             std::thread::spawn(move || {
@@ -209,17 +216,7 @@ pub struct Peer {
 impl Peer {
     /// Starts `cmd` with its stdin and stdout piped.
     pub fn start(name: &str, mut cmd: Command) -> Result<Peer, String> {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("{name}: cannot start: {e}"))?;
-        register(child.id());
-        let stderr = Tail::default();
-        if let Some(e) = child.stderr.take() {
-            stderr.collect(e);
-        }
+        let (mut child, stderr) = spawn_piped(name, &mut cmd)?;
         let (tx, lines) = mpsc::channel();
         if let Some(out) = child.stdout.take() {
             std::thread::spawn(move || {
