@@ -426,7 +426,11 @@ impl Service {
         // unknown map (`docs/negotiation.md` 6.1): it has run nothing either
         let reader = match neg {
             Some(n) if format == Format::Hessian2 => {
-                CallReader::negotiated(format, body, limits, |d| n.cache.get(n.scope, d))
+                // the call's map is often the reply map, just looked up in the same scope
+                CallReader::negotiated(format, body, limits, |d| match &n.reply_map {
+                    Some(m) if m.digest() == *d => Some(m.clone()),
+                    _ => n.cache.get(n.scope, d),
+                })
             }
             None if format == Format::Hessian2 => CallReader::negotiated(format, body, limits, |_| None),
             _ => CallReader::new(format, body, limits),
