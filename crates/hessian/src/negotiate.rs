@@ -27,7 +27,7 @@ use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::h2::codes::{BC_CALL, BC_FAULT, BC_REPLY, BC_TRUE, BC_VERSION};
 use crate::h2::{Decoder, Encoder};
 use crate::read::Read;
-use crate::serde::ser::SeedEntries;
+use crate::serde::ser::{KeptSerializer, Serializer};
 use crate::tables::Tables;
 use crate::value::ClassDef;
 use sha2::{Digest as _, Sha256};
@@ -232,11 +232,12 @@ impl TypeMap {
 /// ([`TypeMap::heap_bytes`]): tables that grew beyond the seed are shrunk before they are kept.
 #[derive(Default)]
 pub(crate) struct Seeds {
-    /// An encoder's tables, with its class entries for the map's classes (`serde::ser`).
-    encode: std::sync::Mutex<Option<(Tables, SeedEntries)>>,
+    /// A serializer whose tables are seeded with the map's classes, with its class entries for
+    /// them (`serde::ser`).
+    encode: std::sync::Mutex<Option<KeptSerializer>>,
     /// A decoder's tables: the map's classes with the memo that binds their fields to a Rust
-    /// type's.
-    decode: std::sync::Mutex<Option<Tables>>,
+    /// type's (boxed: a message swaps them with its decoder's).
+    decode: std::sync::Mutex<Option<Box<Tables>>>,
     /// The most heap bytes the kept tables and entries may hold (both sides).
     budget: SeedBudget,
 }
@@ -255,7 +256,7 @@ impl SeedBudget {
     }
 
     fn encode(&self) -> usize {
-        Tables::seed_bytes(self.classes, 0, false) + SeedEntries::bytes_for(self.classes, self.fields)
+        Serializer::kept_bytes_for(self.classes, self.fields)
     }
 }
 
@@ -265,60 +266,73 @@ impl Seeds {
         Seeds { budget, ..Seeds::default() }
     }
 
-    /// Keeps an encoder's tables of a message on a map of `classes` classes for the next one.
-    pub(crate) fn give_back_encode(&self, classes: usize, mut tables: Tables, mut entries: SeedEntries) {
-        tables.reset();
-        if !tables.is_seed_of(classes) {
-            return;
+    /// Keeps the serializer of a message on a map of `classes` classes for the next one:
+    /// as it is when the message left it `clean` ([`Serializer::end_kept`]), else when its tables
+    /// hold the seed, within the budget (shrunk if need be).
+    pub(crate) fn give_back_encode(&self, classes: usize, mut ser: KeptSerializer, clean: bool) {
+        if !clean {
+            if !ser.encoder_tables().is_seed_of(classes) {
+                return;
+            }
+            if ser.kept_heap_bytes() > self.budget.encode() {
+                ser.shrink_kept();
+                if ser.kept_heap_bytes() > self.budget.encode() {
+                    return;
+                }
+            }
         }
-        if tables.heap_bytes() + entries.heap_bytes() > self.budget.encode() {
-            tables.shrink();
-            entries.shrink();
-        }
-        if tables.heap_bytes() + entries.heap_bytes() <= self.budget.encode() {
-            // never waits: with the slot busy, the tables are simply dropped
-            if let Ok(mut slot) = self.encode.try_lock() {
-                slot.get_or_insert((tables, entries));
+        // never waits: with the slot busy, the serializer is simply dropped
+        if let Ok(mut slot) = self.encode.try_lock() {
+            if slot.is_none() {
+                *slot = Some(ser);
             }
         }
     }
 
-    /// Keeps a decoder's tables of a message on a map of `classes` classes for the next one.
-    pub(crate) fn give_back_decode(&self, classes: usize, mut tables: Tables) {
-        tables.reset();
-        if !tables.is_seed_of(classes) {
-            return;
+    /// Keeps a decoder's tables of a message on a map of `classes` classes for the next one:
+    /// as they are when they still hold exactly the seed (the message defined nothing), else
+    /// reset to the seed and within the budget (shrunk if need be).
+    pub(crate) fn give_back_decode(&self, classes: usize, mut tables: Box<Tables>) {
+        if !tables.is_seed_of(classes) || tables.has_index() {
+            tables.reset();
+            if !tables.is_seed_of(classes) {
+                return;
+            }
+            if tables.heap_bytes() > self.budget.decode() {
+                tables.shrink();
+                if tables.heap_bytes() > self.budget.decode() {
+                    return;
+                }
+            }
         }
-        if tables.heap_bytes() > self.budget.decode() {
-            tables.shrink();
-        }
-        if tables.heap_bytes() <= self.budget.decode() {
-            if let Ok(mut slot) = self.decode.try_lock() {
-                slot.get_or_insert(tables);
+        if let Ok(mut slot) = self.decode.try_lock() {
+            if slot.is_none() {
+                *slot = Some(tables);
             }
         }
     }
 }
 
 impl TypeMap {
-    /// An encoder's tables seeded with the map's classes 0..n-1 (repeats keep their numbers),
-    /// with the class entries an earlier message kept with them: the kept ones when the map has
-    /// them, else new ones. Give them back with [`Seeds::give_back_encode`].
-    pub(crate) fn encode_tables(&self) -> (Tables, Option<SeedEntries>) {
-        if let Some((t, e)) = self.seeds.encode.try_lock().ok().and_then(|mut k| k.take()) {
-            return (t, Some(e));
-        }
-        (Tables::for_seed(self.classes.to_vec(), false), None)
+    /// A serializer for the next message on the map, writing into `buf`: the one an earlier
+    /// message kept when the map has it, else a new one with tables seeded with the map's
+    /// classes 0..n-1 (repeats keep their numbers); and how many class entries it starts with.
+    /// Give it back with [`Seeds::give_back_encode`].
+    pub(crate) fn serializer(&self, buf: Vec<u8>) -> (KeptSerializer, usize) {
+        let kept = self.seeds.encode.try_lock().ok().and_then(|mut k| k.take());
+        let mut ser = kept.unwrap_or_else(|| Serializer::kept(Tables::for_seed(self.classes.to_vec(), false)));
+        let entries = ser.restart(buf);
+        (ser, entries)
     }
 
     /// A decoder's tables seeded with the map's classes 0..n-1, as this thread's definition
     /// cache holds them, with a field memo per class: the kept ones when the map has them, else
     /// new ones. Give them back with [`Seeds::give_back_decode`].
-    pub(crate) fn decode_tables(&self) -> Tables {
+    pub(crate) fn decode_tables(&self) -> Box<Tables> {
         if let Some(t) = self.seeds.decode.try_lock().ok().and_then(|mut k| k.take()) {
             return t;
         }
-        Tables::for_seed(self.classes.iter().map(crate::h2::decode::intern_class).collect(), true)
+        Box::new(Tables::for_seed(self.classes.iter().map(crate::h2::decode::intern_class).collect(), true))
     }
 
     /// Where the map keeps its seeded tables.
@@ -367,33 +381,41 @@ pub fn parse_digest(s: &str) -> Option<Digest> {
 /// [`parse_digest`] of bytes, such as an HTTP header's value (anything but 32 hex digits and
 /// surrounding whitespace is `None`).
 pub fn parse_digest_bytes(s: &[u8]) -> Option<Digest> {
-    /// The value of each hex digit, 0xff for every other byte.
-    const NIBBLE: [u8; 256] = {
-        let mut t = [0xffu8; 256];
-        let mut i = 0;
-        while i < 10 {
-            t[b'0' as usize + i] = i as u8;
-            i += 1;
-        }
-        let mut i = 0;
-        while i < 6 {
-            t[b'a' as usize + i] = 10 + i as u8;
-            t[b'A' as usize + i] = 10 + i as u8;
-            i += 1;
-        }
-        t
-    };
     let s = if s.len() == 32 { s } else { s.trim_ascii() };
     let s: &[u8; 32] = s.try_into().ok()?;
     let mut d = [0u8; 16];
-    let mut bad = 0u8;
-    for (i, out) in d.iter_mut().enumerate() {
-        let (hi, lo) = (NIBBLE[usize::from(s[2 * i])], NIBBLE[usize::from(s[2 * i + 1])]);
-        bad |= hi | lo;
-        *out = hi << 4 | (lo & 15);
+    for (i, out) in d.chunks_exact_mut(4).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[8 * i..8 * i + 8]);
+        out.copy_from_slice(&hex_word(u64::from_le_bytes(w))?.to_le_bytes());
     }
-    // a valid digit is at most 15: any 0xff leaves high bits set
-    (bad < 16).then_some(d)
+    Some(d)
+}
+
+/// Eight hex digits (a little-endian load of their ASCII bytes) as the four bytes they spell,
+/// else `None`: every byte checked and converted at once, a word at a time (a server parses a
+/// reply map's digest on every referring call).
+#[inline]
+fn hex_word(w: u64) -> Option<u32> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    if w & HIGH != 0 {
+        return None;
+    }
+    // every byte is below 0x80, so adding up to 0x50 per byte carries into no other byte:
+    // a byte's high bit says whether it is at least the bound (0x80 - k is added)
+    let digit = w.wrapping_add(0x50 * ONES) & !w.wrapping_add(0x46 * ONES); // 0x30..=0x39
+    let lower = w | (0x20 * ONES); // 'A'..='F' as 'a'..='f'
+    let letter = lower.wrapping_add(0x1f * ONES) & !lower.wrapping_add(0x19 * ONES); // 0x61..=0x66
+    if (digit | letter) & HIGH != HIGH {
+        return None;
+    }
+    // a digit's value is its low nibble, a letter's its low nibble plus 9 (bit 6 marks letters)
+    let nib = (w & (0x0f * ONES)) + ((w >> 6) & ONES) * 9;
+    // pairs (first digit in the lower byte) to bytes, then the four bytes together
+    let pairs = ((nib & 0x00ff_00ff_00ff_00ff) << 4) | ((nib >> 8) & 0x00ff_00ff_00ff_00ff);
+    let quads = (pairs | pairs >> 8) & 0x0000_ffff_0000_ffff;
+    Some((quads | quads >> 16) as u32)
 }
 
 /// Whether `body` is a referring Hessian 2 message (it starts `H 02 01`).
@@ -433,8 +455,9 @@ pub(crate) fn read_referring_header<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>
 }
 
 /// Seeds `dec` with `map`'s classes (before anything else is read into its tables), after
-/// checking that the map fits the per-message class limit.
-pub(crate) fn seed_decoder<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>, map: &TypeMap) -> Result<()> {
+/// checking that the map fits the per-message class limit. Returns the decoder's own tables,
+/// to be swapped back at the message's end ([`unseed_decoder`]).
+pub(crate) fn seed_decoder<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>, map: &TypeMap) -> Result<Box<Tables>> {
     let max = dec.limits().max_class_defs;
     if map.len() > max {
         return Err(Error::new(
@@ -442,8 +465,16 @@ pub(crate) fn seed_decoder<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>, map: &T
             dec.offset().saturating_sub(16),
         ));
     }
-    *dec.tables_mut() = map.decode_tables();
-    Ok(())
+    let mut tables = map.decode_tables();
+    std::mem::swap(dec.tables_mut(), &mut tables);
+    Ok(tables)
+}
+
+/// Ends a message [`seed_decoder`] seeded: gives the decoder its own `tables` back and keeps
+/// the seeded ones with `map` for its next message.
+pub(crate) fn unseed_decoder<'de, R: Read<'de>>(dec: &mut Decoder<'de, R>, map: &TypeMap, mut tables: Box<Tables>) {
+    std::mem::swap(dec.tables_mut(), &mut tables);
+    map.seeds.give_back_decode(map.len(), tables);
 }
 
 /// The class definitions of a complete plain Hessian 2 message (a call `H 02 00 C …`, a reply
@@ -487,6 +518,38 @@ mod tests {
     }
 
     #[test]
+    fn the_word_parse_agrees_with_digit_by_digit() {
+        let naive = |s: &[u8]| -> Option<Digest> {
+            let s = s.trim_ascii();
+            if s.len() != 32 {
+                return None;
+            }
+            let v = |c: u8| char::from(c).to_digit(16).map(|x| x as u8);
+            let mut d = [0u8; 16];
+            for i in 0..16 {
+                d[i] = v(s[2 * i])? << 4 | v(s[2 * i + 1])?;
+            }
+            Some(d)
+        };
+        for at in 0..32 {
+            for b in 0..=255u8 {
+                let mut s = *b"0123456789abcdefABCDEF0123456789";
+                s[at] = b;
+                assert_eq!(parse_digest_bytes(&s), naive(&s), "byte {b:#04x} at {at}");
+            }
+        }
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let d: Digest = core::array::from_fn(|i| (x.rotate_left(i as u32 * 5) >> 3) as u8);
+            assert_eq!(parse_digest(&to_hex(&d)), Some(d));
+            assert_eq!(parse_digest(&to_hex(&d).to_uppercase()), Some(d));
+        }
+    }
+
+    #[test]
     fn limits_are_typed_errors() {
         let classes: Vec<_> = (0..3).map(|i| ClassDef::new(format!("C{i}"), ["a"])).collect();
         let l = MapLimits { max_classes: 2, ..MapLimits::default() };
@@ -518,7 +581,7 @@ mod tests {
         assert!(kept.types().is_empty());
         assert!(kept.heap_bytes() <= map.seeds.budget.decode(), "{} bytes kept", kept.heap_bytes());
         // tables that do not hold the map's seed are not kept
-        map.seeds().give_back_decode(map.len(), Tables::new());
+        map.seeds().give_back_decode(map.len(), Box::default());
         assert!(map.seeds.decode.lock().unwrap().is_none());
     }
 

@@ -159,6 +159,11 @@ impl Tables {
         self.seeded_classes == classes && self.classes.len() == classes && self.types.len() == self.seeded_types
     }
 
+    /// Whether a hash index was built (dropped by [`reset`](Self::reset)).
+    pub(crate) fn has_index(&self) -> bool {
+        self.class_index.is_some() || self.type_index.is_some()
+    }
+
     /// Gives each class so far a slot of the per-class field memo ([`field_memo`](Self::field_memo)).
     pub(crate) fn add_field_memo(&mut self) {
         self.field_memo = vec![(0, false); self.classes.len()];

@@ -659,3 +659,66 @@ fn kept_seed_state_gives_the_same_messages_every_time() {
     assert_eq!(r.arg::<Order>().unwrap(), order);
     r.finish().unwrap();
 }
+
+/// A value that fails to serialize after writing part of an object.
+struct Fails;
+
+impl serde::Serialize for Fails {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeStruct as _};
+        let mut st = s.serialize_struct("t.Money", 2)?;
+        st.serialize_field("cents", &1)?;
+        Err(S::Error::custom("no currency"))?;
+        st.end()
+    }
+}
+
+/// The serializer and the decoder tables a map keeps go back as they were after a message that
+/// added nothing, and are reset after one that did (classes defined inline, a dynamic `Value`
+/// with a typed list, a message that failed half way or was dropped unfinished): every later
+/// message is byte for byte what a fresh map writes, and decodes alike.
+#[test]
+fn a_maps_kept_state_is_reset_after_messages_that_added_to_it() {
+    let fresh = || Arc::new(TypeMap::new([ClassDef::new("t.Money", ["cents", "currency"])]).unwrap());
+    let map = fresh();
+    let same = TMoney { cents: 7, currency: "EUR".into() };
+    let other = OtherMoney { cents: 5, amount: "five".into() };
+    let want = referring_call(&fresh(), "f", &[&same]).0;
+    let typed = Value::typed_list("[int", vec![Value::Int(1)]);
+    for round in 0..3 {
+        assert_eq!(referring_call(&map, "f", &[&same]).0, want, "round {round}");
+        // a failure half way through an object of the map's class
+        let mut w = CallWriter::referring(Format::Hessian2, &map, "f", 1, Vec::new()).unwrap();
+        assert!(w.arg(&Fails).is_err());
+        drop(w);
+        assert_eq!(referring_call(&map, "f", &[&same]).0, want, "after a failed message, round {round}");
+        // a class beyond the map, then a dynamic value with a type name
+        let mut w = CallWriter::referring(Format::Hessian2, &map, "f", 3, Vec::new()).unwrap();
+        w.arg(&other).unwrap();
+        w.arg(&typed).unwrap();
+        w.arg(&same).unwrap();
+        let (grown, inline) = w.finish_with_classes().unwrap();
+        assert_eq!(inline.len(), 1);
+        assert_eq!(referring_call(&map, "f", &[&same]).0, want, "after a message that grew, round {round}");
+        // the decoder's kept tables: grown by the inline class and the type, then back to the seed
+        let mut r = CallReader::negotiated(Format::Hessian2, &grown, Limits::default(), |_| Some(map.clone())).unwrap();
+        assert_eq!(r.arg::<OtherMoney>().unwrap(), other);
+        assert_eq!(r.value_arg().unwrap(), typed);
+        assert_eq!(r.arg::<TMoney>().unwrap(), same);
+        assert_eq!(r.classes().len(), 1);
+        r.finish().unwrap();
+        let mut r = CallReader::negotiated(Format::Hessian2, &want, Limits::default(), |_| Some(map.clone())).unwrap();
+        assert!(r.classes().is_empty());
+        assert_eq!(r.arg::<TMoney>().unwrap(), same);
+        r.finish().unwrap();
+        // a message whose class number is beyond the seed is refused, not read with a stale class
+        let mut r = CallReader::negotiated(Format::Hessian2, &want, Limits::default(), |_| Some(map.clone())).unwrap();
+        assert_eq!(r.arg::<TMoney>().unwrap(), same);
+        drop(r);
+        let mut stale = want.clone();
+        let at = stale.iter().rposition(|&b| b == 0x60).unwrap();
+        stale[at] = 0x61;
+        let mut r = CallReader::negotiated(Format::Hessian2, &stale, Limits::default(), |_| Some(map.clone())).unwrap();
+        assert!(r.arg::<TMoney>().is_err(), "round {round}");
+    }
+}

@@ -71,6 +71,29 @@ impl Encoder<Vec<u8>> {
         e
     }
 
+    /// Starts a new message of a one-vector encoder into `buf` (cleared first), keeping the
+    /// tables as they are (a type map's kept encoder, `serde::ser::KeptSerializer`).
+    pub(crate) fn restart_into(&mut self, mut buf: Vec<u8>) {
+        debug_assert!(self.direct, "only a one-vector encoder restarts");
+        buf.clear();
+        self.buf = buf;
+        self.flushed = 0;
+        self.base = 0;
+        self.update_limit();
+    }
+
+    /// Takes the bytes written by a one-vector encoder, leaving it without an output until
+    /// [`restart_into`](Self::restart_into) (a write before that grows a new vector).
+    pub(crate) fn take_vec(&mut self) -> Vec<u8> {
+        debug_assert!(self.direct, "only a one-vector encoder hands its vector out");
+        let bytes = std::mem::take(&mut self.buf);
+        self.flushed = 0;
+        self.base = 0;
+        // the fast paths' limit follows the (now empty) vector's capacity
+        self.update_limit();
+        bytes
+    }
+
     /// The bytes written (for an encoder made by [`vec`](Self::vec), without a copy).
     pub fn into_vec(mut self) -> Vec<u8> {
         if self.direct {

@@ -43,23 +43,26 @@ use std::sync::Arc;
 #[allow(clippy::large_enum_variant)]
 enum AnySerializer {
     H2(ser::Serializer<Vec<u8>>),
+    /// A referring message's: the serializer its type map keeps, and how many class entries it
+    /// started with.
+    H2Kept(ser::KeptSerializer, usize),
     H1(h1::Serializer<Vec<u8>>),
     Burlap(burlap::Serializer<Vec<u8>>),
 }
 
 impl AnySerializer {
-    /// A Hessian 2 serializer whose tables are seeded with `map`'s classes (the map's objects
-    /// are written as `0x60 + i` / `O i`, other classes defined inline from `map.len()` on);
-    /// writes the referring header. Hessian 1 and Burlap have no referring messages.
+    /// The serializer `map` keeps for referring messages (its tables seeded with the map's
+    /// classes: the map's objects are written as `0x60 + i` / `O i`, other classes defined
+    /// inline from `map.len()` on); writes the referring header. Hessian 1 and Burlap have no
+    /// referring messages.
     fn referring(format: Format, map: &TypeMap, buf: Vec<u8>) -> Result<AnySerializer> {
         if format != Format::Hessian2 {
             let msg = format!("only Hessian 2 has referring messages (type maps), not {format}");
             return Err(Error::new(ErrorKind::Unencodable(msg), 0));
         }
-        let (tables, entries) = map.encode_tables();
-        let mut enc = crate::h2::Encoder::vec_with_tables(buf, tables);
-        enc.write_raw(&map.referring_header())?;
-        Ok(AnySerializer::H2(ser::Serializer::seeded(enc, entries)))
+        let (mut ser, entries) = map.serializer(buf);
+        ser.encoder().write_raw(&map.referring_header())?;
+        Ok(AnySerializer::H2Kept(ser, entries))
     }
 
     fn new(format: Format, buf: Vec<u8>) -> AnySerializer {
@@ -74,50 +77,47 @@ impl AnySerializer {
     fn value<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
         match self {
             AnySerializer::H2(s) => s.serialize_value(v),
+            AnySerializer::H2Kept(s, _) => s.serialize_value(v),
             AnySerializer::H1(s) => s.serialize_value(v),
             AnySerializer::Burlap(s) => s.serialize_value(v),
         }
     }
 
-    /// The message's bytes; `seed` gives a referring message's tables back for the next one.
-    fn finish(self, seed: Option<Seed>) -> Result<Vec<u8>> {
-        match self {
-            AnySerializer::H2(s) => match seed {
-                None => Ok(s.into_vec()),
-                Some(seed) => {
-                    let parts = s.into_vec_and_seed(seed.classes, false);
-                    seed.seeds.give_back_encode(seed.classes, parts.tables, parts.entries);
-                    Ok(parts.bytes)
-                }
-            },
-            AnySerializer::H1(s) => s.finish(),
-            AnySerializer::Burlap(s) => s.finish(),
-        }
+    /// The message's bytes; `seed` gives a referring message's serializer back for the next one.
+    fn finish(self, seed: Option<&Seed>) -> Result<Vec<u8>> {
+        Ok(self.finish_inner(seed, false)?.0)
     }
 
     /// The bytes and the class definitions the message defined, in order, after the `seed`'s
     /// (a referring message's map); none in Hessian 1 and Burlap.
-    fn finish_with_classes(self, seed: Option<Seed>) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
+    fn finish_with_classes(self, seed: Option<&Seed>) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
+        self.finish_inner(seed, true)
+    }
+
+    fn finish_inner(self, seed: Option<&Seed>, inline: bool) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
         match self {
-            AnySerializer::H2(s) => match seed {
-                None => {
-                    let enc = s.into_encoder();
-                    let classes = enc.tables().classes().to_vec();
-                    Ok((enc.into_vec(), classes))
+            AnySerializer::H2(s) if inline => {
+                let enc = s.into_encoder();
+                let classes = enc.tables().classes().to_vec();
+                Ok((enc.into_vec(), classes))
+            }
+            AnySerializer::H2(s) => Ok((s.into_vec(), Vec::new())),
+            AnySerializer::H2Kept(mut s, entries) => {
+                let classes = seed.map_or(0, |m| m.classes);
+                let end = s.end_kept(classes, entries, inline);
+                if let Some(seed) = seed {
+                    seed.seeds.give_back_encode(classes, s, end.clean);
                 }
-                Some(seed) => {
-                    let parts = s.into_vec_and_seed(seed.classes, true);
-                    seed.seeds.give_back_encode(seed.classes, parts.tables, parts.entries);
-                    Ok((parts.bytes, parts.defined))
-                }
-            },
-            other => Ok((other.finish(None)?, Vec::new())),
+                Ok((end.bytes, end.defined))
+            }
+            AnySerializer::H1(s) => Ok((s.finish()?, Vec::new())),
+            AnySerializer::Burlap(s) => Ok((s.finish()?, Vec::new())),
         }
     }
 }
 
-/// The type map of a referring message, as its seeded tables go back to it: where the map keeps
-/// them and its number of classes.
+/// The type map of a referring message, as its serializer or tables go back to it: where the
+/// map keeps them and its number of classes.
 #[derive(Clone)]
 struct Seed {
     seeds: Arc<Seeds>,
@@ -168,13 +168,13 @@ impl CallWriter {
                 if !headers.is_empty() {
                     return Err(Error::new(ErrorKind::Unencodable("Hessian 2 calls carry no headers".into()), 0));
                 }
-                let argc = i32::try_from(argc)
-                    .map_err(|_| Error::new(ErrorKind::Unencodable("more than 2^31-1 arguments".into()), 0))?;
                 let e = s.encoder();
                 e.write_raw(&crate::h2::message::VERSION_HEADER)?;
-                e.write_raw(&[crate::h2::codes::BC_CALL])?;
-                e.write_str(method)?;
-                e.write_int(argc)?;
+                write_h2_call_start(e, method, argc)?;
+            }
+            // (`AnySerializer::new` makes none: a referring call starts with `referring`)
+            AnySerializer::H2Kept(..) => {
+                return Err(Error::new(ErrorKind::Unencodable("a referring call writes its own start".into()), 0))
             }
             AnySerializer::H1(s) => {
                 let e = s.encoder();
@@ -205,13 +205,8 @@ impl CallWriter {
     pub fn referring(format: Format, map: &TypeMap, method: &str, argc: usize, mut buf: Vec<u8>) -> Result<Self> {
         buf.clear();
         let mut ser = AnySerializer::referring(format, map, buf)?;
-        let argc32 = i32::try_from(argc)
-            .map_err(|_| Error::new(ErrorKind::Unencodable("more than 2^31-1 arguments".into()), 0))?;
-        if let AnySerializer::H2(s) = &mut ser {
-            let e = s.encoder();
-            e.write_raw(&[crate::h2::codes::BC_CALL])?;
-            e.write_str(method)?;
-            e.write_int(argc32)?;
+        if let AnySerializer::H2Kept(s, _) = &mut ser {
+            write_h2_call_start(s.encoder(), method, argc)?;
         }
         Ok(CallWriter { ser, argc, written: 0, seed: Some(Seed::of(map)) })
     }
@@ -229,7 +224,7 @@ impl CallWriter {
     /// Ends the call and returns its bytes.
     pub fn finish(mut self) -> Result<Vec<u8>> {
         self.end()?;
-        self.ser.finish(self.seed)
+        self.ser.finish(self.seed.as_ref())
     }
 
     /// Ends the call and returns its bytes and the class definitions it defined, in the order
@@ -238,7 +233,7 @@ impl CallWriter {
     /// Hessian 1 and Burlap calls define none.
     pub fn finish_with_classes(mut self) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
         self.end()?;
-        self.ser.finish_with_classes(self.seed)
+        self.ser.finish_with_classes(self.seed.as_ref())
     }
 
     fn end(&mut self) -> Result<()> {
@@ -247,11 +242,20 @@ impl CallWriter {
             return Err(Error::new(ErrorKind::Unencodable(msg), Error::UNKNOWN_OFFSET));
         }
         match &mut self.ser {
-            AnySerializer::H2(_) => Ok(()),
+            AnySerializer::H2(_) | AnySerializer::H2Kept(..) => Ok(()),
             AnySerializer::H1(s) => s.encoder().write_call_end(),
             AnySerializer::Burlap(s) => s.encoder().write_call_end(),
         }
     }
+}
+
+/// Writes `C method argc` of a Hessian 2 call.
+fn write_h2_call_start(e: &mut crate::h2::Encoder<Vec<u8>>, method: &str, argc: usize) -> Result<()> {
+    let argc =
+        i32::try_from(argc).map_err(|_| Error::new(ErrorKind::Unencodable("more than 2^31-1 arguments".into()), 0))?;
+    e.write_raw(&[crate::h2::codes::BC_CALL])?;
+    e.write_str(method)?;
+    e.write_int(argc)
 }
 
 /// Encodes a reply carrying `value` as the format's reply message: `H 2 0 R value`
@@ -294,7 +298,7 @@ pub fn reply_into_referring<T: ?Sized + Serialize>(
     mut buf: Vec<u8>,
 ) -> Result<Vec<u8>> {
     buf.clear();
-    write_reply(AnySerializer::referring(format, map, buf)?, value, false)?.finish(Some(Seed::of(map)))
+    write_reply(AnySerializer::referring(format, map, buf)?, value, false)?.finish(Some(&Seed::of(map)))
 }
 
 /// Writes the reply envelope around `value`; `version` writes Hessian 2's `H 02 00` (a
@@ -308,12 +312,13 @@ fn write_reply<T: ?Sized + Serialize>(mut ser: AnySerializer, value: &T, version
             }
             e.write_raw(&[crate::h2::codes::BC_REPLY])?;
         }
+        AnySerializer::H2Kept(s, _) => s.encoder().write_raw(&[crate::h2::codes::BC_REPLY])?,
         AnySerializer::H1(s) => s.encoder().write_reply_begin()?,
         AnySerializer::Burlap(s) => s.encoder().write_reply_begin()?,
     }
     ser.value(value)?;
     match &mut ser {
-        AnySerializer::H2(_) => {}
+        AnySerializer::H2(_) | AnySerializer::H2Kept(..) => {}
         AnySerializer::H1(s) => s.encoder().write_reply_end()?,
         AnySerializer::Burlap(s) => s.encoder().write_reply_end()?,
     }
@@ -386,7 +391,7 @@ impl<'de> AnyDeserializer<'de> {
     /// the digest only, asks `lookup` for the map (an [`ErrorKind::UnknownTypeMap`] error when
     /// it has none, before anything else is read) and seeds the decoder with its classes.
     /// Anything else is left to be read as a plain message.
-    fn referring<F>(&mut self, data: &[u8], lookup: F) -> Result<Option<Arc<TypeMap>>>
+    fn referring<F>(&mut self, data: &[u8], lookup: F) -> Result<Option<Referred>>
     where
         F: FnOnce(&Digest) -> Option<Arc<TypeMap>>,
     {
@@ -399,15 +404,14 @@ impl<'de> AnyDeserializer<'de> {
         let Some(map) = lookup(&digest) else {
             return Err(Error::new(ErrorKind::UnknownTypeMap(digest), 5));
         };
-        crate::negotiate::seed_decoder(dec, &map)?;
-        Ok(Some(map))
+        let own = crate::negotiate::seed_decoder(dec, &map)?;
+        Ok(Some(Referred { map, own }))
     }
 
-    /// Keeps the tables of a message that referred to `map` for the next one on that map.
-    fn give_back(&mut self, map: &TypeMap) {
+    /// Keeps the tables of a message that referred to a map for the next one on that map.
+    fn give_back(&mut self, referred: Referred) {
         if let AnyDeserializer::H2(d) = self {
-            let tables = std::mem::take(d.decoder().tables_mut());
-            map.seeds().give_back_decode(map.len(), tables);
+            crate::negotiate::unseed_decoder(d.decoder(), &referred.map, referred.own);
         }
     }
 
@@ -421,6 +425,13 @@ impl<'de> AnyDeserializer<'de> {
     }
 }
 
+/// The type map a referring message refers to, and its decoder's own tables while the map's
+/// seeded ones are in their place.
+struct Referred {
+    map: Arc<TypeMap>,
+    own: Box<crate::tables::Tables>,
+}
+
 /// Reads one call: the envelope up to the method name first (so that a server can pick the
 /// method), then each argument straight into its serde type, then the end of the call.
 pub struct CallReader<'de> {
@@ -428,7 +439,7 @@ pub struct CallReader<'de> {
     header: CallHeader,
     read: usize,
     /// The type map of a referring call.
-    map: Option<Arc<TypeMap>>,
+    map: Option<Referred>,
 }
 
 impl<'de> CallReader<'de> {
@@ -458,14 +469,14 @@ impl<'de> CallReader<'de> {
 
     /// The type map a referring call refers to (`None` for a plain call).
     pub fn type_map(&self) -> Option<&Arc<TypeMap>> {
-        self.map.as_ref()
+        self.map.as_ref().map(|r| &r.map)
     }
 
     /// The class definitions the call has defined so far, in order (after the map's, for a
     /// referring call). Once every argument is read, for a plain Hessian 2 call, the type map
     /// it establishes ([`TypeMap::new`]). Hessian 1 and Burlap calls define none.
     pub fn classes(&self) -> &[Arc<ClassDef>] {
-        self.de.classes(self.map.as_ref().map_or(0, |m| m.len()))
+        self.de.classes(self.map.as_ref().map_or(0, |r| r.map.len()))
     }
 
     /// The method name as it was sent.
@@ -561,8 +572,8 @@ impl<'de> CallReader<'de> {
 
 impl Drop for CallReader<'_> {
     fn drop(&mut self) {
-        if let Some(map) = &self.map {
-            self.de.give_back(map);
+        if let Some(referred) = self.map.take() {
+            self.de.give_back(referred);
         }
     }
 }
@@ -605,12 +616,14 @@ where
     F: FnOnce(&Digest) -> Option<Arc<TypeMap>>,
 {
     let mut de = AnyDeserializer::new(format, data, limits)?;
-    let type_map = de.referring(data, lookup)?;
+    let referred = de.referring(data, lookup)?;
     let reply = read_reply(&mut de);
-    let classes = de.classes(type_map.as_ref().map_or(0, |m| m.len())).to_vec();
-    if let Some(m) = &type_map {
-        de.give_back(m);
-    }
+    let classes = de.classes(referred.as_ref().map_or(0, |r| r.map.len())).to_vec();
+    let type_map = referred.map(|r| {
+        let map = r.map.clone();
+        de.give_back(r);
+        map
+    });
     Ok(NegotiatedReply { reply: reply?, type_map, classes })
 }
 

@@ -122,49 +122,21 @@ impl Drop for ClassList {
     }
 }
 
-/// The class entries of a serializer for a type map's classes, kept from one message on that
-/// map to the next (with the map's seeded tables, `negotiate::Seeds`).
-pub(crate) struct SeedEntries(ClassList);
+/// A serializer kept with a type map from one referring message to the next: its encoder's
+/// tables seeded with the map's classes and the class entries its messages found for them
+/// (`negotiate::Seeds`). Boxed, so that taking it for a message and keeping it again moves one
+/// pointer instead of the serializer.
+pub(crate) type KeptSerializer = Box<Serializer<Vec<u8>>>;
 
-impl SeedEntries {
-    /// The heap bytes of the entries of `classes` classes with `fields` fields in all, once
-    /// [`shrink`](Self::shrink)ed.
-    pub(crate) fn bytes_for(classes: usize, fields: usize) -> usize {
-        classes * std::mem::size_of::<ClassEntry>() + fields * std::mem::size_of::<&str>()
-    }
-
-    /// The heap bytes of the entries, their field lists and the spare field lists.
-    pub(crate) fn heap_bytes(&self) -> usize {
-        use std::mem::size_of;
-        let list = &self.0;
-        let fields = |v: &Vec<&'static str>| v.capacity() * size_of::<&str>();
-        list.entries.capacity() * size_of::<ClassEntry>()
-            + list.entries.iter().map(|e| fields(&e.fields)).sum::<usize>()
-            + list.spare.capacity() * size_of::<Vec<&str>>()
-            + list.spare.iter().map(fields).sum::<usize>()
-    }
-
-    /// Gives back the room beyond the entries (and drops the spare field lists).
-    pub(crate) fn shrink(&mut self) {
-        let list = &mut self.0;
-        list.spare = Vec::new();
-        list.entries.shrink_to_fit();
-        for e in &mut list.entries {
-            e.fields.shrink_to_fit();
-        }
-    }
-}
-
-/// What [`Serializer::into_vec_and_seed`] returns.
-pub(crate) struct SeedParts {
+/// How a message of a [`KeptSerializer`] ended ([`Serializer::end_kept`]).
+pub(crate) struct KeptEnd {
     /// The message.
     pub bytes: Vec<u8>,
-    /// The encoder's tables (to be reset to the seed).
-    pub tables: crate::tables::Tables,
-    /// The class entries of the seeded classes.
-    pub entries: SeedEntries,
-    /// The classes defined beyond the seed, when asked for.
+    /// The classes defined beyond the map's, when asked for.
     pub defined: Vec<Arc<ClassDef>>,
+    /// Whether the serializer is exactly as it was kept (the message found every struct in its
+    /// entries and added nothing): it may be kept again as it is.
+    pub clean: bool,
 }
 
 /// Folds one field name into a struct's field signature: its address and length, so that the
@@ -524,33 +496,93 @@ impl Serializer<Vec<u8>> {
         self.enc.into_vec()
     }
 
-    /// A serializer on `enc`, whose tables are seeded with a type map's `classes` classes, with
-    /// the class entries an earlier message on that map kept ([`into_vec_and_seed`]), so that
-    /// its structs are found at their first instance without looking their definitions up.
-    ///
-    /// [`into_vec_and_seed`]: Self::into_vec_and_seed
-    pub(crate) fn seeded(enc: Encoder<Vec<u8>>, entries: Option<SeedEntries>) -> Self {
-        match entries {
-            Some(SeedEntries(list)) => Self::from_parts(enc, list),
-            None => Self::from_encoder(enc),
-        }
+    /// A serializer to keep with a type map (see [`KeptSerializer`]): its tables are `tables`,
+    /// seeded with the map's classes, and its class entries are its own (not this thread's).
+    pub(crate) fn kept(tables: crate::tables::Tables) -> KeptSerializer {
+        Box::new(Self::from_parts(Encoder::vec_with_tables(Vec::new(), tables), ClassList::detached()))
     }
 
-    /// [`into_vec`](Self::into_vec), also returning the encoder's tables and the class entries
-    /// of the seeded classes (the first `classes`) for the next message on the same map (the
-    /// classes still pending follow the seed and are not kept).
-    /// With `inline`, also the class definitions the message defined beyond the seed, in order.
-    pub(crate) fn into_vec_and_seed(mut self, classes: usize, inline: bool) -> SeedParts {
+    /// Starts the next message of a kept serializer, writing into `buf` (cleared first), with
+    /// nothing of the last message but its seeded tables and class entries; returns how many
+    /// class entries it starts with (for [`end_kept`](Self::end_kept)).
+    pub(crate) fn restart(&mut self, buf: Vec<u8>) -> usize {
+        self.enc.restart_into(buf);
+        self.refs = 0;
+        self.shared = None;
+        let st = &mut self.st;
+        st.pending = 0;
+        st.probe = None;
+        st.restart = false;
+        st.mismatch = None;
+        st.force_probe = false;
+        st.pinned = None;
+        st.tick = 0;
+        st.classes.len()
+    }
+
+    /// Ends a message of a kept serializer on a map of `classes` classes that started with
+    /// `entries` class entries ([`restart`](Self::restart)). Unless the message left the
+    /// serializer as it was kept, its tables are reset to the seed and only the seeded classes'
+    /// entries are kept, as entries found before this message (nothing to undo, never chosen).
+    /// With `inline`, also returns the class definitions the message defined beyond the map.
+    pub(crate) fn end_kept(&mut self, classes: usize, entries: usize, inline: bool) -> KeptEnd {
+        // Nothing defined or chosen (`tick` counts both) and no entry added: the seed as it was.
+        let st = &self.st;
+        if st.pending == 0 && st.tick == 0 && st.classes.len() == entries && self.enc.tables().is_seed_of(classes) {
+            return KeptEnd { bytes: self.enc.take_vec(), defined: Vec::new(), clean: true };
+        }
         let defined = if inline {
             self.sync_tables();
             self.enc.tables().classes().get(classes..).unwrap_or_default().to_vec()
         } else {
             Vec::new()
         };
-        let tables = std::mem::take(self.enc.tables_mut());
-        let mut list = std::mem::replace(&mut self.st.classes, ClassList::detached());
-        list.keep_seeded(u32::try_from(classes).unwrap_or(u32::MAX));
-        SeedParts { bytes: self.enc.into_vec(), tables, entries: SeedEntries(list), defined }
+        self.enc.tables_mut().reset();
+        self.st.classes.keep_seeded(u32::try_from(classes).unwrap_or(u32::MAX));
+        self.st.pending = 0;
+        self.shared = None;
+        KeptEnd { bytes: self.enc.take_vec(), defined, clean: false }
+    }
+
+    /// The encoder's tables (without bringing them up to date).
+    pub(crate) fn encoder_tables(&self) -> &crate::tables::Tables {
+        self.enc.tables()
+    }
+
+    /// The heap bytes of a kept serializer: its box, its tables' lists, its class entries with
+    /// their field lists and the spare field lists (the output buffer is the caller's).
+    pub(crate) fn kept_heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let list = &self.st.classes;
+        let fields = |v: &Vec<&'static str>| v.capacity() * size_of::<&str>();
+        size_of::<Self>()
+            + self.enc.tables().heap_bytes()
+            + list.entries.capacity() * size_of::<ClassEntry>()
+            + list.entries.iter().map(|e| fields(&e.fields)).sum::<usize>()
+            + list.spare.capacity() * size_of::<Vec<&str>>()
+            + list.spare.iter().map(fields).sum::<usize>()
+    }
+
+    /// The most [`kept_heap_bytes`](Self::kept_heap_bytes) of a kept serializer for `classes`
+    /// classes with `fields` fields in all, once [`shrink_kept`](Self::shrink_kept)ed.
+    pub(crate) fn kept_bytes_for(classes: usize, fields: usize) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + crate::tables::Tables::seed_bytes(classes, 0, false)
+            + classes * size_of::<ClassEntry>()
+            + fields * size_of::<&str>()
+    }
+
+    /// Gives back the room beyond the tables' and entries' contents (and drops the spare field
+    /// lists).
+    pub(crate) fn shrink_kept(&mut self) {
+        self.enc.tables_mut().shrink();
+        let list = &mut self.st.classes;
+        list.spare = Vec::new();
+        list.entries.shrink_to_fit();
+        for e in &mut list.entries {
+            e.fields.shrink_to_fit();
+        }
     }
 }
 
