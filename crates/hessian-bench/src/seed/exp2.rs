@@ -1209,6 +1209,33 @@ fn observations(w1: &[Series], w2: &[Series], shared: &Figure) -> Vec<String> {
             _ => "n/a".into(),
         }
     ));
+    // the socket bytes of one W2 call, both directions, and what the transport adds to the bodies
+    let mut wire: Vec<(&str, f64, Option<f64>)> = w2
+        .iter()
+        .filter(|s| s.status == Status::Ok)
+        .filter_map(|s| {
+            let v = &s.at(0.0)?.values;
+            let socket = v.get("request_socket_bytes")? + v.get("reply_socket_bytes")?;
+            let body = v.get("request_bytes").zip(v.get("reply_bytes")).map(|(q, r)| q + r);
+            Some((s.label.as_str(), socket, body.map(|b| socket - b)))
+        })
+        .collect();
+    wire.sort_by(|a, b| a.1.total_cmp(&b.1));
+    if !wire.is_empty() {
+        obs.push(format!(
+            "On the socket, one W2 call moves (both directions, fewest first): {}. Beyond the bodies, the \
+             transport adds per call: {} (HTTP/1.1 request and status lines and headers, chunk sizes; for gRPC \
+             HTTP/2's frame headers, HPACK-coded headers and flow control){}.",
+            wire.iter().map(|(l, b, _)| format!("{l} {b:.0} B")).collect::<Vec<_>>().join(", "),
+            wire.iter().filter_map(|(l, _, o)| Some(format!("{l} {:.0} B", (*o)?))).collect::<Vec<_>>().join(", "),
+            if wire.iter().any(|(_, _, o)| o.is_none()) {
+                "; RMI has no HTTP: its JRMP call and return messages, Java serialization of the arguments \
+                 and result included, are all it sends"
+            } else {
+                ""
+            }
+        ));
+    }
     let kept: Vec<&str> = shared
         .series
         .iter()
