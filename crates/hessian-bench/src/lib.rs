@@ -1,5 +1,5 @@
 //! Benchmarks of the project. Run them with `cargo bench -p hessian-bench`; the figures measured
 //! on the project's machines are recorded in `BENCHMARKS.md` at the repository root.
 
-pub mod delay_proxy;
 pub mod negotiation;
+pub mod relay;

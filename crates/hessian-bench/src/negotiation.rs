@@ -2,7 +2,7 @@
 //! over loopback HTTP/1.1 in Hessian 1, Hessian 2 and Hessian 2.1 (Hessian 2 with type maps),
 //! for Rust and Java clients and servers and the two crossings, then Rust-to-Rust sweeps over the
 //! number of types per call, instances per call, length of type names, calls per conversation,
-//! network latency and bandwidth (through a delaying TCP proxy, `hessian_bench::delay_proxy`).
+//! network latency and bandwidth (through a delaying TCP relay, `hessian_bench::relay`).
 //!
 //! ```sh
 //! nice -n 10 cargo build --release -p hessian-cli -p hessian-bench -j 1
@@ -46,7 +46,7 @@
 //! The binary `negotiation_bench` is [`parse_args`] and [`run`]; the seed suite's experiment 1
 //! runs the same [`run`] quietly and charts its [`Outcome`].
 
-use crate::delay_proxy::{DelayProxy, Link};
+use crate::relay::{Link, Relay};
 use hessian::{ClassDef, Value};
 use hessian_demo::{same_graph, BenchClient};
 use hessian_rpc::negotiation::ClientStats;
@@ -949,7 +949,7 @@ async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Po
 
 /// W2 through the delaying proxy.
 async fn linked_point(server: SocketAddr, label: String, link: Link, warmup: usize, calls: usize) -> Res<Point> {
-    let proxy = DelayProxy::start(server, link).map_err(|e| format!("delay proxy: {e}"))?;
+    let proxy = Relay::start(server, link).map_err(|e| format!("delay proxy: {e}"))?;
     let base = format!("http://{}", proxy.local_addr());
     let (h2, h21) = pair("Rust → proxy → Rust", [&base, &base], Work::W2, (warmup, Duration::ZERO), calls).await?;
     Ok(Point { x: number_of(&label), label, h2, h21 })

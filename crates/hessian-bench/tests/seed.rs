@@ -130,6 +130,41 @@ fn tiny_run_writes_a_complete_report() {
         }
     }
     assert!(report.contains("**Repeatability across 2 rounds:**"), "no repeatability sentence");
+    // bytes for every row that ran: on the socket both ways (through the counting relay; RMI: its
+    // counting sockets), and the bodies wherever there is HTTP, read from the relay's recording,
+    // which agrees with what the Rust clients counted themselves
+    for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| text(f, "id") != "exp2-w2-shared") {
+        for s in fig["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
+            let at = format!("{} {}", text(fig, "id"), s["id"]);
+            assert!(s["notes"].get("bytes check").is_none(), "{at}: {}", s["notes"]);
+            for p in s["points"].as_array().into_iter().flatten() {
+                let v = &p["values"];
+                let positive = |k: &str| v[k].as_f64().is_some_and(|b| b > 0.0);
+                assert!(positive("request_socket_bytes") && positive("reply_socket_bytes"), "{at}: {v}");
+                if s["id"] == "java-rmi" {
+                    assert!(v["request_bytes"].is_null(), "{at}: RMI has no HTTP body: {v}");
+                } else {
+                    assert!(positive("request_bytes") && positive("reply_bytes"), "{at}: {v}");
+                    assert!(v["request_socket_bytes"].as_f64() > v["request_bytes"].as_f64(), "{at}: {v}");
+                }
+            }
+        }
+    }
+    for table in ["Request / reply body bytes per call", "Bytes on the socket per call"] {
+        let mut n = 0;
+        for part in report.split(table).skip(1) {
+            n += 1;
+            let cells = part.split("\n\n").nth(1).unwrap_or_default();
+            assert!(cells.starts_with("| protocol |"), "{table}: no table after the title: {cells}");
+            assert!(
+                !cells.contains("not measured") && !cells.contains(" — |"),
+                "{table}: a cell without bytes:\n{cells}"
+            );
+        }
+        // the socket table under both W1 figures; the body table also under experiment 1's sweeps
+        assert!(n >= 2, "{table}: expected in both W1 figures, found {n}");
+    }
+    assert!(!report.contains("not measured (Java client)"));
 
     // `--compare`: a second run (one protocol of experiment 2) beside this one, row by row
     let again = out.with_extension("again");
@@ -181,12 +216,14 @@ fn bad_arguments_are_refused() {
 fn a_failing_peer_fails_its_row_and_the_run() {
     // A server that is not one of the suite's: `seed serve` refuses it, so the row must fail with
     // the reason while the suite still writes its report.
+    // A relay that forwards nowhere: the byte count of that row fails, after its rounds.
     let out = std::env::temp_dir().join(format!("seed-fail-{}", std::process::id()));
     let run = Command::new(env!("CARGO_BIN_EXE_seed"))
-        .args(["--tiny", "--only", "2", "--protocols", "json,msgpack"])
+        .args(["--tiny", "--only", "2", "--protocols", "json,msgpack,bincode"])
         .arg("--out")
         .arg(&out)
         .env("SEED_BREAK_SERVER", "json")
+        .env("SEED_BREAK_RELAY", "bincode")
         .output()
         .expect("run seed");
     assert!(!run.status.success(), "a failed row must make the run fail");
@@ -198,6 +235,8 @@ fn a_failing_peer_fails_its_row_and_the_run() {
     let small = &json["experiments"][0]["figures"][0]["series"];
     let row = |id: &str| small.as_array().and_then(|v| v.iter().find(|s| s["id"] == id)).cloned().unwrap_or_default();
     assert_eq!(row("json")["status"], "failed");
+    assert_eq!(row("bincode")["status"], "failed", "{small}");
+    assert!(row("bincode")["reason"].as_str().is_some_and(|r| r.starts_with("byte count: n = 1:")), "{small}");
     assert_eq!(row("msgpack")["status"], "ok", "{small}");
     assert_eq!(row("msgpack")["points"][0]["values"]["rounds"].as_f64(), Some(2.0));
     let _ = std::fs::remove_dir_all(&out);

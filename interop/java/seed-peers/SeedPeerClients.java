@@ -2,6 +2,7 @@ import com.squarespace.hopper.types.Order;
 import java.net.URL;
 import java.util.List;
 import javax.xml.namespace.QName;
+import javax.xml.ws.BindingProvider;
 import javax.xml.ws.Service;
 import org.example.remoting.Item;
 import org.springframework.remoting.httpinvoker.HttpInvokerProxyFactoryBean;
@@ -28,6 +29,9 @@ public final class SeedPeerClients {
       case "jaxws": {
         Service service = Service.create(new URL(url + "?wsdl"), new QName("urn:seed", "SeedSoapBenchService"));
         SeedSoapBench port = service.getPort(new QName("urn:seed", "SeedSoapBenchPort"), SeedSoapBench.class);
+        // calls go to url itself, not to the address the WSDL names (the server's own port): so a
+        // counting relay at url sees them
+        ((BindingProvider) port).getRequestContext().put(BindingProvider.ENDPOINT_ADDRESS_PROPERTY, url);
         return new RpcBenchService() {
           public List<Item> getItems(int n) { return port.getItems(n).item; }
 

@@ -28,7 +28,12 @@ import org.example.remoting.Item;
  * <ul>
  *   <li>{@code prewarm COUNT SECONDS}: at most COUNT calls of getItems(100), for at most SECONDS;
  *   <li>{@code w1 N WARMUP MEASURED}: WARMUP calls of getItems(N), then MEASURED timed ones;
- *   <li>{@code w2 WARMUP MEASURED}: the same with exchange of the W2 request.
+ *   <li>{@code w2 WARMUP MEASURED}: the same with exchange of the W2 request;
+ *   <li>{@code use URL}: a new client of URL (the seed suite's counting relay in front of the
+ *       same server) for the commands that follow, {@code use counted} (rmi: the "bench-counted"
+ *       stub, whose sockets count, see SeedCountingSockets) or {@code use direct} (the first);
+ *   <li>{@code bytes}: answers "BYTES up down", the bytes the counting RMI sockets wrote and read
+ *       so far in this JVM.
  * </ul>
  * Every reply is checked as above; the answer is "TIMES us1 us2 ..." (the measured calls' round
  * trips in microseconds, none for prewarm) or "FAIL why" (the client stays up for the next line).
@@ -43,9 +48,13 @@ public final class SeedJavaClient {
   }
 
   static Bench bench(String url, String mode) throws Exception {
+    return bench(url, mode, "bench");
+  }
+
+  static Bench bench(String url, String mode, String rmiName) throws Exception {
     if (mode.equals("rmi")) {
       java.net.URI u = new java.net.URI(url);
-      SeedRmiBench r = (SeedRmiBench) LocateRegistry.getRegistry(u.getHost(), u.getPort()).lookup("bench");
+      SeedRmiBench r = (SeedRmiBench) LocateRegistry.getRegistry(u.getHost(), u.getPort()).lookup(rmiName);
       return new Bench() {
         public List<Item> getItems(int n) throws Exception { return r.getItems(n); }
 
@@ -112,13 +121,22 @@ public final class SeedJavaClient {
   static void serve(String url, String mode) throws Exception {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     Order request = Workloads.request(), reply = Workloads.reply();
-    Bench b = null;
+    Bench b = null, direct = null;
     for (String line; (line = in.readLine()) != null; ) {
       String[] f = line.trim().split("\\s+");
       StringBuilder out = new StringBuilder("TIMES");
       try {
-        if (b == null) b = bench(url, mode);
+        if (direct == null) direct = b = bench(url, mode);
         switch (f[0]) {
+          case "use": {
+            if (f.length < 2) fail("use needs URL, counted or direct");
+            b = f[1].equals("direct") ? direct : f[1].equals("counted") ? bench(url, mode, "bench-counted") : bench(f[1], mode);
+            break;
+          }
+          case "bytes": {
+            out = new StringBuilder("BYTES " + SeedCountingSockets.UP.get() + " " + SeedCountingSockets.DOWN.get());
+            break;
+          }
           case "prewarm": {
             int count = Integer.parseInt(f[1]);
             long end = System.nanoTime() + (long) (Double.parseDouble(f[2]) * 1e9);

@@ -14,7 +14,9 @@ import org.example.remoting.Item;
  * <ul>
  *   <li>hessian: Caucho's HessianSkeleton and BurlapSkeleton at /bench behind the JDK's
  *       HttpServer (RpcJavaServer's handler: Hessian 1, Hessian 2 and Burlap by the request);
- *   <li>rmi: the JDK's own RMI, an RMI registry with "bench" bound to SeedRmiBench.
+ *   <li>rmi: the JDK's own RMI, an RMI registry with "bench" bound to SeedRmiBench, and
+ *       "bench-counted" bound to a second instance exported with SeedCountingSockets (its stub
+ *       counts its socket bytes in the client's JVM: the suite's byte count of the RMI row).
  * </ul>
  * Prints "PORT n" (the HTTP port, or the registry's) and serves until its stdin closes, so that it
  * never outlives the suite that started it.
@@ -32,6 +34,7 @@ public final class SeedJavaServer {
   }
 
   static Object keep;
+  static Object keepCounted;
 
   public static void main(String[] args) throws Exception {
     String protocol = args.length > 0 ? args[0] : "hessian";
@@ -63,6 +66,9 @@ public final class SeedJavaServer {
         }
         if (registry == null) throw new IllegalStateException("no free port for the RMI registry");
         registry.rebind("bench", stub);
+        RmiImpl counted = new RmiImpl();
+        keepCounted = counted;
+        registry.rebind("bench-counted", UnicastRemoteObject.exportObject(counted, 0, new SeedCountingSockets(), null));
         break;
       }
       default:

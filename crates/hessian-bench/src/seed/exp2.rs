@@ -10,13 +10,16 @@ use crate::seed::procs::{self, Server};
 use crate::seed::results::{Experiment, Figure, Point, Series, Status};
 use crate::seed::rounds;
 use crate::seed::stats::Summary;
+use crate::seed::wire::{self, Framing};
 use crate::seed::{Mode, Options};
+use hessian_bench::relay::Relay;
 use hessian_demo::BenchClient;
 use hessian_rpc::{Client, Dialect};
 use hessian_testkit::structs::{w2, Item};
 use indicatif::ProgressBar;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
 use std::process::Command;
 use std::time::{Duration, Instant};
 use tokio::runtime::Runtime;
@@ -51,7 +54,18 @@ pub struct Counts {
     pub w2_measured: usize,
     /// List sizes.
     pub sizes: Vec<usize>,
+    /// Calls per list size and of W2 in the byte count, after the rounds, through the counting
+    /// relay (after [`BYTES_WARMUP`] uncounted ones).
+    pub byte_calls: usize,
 }
+
+/// Uncounted calls before each counted batch of the byte count: the counting client's
+/// connection, and for Hessian 2.1 its type maps, are set up by them.
+pub const BYTES_WARMUP: usize = 2;
+
+/// How long the byte count waits after a batch before it reads the counters, for bytes still
+/// crossing after the last reply was read (an HTTP/2 WINDOW_UPDATE, say).
+const SETTLE: Duration = Duration::from_millis(25);
 
 impl Counts {
     /// Whether pre-warm call number `i` (started at `t0`) is still to be made.
@@ -73,6 +87,7 @@ impl Counts {
                 w2_warmup: 2,
                 w2_measured: 5,
                 sizes: vec![1, 10, 500],
+                byte_calls: 2,
             },
             Mode::Quick => Counts {
                 prewarm: 1000,
@@ -84,6 +99,7 @@ impl Counts {
                 w2_warmup: 1000,
                 w2_measured: 200,
                 sizes: all,
+                byte_calls: 5,
             },
             Mode::Full => Counts {
                 prewarm: 5000,
@@ -95,6 +111,7 @@ impl Counts {
                 w2_warmup: 1000,
                 w2_measured: 1000,
                 sizes: all,
+                byte_calls: 5,
             },
         }
     }
@@ -154,6 +171,15 @@ pub const PROTOCOLS: &[Proto] = &[
 impl Proto {
     fn needs_java(&self) -> bool {
         matches!(self.kind, Kind::Java(..) | Kind::RustToJava | Kind::JavaPeer(_))
+    }
+
+    /// How the row's bodies are framed: HTTP/1.1, HTTP/2 (gRPC) or none (RMI's JRMP).
+    fn framing(&self) -> Option<Framing> {
+        match self.kind {
+            Kind::Grpc => Some(Framing::Http2),
+            Kind::Java("rmi", _) => None,
+            _ => Some(Framing::Http1),
+        }
     }
 }
 
@@ -372,6 +398,24 @@ fn java_times(line: &str, expected: usize) -> Result<Vec<f64>, String> {
     Ok(us)
 }
 
+/// A Rust row's client of the server at `addr` (`127.0.0.1:PORT`: the row's server, or the
+/// counting relay in front of it).
+fn rust_client(p: &Proto, rt: &Runtime, addr: &str) -> Result<Driver, String> {
+    let hessian = |dialect: Dialect, type_maps: bool| -> Result<Driver, String> {
+        let client = Client::builder().dialect(dialect).type_maps(type_maps).build();
+        let bench = BenchClient::new(client.proxy(&format!("http://{addr}/bench")).map_err(|e| e.to_string())?);
+        Ok(Driver::Hessian(client, bench))
+    };
+    match p.kind {
+        Kind::RustHessian(dialect, type_maps) => hessian(dialect, type_maps),
+        Kind::RustToJava => hessian(Dialect::HESSIAN2, false),
+        Kind::RustSerde(codec) => Ok(Driver::Serde(HttpClient::new(addr, codec))),
+        Kind::Grpc => Ok(Driver::Grpc(rt.block_on(crate::seed::grpc::connect(addr))?)),
+        Kind::XmlRpc => Ok(Driver::XmlRpc(HttpClient::raw(addr, "text/xml"))),
+        Kind::Java(..) | Kind::JavaPeer(_) => Err(format!("{} has a Java client", p.id)),
+    }
+}
+
 /// Starts a row's server and its client.
 fn start(
     p: &Proto,
@@ -379,33 +423,19 @@ fn start(
     java: Option<&hessian_testkit::java::Java>,
     peers: Option<&javapeer::Peers>,
 ) -> Result<(Driver, Server), String> {
-    let hessian = |base: &str, dialect: Dialect, type_maps: bool| -> Result<Driver, String> {
-        let client = Client::builder().dialect(dialect).type_maps(type_maps).build();
-        let bench = BenchClient::new(client.proxy(&format!("{base}/bench")).map_err(|e| e.to_string())?);
-        Ok(Driver::Hessian(client, bench))
-    };
-    let addr = |s: &Server| format!("127.0.0.1:{}", s.port);
     match p.kind {
-        Kind::RustHessian(dialect, type_maps) => {
-            let server = rust_server("hessian")?;
-            Ok((hessian(&server.base_url(), dialect, type_maps)?, server))
-        }
-        Kind::RustSerde(codec) => {
-            let server = rust_server(p.id)?;
-            Ok((Driver::Serde(HttpClient::new(&addr(&server), codec)), server))
-        }
-        Kind::Grpc => {
-            let server = rust_server("grpc")?;
-            let client = rt.block_on(crate::seed::grpc::connect(&addr(&server)))?;
-            Ok((Driver::Grpc(client), server))
-        }
-        Kind::XmlRpc => {
-            let server = rust_server("xmlrpc")?;
-            Ok((Driver::XmlRpc(HttpClient::raw(&addr(&server), "text/xml")), server))
+        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc => {
+            let server = rust_server(match p.kind {
+                Kind::RustHessian(..) => "hessian",
+                Kind::Grpc => "grpc",
+                Kind::XmlRpc => "xmlrpc",
+                _ => p.id,
+            })?;
+            Ok((rust_client(p, rt, &format!("127.0.0.1:{}", server.port))?, server))
         }
         Kind::RustToJava => {
             let server = java_server(java.ok_or("no Java")?, "hessian")?;
-            Ok((hessian(&server.base_url(), Dialect::HESSIAN2, false)?, server))
+            Ok((rust_client(p, rt, &format!("127.0.0.1:{}", server.port))?, server))
         }
         Kind::Java(mode, server) => {
             let java = java.ok_or("no Java")?;
@@ -434,6 +464,95 @@ fn start(
     }
 }
 
+/// A point's bytes per call from the byte count: on the socket in each direction, and the
+/// request and reply bodies (`None` for RMI, which has no HTTP).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Wire {
+    up: f64,
+    down: f64,
+    body: Option<(f64, f64)>,
+}
+
+/// Where a row's byte count is read.
+enum Meter {
+    /// The counting relay in front of the row's server, its client's second connection going
+    /// through it (recording, for the bodies).
+    Relay(Relay),
+    /// The counting sockets of the Java RMI client's `bench-counted` stub (`SeedCountingSockets`).
+    JavaSockets,
+}
+
+/// Sends `use WHAT` to a Java client (a new client of WHAT, or the counted RMI stub).
+fn java_use(driver: &mut Driver, what: &str) -> Result<(), String> {
+    let Driver::Java(peer) = driver else { return Err("not a Java client".into()) };
+    java_times(&peer.ask(&format!("use {what}"), &["TIMES", "FAIL"], JAVA_BATCH_TIMEOUT)?, 0).map(|_| ())
+}
+
+/// The Java RMI client's counts so far, from its `BYTES up down` answer.
+fn java_bytes(driver: &mut Driver) -> Result<(u64, u64), String> {
+    let Driver::Java(peer) = driver else { return Err("not a Java client".into()) };
+    let line = peer.ask("bytes", &["BYTES", "FAIL"], JAVA_BATCH_TIMEOUT)?;
+    let f: Vec<u64> = line.split_whitespace().skip(1).filter_map(|t| t.parse().ok()).collect();
+    match f[..] {
+        [up, down] => Ok((up, down)),
+        _ => Err(format!("SeedJavaClient answered `{line}` to bytes")),
+    }
+}
+
+impl Meter {
+    /// Starts counting (after [`SETTLE`]); the Java counts so far, to subtract.
+    fn start(&self, driver: &mut Driver) -> Result<(u64, u64), String> {
+        std::thread::sleep(SETTLE);
+        match self {
+            Meter::Relay(relay) => {
+                relay.reset();
+                relay.record(true);
+                Ok((0, 0))
+            }
+            Meter::JavaSockets => java_bytes(driver),
+        }
+    }
+
+    /// The bytes per call of the `calls` calls since [`Meter::start`] answered `before`; the
+    /// bodies parsed from the relay's recording in `framing` (checked to hold one request per
+    /// call for HTTP/1.1, so a client that went around the relay is caught).
+    fn read(
+        &self,
+        driver: &mut Driver,
+        before: (u64, u64),
+        framing: Option<Framing>,
+        calls: usize,
+    ) -> Result<Wire, String> {
+        std::thread::sleep(SETTLE);
+        let k = calls.max(1) as f64;
+        let (up, down, body) = match self {
+            Meter::Relay(relay) => {
+                let counts = relay.counts();
+                relay.record(false);
+                let body = match framing {
+                    Some(f) => {
+                        let (q, r) = wire::bodies(&relay.taps(), f)?;
+                        if f == Framing::Http1 && q.messages != calls {
+                            return Err(format!("the relay saw {} requests for {calls} calls", q.messages));
+                        }
+                        Some((q.bytes as f64 / k, r.bytes as f64 / k))
+                    }
+                    None => None,
+                };
+                (counts.up, counts.down, body)
+            }
+            Meter::JavaSockets => {
+                let (up, down) = java_bytes(driver)?;
+                (up.saturating_sub(before.0), down.saturating_sub(before.1), None)
+            }
+        };
+        if up == 0 || down == 0 {
+            return Err(format!("{up} bytes up and {down} down were counted for {calls} calls"));
+        }
+        Ok(Wire { up: up as f64 / k, down: down as f64 / k, body })
+    }
+}
+
 /// A row of experiment 2 while the rounds run: its two series, its live server and client,
 /// and the measured round trips so far.
 struct Row {
@@ -446,6 +565,8 @@ struct Row {
     w1_bytes: Vec<(f64, f64)>,
     w2_us: Vec<Vec<f64>>,
     w2_bytes: (f64, f64),
+    /// The byte count per list size, then W2's.
+    wire: Vec<Option<Wire>>,
 }
 
 impl Row {
@@ -475,6 +596,83 @@ impl Row {
         self.w2_bytes = (b.req, b.rep);
         Ok(())
     }
+
+    /// The byte count, after the rounds: a second client of the row's server (a Java row's
+    /// client switches to it, `use`) goes through a counting relay (RMI: the counted stub), and
+    /// per list size and W2 makes [`BYTES_WARMUP`] uncounted calls, then `c.byte_calls` counted
+    /// ones; every reply checked as in the rounds.
+    fn count_bytes(&mut self, rt: &Runtime, c: &Counts) -> Result<(), String> {
+        let p = self.p;
+        let Some((driver, server)) = self.live.as_mut() else { return Ok(()) };
+        let mut target = SocketAddr::from(([127, 0, 0, 1], server.port));
+        // SEED_BREAK_RELAY=ID: that row's relay forwards to a port nobody listens on
+        // (tests/seed.rs checks that the byte count then fails the row, and the run goes on)
+        if std::env::var("SEED_BREAK_RELAY").is_ok_and(|v| v == p.id) {
+            let closed = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr());
+            target = closed.map_err(|e| format!("SEED_BREAK_RELAY: {e}"))?;
+        }
+        let relay = || Relay::counting(target).map_err(|e| format!("counting relay: {e}"));
+        let mut own = None;
+        let meter = match p.kind {
+            Kind::Java("rmi", _) => {
+                java_use(driver, "counted")?;
+                Meter::JavaSockets
+            }
+            Kind::Java(..) | Kind::JavaPeer(_) => {
+                let relay = relay()?;
+                java_use(driver, &format!("http://{}/bench", relay.local_addr()))?;
+                Meter::Relay(relay)
+            }
+            _ => {
+                let relay = relay()?;
+                own = Some(rust_client(p, rt, &relay.local_addr().to_string())?);
+                Meter::Relay(relay)
+            }
+        };
+        let d = match own.as_mut() {
+            Some(d) => d,
+            None => driver,
+        };
+        let works = c.sizes.iter().map(|&n| Work::Items(n)).chain(std::iter::once(Work::Exchange));
+        for (k, w) in works.enumerate() {
+            let at = |e: String| match w {
+                Work::Items(n) => format!("n = {n}: {e}"),
+                Work::Exchange => format!("W2: {e}"),
+            };
+            d.batch(rt, w, BYTES_WARMUP, 0).map_err(at)?;
+            let before = meter.start(d).map_err(at)?;
+            d.batch(rt, w, 0, c.byte_calls).map_err(at)?;
+            self.wire[k] = Some(meter.read(d, before, p.framing(), c.byte_calls).map_err(at)?);
+        }
+        if matches!(meter, Meter::Relay(_)) && matches!(p.kind, Kind::Java(..) | Kind::JavaPeer(_)) {
+            java_use(d, "direct")?;
+        }
+        Ok(())
+    }
+}
+
+/// Puts a point's byte count into its values: `request_socket_bytes` and `reply_socket_bytes`,
+/// and `request_bytes` and `reply_bytes` from the relay's recording where there are bodies. A
+/// Rust client's own count of the bodies (`client`, NaN for Java) must agree: the difference, if
+/// any, is returned for a note.
+fn put_wire(p: &mut Point, w: Option<Wire>, client: (f64, f64)) -> Option<String> {
+    let w = w?;
+    p.values.insert("request_socket_bytes".into(), w.up);
+    p.values.insert("reply_socket_bytes".into(), w.down);
+    let Some((q, r)) = w.body else {
+        p.values.remove("request_bytes");
+        p.values.remove("reply_bytes");
+        return None;
+    };
+    p.values.insert("request_bytes".into(), q);
+    p.values.insert("reply_bytes".into(), r);
+    let differs = |a: f64, b: f64| a.is_finite() && (a - b).abs() > 0.5;
+    (differs(client.0, q) || differs(client.1, r)).then(|| {
+        format!(
+            "at x = {}: the client counted {:.0} / {:.0} body bytes, the relay's recording {q:.0} / {r:.0}",
+            p.x, client.0, client.1
+        )
+    })
 }
 
 fn fig(id: &str, title: &str, kind: &str, x: &str, y: &str, series: Vec<Series>) -> Figure {
@@ -499,7 +697,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let t0 = Instant::now();
     let c = Counts::of(opts.mode);
     let protos = selected(opts);
-    pb.set_length((protos.len() * (c.rounds + 1)) as u64 + 1);
+    pb.set_length((protos.len() * (c.rounds + 2)) as u64 + 1);
     let needs_java = protos.iter().any(|p| p.needs_java());
     let java = if needs_java { Some(javapeer::java()) } else { None };
     let peers = match &java {
@@ -523,6 +721,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             w1_bytes: vec![(f64::NAN, f64::NAN); c.sizes.len()],
             w2_us: Vec::new(),
             w2_bytes: (f64::NAN, f64::NAN),
+            wire: vec![None; c.sizes.len() + 1],
         };
         let unavailable = match (&java, &peers, p.kind) {
             (Some(Err(e)), _, _) => Some(e.clone()),
@@ -577,21 +776,47 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             pb.inc(1);
         }
     }
+    // the byte count of every live row, after the rounds (so the timed calls are not relayed)
+    for row in &mut rows {
+        if let (true, Some(rt)) = (row.live.is_some(), rt.as_ref()) {
+            pb.set_message(format!("bytes: {}", row.p.label));
+            if let Err(e) = row.count_bytes(rt, &c) {
+                row.fail(format!("byte count: {e}"));
+            }
+        }
+        pb.inc(1);
+    }
     let mut w1_rows = Vec::new();
     let mut w2_rows = Vec::new();
     for mut row in rows {
         if row.live.take().is_some() && row.w1.status == Status::Ok {
+            let mut checks = Vec::new();
             row.w1.points = c
                 .sizes
                 .iter()
                 .enumerate()
-                .map(|(k, &n)| rounds::point(n as f64, &row.w1_us[k], row.w1_bytes[k].0, row.w1_bytes[k].1))
+                .map(|(k, &n)| {
+                    let mut p = rounds::point(n as f64, &row.w1_us[k], row.w1_bytes[k].0, row.w1_bytes[k].1);
+                    checks.extend(put_wire(&mut p, row.wire[k], row.w1_bytes[k]));
+                    p
+                })
                 .collect();
-            row.w2.points = vec![rounds::point(0.0, &row.w2_us, row.w2_bytes.0, row.w2_bytes.1)];
+            let mut p = rounds::point(0.0, &row.w2_us, row.w2_bytes.0, row.w2_bytes.1);
+            let w2_check = put_wire(&mut p, row.wire[c.sizes.len()], row.w2_bytes);
+            row.w2.points = vec![p];
+            if !checks.is_empty() {
+                row.w1.notes.insert("bytes check".into(), checks.join("; "));
+            }
+            if let Some(check) = w2_check {
+                row.w2.notes.insert("bytes check".into(), check);
+            }
         }
-        if matches!(row.p.kind, Kind::Java(..) | Kind::JavaPeer(_)) {
+        if row.p.framing().is_none() {
             for s in [&mut row.w1, &mut row.w2] {
-                s.notes.insert("bytes".into(), "not measured (Java client)".into());
+                s.notes.insert(
+                    "bytes".into(),
+                    "no HTTP body (JRMP); socket bytes counted by the client's sockets (SeedCountingSockets)".into(),
+                );
             }
         }
         w1_rows.push(row.w1);
@@ -633,8 +858,20 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              (in brackets), and ⚠ marks a point whose spread exceeds {:.0} % of its median. \
              Every reply is checked (W1: length and the first, middle and last item; W2: the \
              whole graph). Rust clients run on one current-thread tokio runtime; Java clients \
-             and servers with `{}`. Bytes are HTTP body bytes per call as the Rust client \
-             counted them (the Java clients do not count).",
+             and servers with `{}`. **Bytes** are counted apart from the timed calls, after the \
+             last round: a second client of each row's server (a Java row's client switches to \
+             one) connects through a counting TCP relay in the suite's process and makes, per list \
+             size and for W2, {} uncounted calls and then {} counted ones; the relay counts the \
+             bytes on the socket in each direction (HTTP headers, chunk and HTTP/2 framing \
+             included; the connection's set-up falls in the uncounted calls) and keeps a copy of \
+             them, from which the request and reply bodies are read (HTTP/1.1: `Content-Length` \
+             or the chunks' sizes; gRPC: the payload of the HTTP/2 DATA frames, i.e. its 5-byte \
+             prefix and the protobuf message), so every row's bytes are counted the same way, Java \
+             clients included. A Rust client's own count of its bodies in the rounds is checked \
+             against the relay's. RMI is not relayed, since its stub connects to the exported \
+             object's own port, not the registry's: the Java server exports a second instance \
+             with a client socket factory that counts at the socket's streams in the client's JVM \
+             (`SeedCountingSockets`), the same bytes a relay would see; JRMP has no HTTP body.",
             c.prewarm,
             c.prewarm_secs,
             c.warmup,
@@ -647,7 +884,9 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             c.rounds * c.measured,
             c.rounds * c.w2_measured,
             100.0 * rounds::FLAG,
-            javapeer::flags()
+            javapeer::flags(),
+            BYTES_WARMUP,
+            c.byte_calls,
         ),
         figures: vec![
             fig(
@@ -970,6 +1209,33 @@ fn observations(w1: &[Series], w2: &[Series], shared: &Figure) -> Vec<String> {
             _ => "n/a".into(),
         }
     ));
+    // the socket bytes of one W2 call, both directions, and what the transport adds to the bodies
+    let mut wire: Vec<(&str, f64, Option<f64>)> = w2
+        .iter()
+        .filter(|s| s.status == Status::Ok)
+        .filter_map(|s| {
+            let v = &s.at(0.0)?.values;
+            let socket = v.get("request_socket_bytes")? + v.get("reply_socket_bytes")?;
+            let body = v.get("request_bytes").zip(v.get("reply_bytes")).map(|(q, r)| q + r);
+            Some((s.label.as_str(), socket, body.map(|b| socket - b)))
+        })
+        .collect();
+    wire.sort_by(|a, b| a.1.total_cmp(&b.1));
+    if !wire.is_empty() {
+        obs.push(format!(
+            "On the socket, one W2 call moves (both directions, fewest first): {}. Beyond the bodies, the \
+             transport adds per call: {} (HTTP/1.1 request and status lines and headers, chunk sizes; for gRPC \
+             HTTP/2's frame headers, HPACK-coded headers and flow control){}.",
+            wire.iter().map(|(l, b, _)| format!("{l} {b:.0} B")).collect::<Vec<_>>().join(", "),
+            wire.iter().filter_map(|(l, _, o)| Some(format!("{l} {:.0} B", (*o)?))).collect::<Vec<_>>().join(", "),
+            if wire.iter().any(|(_, _, o)| o.is_none()) {
+                "; RMI has no HTTP: its JRMP call and return messages, Java serialization of the arguments \
+                 and result included, are all it sends"
+            } else {
+                ""
+            }
+        ));
+    }
     let kept: Vec<&str> = shared
         .series
         .iter()

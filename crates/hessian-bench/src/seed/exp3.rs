@@ -188,8 +188,14 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let (warm, secs) = seconds(opts.mode);
     let mut findings = Vec::new();
     let kb = |b: f64| b / 1000.0;
-    let measured =
-        |id: &str, n: f64| bytes_of(&rows, id, n).map_or("not measured".to_owned(), |b| format!("{b:.0} bytes"));
+    // a cell without bytes says why: its row was skipped (no Java) or failed (see the table)
+    let why = |id: &str| match rows.iter().find(|r| r.id == id).map(|r| &r.status) {
+        Some(Status::Skipped) => "— (row skipped)".to_owned(),
+        Some(Status::Failed) => "— (row failed)".to_owned(),
+        _ => "— (no such point)".to_owned(),
+    };
+    let measured = |id: &str, n: f64| bytes_of(&rows, id, n).map_or_else(|| why(id), |b| format!("{b:.0} bytes"));
+    let kilo = |id: &str| bytes_of(&rows, id, 10_000.0).map_or_else(|| why(id), |b| format!("{:.1} KB", kb(b)));
     findings.push(format!(
         "**Seed Table 10-1 beside the measured Java bytes.**\n\n\
          | class | seed, 1 instance | measured, 1 instance | seed, 10,000 | measured, 10,000 |\n|---|---:|---:|---:|---:|\n\
@@ -209,11 +215,11 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
          the seed's does, which is why Money costs ~31 bytes per instance against \
          EfficientMoney's 13.",
         measured("java-jos-money", 1.0),
-        bytes_of(&rows, "java-jos-money", 10_000.0).map_or("not measured".into(), |b| format!("{:.1} KB", kb(b))),
+        kilo("java-jos-money"),
         measured("java-jos-efficient", 1.0),
-        bytes_of(&rows, "java-jos-efficient", 10_000.0).map_or("not measured".into(), |b| format!("{:.1} KB", kb(b))),
+        kilo("java-jos-efficient"),
         measured("java-jos-really-efficient", 1.0),
-        bytes_of(&rows, "java-jos-really-efficient", 10_000.0).map_or("not measured".into(), |b| format!("{:.1} KB", kb(b))),
+        kilo("java-jos-really-efficient"),
         match (bytes_of(&rows, "java-jos-money", 10_000.0), bytes_of(&rows, "java-jos-efficient", 10_000.0)) {
             (Some(m), Some(e)) if (kb(m) - 309.0).abs() < 1.0 && (kb(e) - 130.0).abs() < 1.0 => "match the seed's to the kilobyte",
             (Some(_), Some(_)) => "differ from the seed's (see the measured values)",

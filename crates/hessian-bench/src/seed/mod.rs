@@ -24,6 +24,7 @@ pub mod results;
 pub mod rounds;
 pub mod stats;
 pub mod study;
+pub mod wire;
 pub mod xmlrpc;
 
 use std::path::PathBuf;

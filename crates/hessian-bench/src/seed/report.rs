@@ -187,43 +187,81 @@ fn line_tables(out: &mut String, f: &Figure) {
         let _ = writeln!(out, "\n{text}");
     }
     let xs = xs_of(f);
-    let _ = writeln!(out, "\nRequest / reply body bytes per call:\n");
-    let _ = write!(out, "| protocol |");
-    xs.iter().for_each(|x| {
-        let _ = write!(out, " n={x} |");
-    });
-    out.push_str("\n|---|");
-    xs.iter().for_each(|_| out.push_str("---:|"));
-    out.push('\n');
-    for s in f.series.iter().filter(|s| s.status == Status::Ok) {
-        let _ = write!(out, "| {} |", s.label);
-        for x in &xs {
-            match (value(s, *x, "request_bytes"), value(s, *x, "reply_bytes")) {
-                (Some(q), Some(r)) => {
-                    let _ = write!(out, " {q:.0} / {r:.0} |");
-                }
-                _ => out.push_str(" not measured |"),
-            }
-        }
+    let ok: Vec<&Series> = f.series.iter().filter(|s| s.status == Status::Ok).collect();
+    let socket = ok.iter().any(|s| s.points.iter().any(|p| p.values.contains_key("request_socket_bytes")));
+    let tables: &[(&str, &str, &str)] = if socket {
+        &[
+            (
+                "Request / reply body bytes per call (HTTP bodies; gRPC: the DATA frames' payload):",
+                "request_bytes",
+                "reply_bytes",
+            ),
+            (
+                "Bytes on the socket per call, client → server / server → client (everything the connection \
+                 carried: headers, framing and body):",
+                "request_socket_bytes",
+                "reply_socket_bytes",
+            ),
+        ]
+    } else {
+        &[("Request / reply body bytes per call:", "request_bytes", "reply_bytes")]
+    };
+    for (intro, up, down) in tables {
+        let _ = writeln!(out, "\n{intro}\n");
+        let _ = write!(out, "| protocol |");
+        xs.iter().for_each(|x| {
+            let _ = write!(out, " n={x} |");
+        });
+        out.push_str("\n|---|");
+        xs.iter().for_each(|_| out.push_str("---:|"));
         out.push('\n');
+        for s in &ok {
+            let _ = write!(out, "| {} |", s.label);
+            for x in &xs {
+                match (value(s, *x, up), value(s, *x, down)) {
+                    (Some(q), Some(r)) => {
+                        let _ = write!(out, " {q:.0} / {r:.0} |");
+                    }
+                    // a row that has socket bytes but no bodies has no HTTP (RMI)
+                    _ if value(s, *x, "request_socket_bytes").is_some() => out.push_str(" no HTTP body |"),
+                    _ => out.push_str(" — |"),
+                }
+            }
+            out.push('\n');
+        }
     }
 }
 
 fn roundtrip_table(out: &mut String, f: &Figure) {
     let rounds = f.series.iter().flat_map(|s| &s.points).any(|p| rounds::spread(p).is_some());
     let median = if rounds { "median µs [per-round medians, lowest–highest]" } else { "median µs" };
+    let socket = f.series.iter().any(|s| value(s, 0.0, "request_socket_bytes").is_some());
     let _ = writeln!(
         out,
-        "| protocol | mean µs | {median} | p99 µs | min–max µs | calls | request B | reply B | status | notes |"
+        "| protocol | mean µs | {median} | p99 µs | min–max µs | calls | request B | reply B |{} status | notes |",
+        if socket { " socket B → | socket B ← |" } else { "" }
     );
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|{}---|---|", if socket { "---:|---:|" } else { "" });
     for s in &f.series {
         let p = s.points.first();
         let t = p.map(|p| p.time_us).unwrap_or_default();
         let notes = s.notes.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("; ");
+        let body = |key: &str| match value(s, 0.0, key) {
+            None if value(s, 0.0, "request_socket_bytes").is_some() => "no HTTP body".to_owned(),
+            v => bytes(v),
+        };
+        let sockets = if socket {
+            format!(
+                " {} | {} |",
+                bytes(value(s, 0.0, "request_socket_bytes")),
+                bytes(value(s, 0.0, "reply_socket_bytes"))
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | {}{} | {} | {}–{} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {}{} | {} | {}–{} | {} | {} | {} |{} {} | {} |",
             s.label,
             us(t.mean),
             us(t.median),
@@ -232,8 +270,9 @@ fn roundtrip_table(out: &mut String, f: &Figure) {
             us(t.min),
             us(t.max),
             t.n,
-            bytes(value(s, 0.0, "request_bytes")),
-            bytes(value(s, 0.0, "reply_bytes")),
+            body("request_bytes"),
+            body("reply_bytes"),
+            sockets,
             status_cell(s),
             notes
         );
