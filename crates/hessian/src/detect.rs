@@ -23,26 +23,7 @@
 use crate::h1::codes as h1;
 use crate::h2::codes as h2;
 
-/// A wire format of the Hessian family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// Hessian 2.0.
-    Hessian2,
-    /// Hessian 1.0.2.
-    Hessian1,
-    /// Burlap 1.0 (XML).
-    Burlap,
-}
-
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Format::Hessian2 => "Hessian 2",
-            Format::Hessian1 => "Hessian 1",
-            Format::Burlap => "Burlap",
-        })
-    }
-}
+pub use crate::envelope::Format;
 
 const H2: &[Format] = &[Format::Hessian2];
 const H1: &[Format] = &[Format::Hessian1];

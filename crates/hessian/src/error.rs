@@ -39,6 +39,18 @@ pub enum PathSegment {
     Index(usize),
 }
 
+/// A type map's digest as 32 lower-case hex digits (the form of the extension's HTTP headers;
+/// `negotiate::to_hex` is this).
+pub(crate) fn digest_hex(digest: &[u8; 16]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(32);
+    for b in digest {
+        s.push(char::from(HEX[usize::from(b >> 4)]));
+        s.push(char::from(HEX[usize::from(b & 15)]));
+    }
+    s
+}
+
 /// Renders a path given innermost first: `Item.added`, `Order.lines[2].price`, `[3] Item.added`.
 fn render_path(path: &[PathSegment], f: &mut fmt::Formatter<'_>) -> fmt::Result {
     let mut after_field = false;
@@ -296,7 +308,7 @@ pub enum ErrorKind {
     /// A referring message (`H 02 01 T <digest>`, the negotiation extension) names a type map
     /// the receiver does not have: nothing after the digest was read (the sender resends the
     /// message plain).
-    #[error("unknown type map {}", crate::negotiate::to_hex(.0))]
+    #[error("unknown type map {}", digest_hex(.0))]
     UnknownTypeMap([u8; 16]),
     /// A message from a higher layer (e.g. serde's custom errors).
     #[error("{0}")]

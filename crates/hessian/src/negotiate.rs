@@ -364,13 +364,7 @@ pub fn digest_of(canonical: &[u8]) -> Digest {
 
 /// A digest as 32 lower-case hex digits.
 pub fn to_hex(digest: &Digest) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(32);
-    for b in digest {
-        s.push(char::from(HEX[usize::from(b >> 4)]));
-        s.push(char::from(HEX[usize::from(b & 15)]));
-    }
-    s
+    crate::error::digest_hex(digest)
 }
 
 /// A digest from 32 hex digits (either case, surrounding whitespace ignored), else `None`.

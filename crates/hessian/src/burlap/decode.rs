@@ -8,10 +8,10 @@
 //! resolved, so nothing ever expands.
 
 use super::text;
+use crate::envelope::{Call, CallHeader, CallItem, Fault, RawReply, Reply, ReplyItem};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::java_utf8;
 use crate::kind::Kind;
-use crate::message::{Call, CallHeader, CallItem, Fault, RawReply, Reply, ReplyItem};
 use crate::read::{finish_str, Read, Reference, SliceRead};
 use crate::token::{forward_token_read, read_whole, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};

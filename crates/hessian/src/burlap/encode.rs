@@ -7,9 +7,9 @@
 //! escapes them like strings otherwise (Java's raw output would be unreadable, even by Java).
 
 use super::text;
+use crate::envelope::{Call, Fault, Reply};
 use crate::error::{Error, ErrorKind, Result};
 use crate::java_utf8;
-use crate::message::{Call, Fault, Reply};
 use crate::token::{self, forward_token_write, TokenWrite};
 use crate::value::{Object, Value};
 use crate::write::Output;

@@ -6,9 +6,9 @@
 //! [`crate::convert`] turns them into objects for a Hessian 2 peer.
 
 use super::codes::*;
+use crate::envelope::{Call, CallHeader, CallItem, Fault, Reply, ReplyItem};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::kind::Kind;
-use crate::message::{Call, CallHeader, CallItem, Fault, Reply, ReplyItem};
 use crate::read::{finish_str, IoRead, Read, Reference, SliceRead};
 use crate::token::{byte_token_read, forward_token_read, read_whole, ListHead, MapHead, Scalar, TokenRead};
 use crate::value::{List, Map, Remote, Value};

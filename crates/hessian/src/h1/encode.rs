@@ -7,9 +7,9 @@
 //! keys are the field names, `M t <class> (S field value)* z`.
 
 use super::codes::*;
+use crate::envelope::{Call, Fault, Reply};
 use crate::error::{Error, ErrorKind, Result};
 use crate::java_utf8;
-use crate::message::{Call, Fault, Reply};
 use crate::token::{self, forward_token_write, TokenWrite};
 use crate::value::{Object, Value};
 use crate::write::Output;

@@ -12,8 +12,8 @@
 
 use super::codes::{BC_CALL, BC_END, BC_FAULT, BC_MAP, BC_MAP_UNTYPED, BC_REPLY, BC_VERSION};
 use super::{Decoder, Encoder};
+use crate::envelope::{Call, CallHeader, Fault, Reply};
 use crate::error::{Error, ErrorKind, Limits, Result};
-use crate::message::{Call, CallHeader, Fault, Reply};
 use crate::read::Read;
 use crate::token::read_whole;
 use crate::value::Value;

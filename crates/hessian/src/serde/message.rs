@@ -29,12 +29,12 @@
 //! ```
 
 use super::{burlap, h1, h2, ser};
+use crate::envelope::Format;
+use crate::envelope::{CallHeader, Fault};
 use crate::error::{Error, ErrorKind, Limits, Result};
-use crate::message::{CallHeader, Fault};
 use crate::negotiate::{Digest, Seeds, TypeMap};
 use crate::read::SliceRead;
 use crate::value::{ClassDef, Value};
-use crate::Format;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -650,7 +650,7 @@ fn read_reply<'de, T: Deserialize<'de>>(de: &mut AnyDeserializer<'de>) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::Call;
+    use crate::envelope::Call;
     use serde::{Deserialize, Serialize};
 
     #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
