@@ -2,25 +2,6 @@
 //! limits.
 #![no_main]
 
-use hessian::{burlap, Limits};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let strict = Limits::default()
-        .with_max_depth(4)
-        .with_max_collection_len(8)
-        .with_max_string_len(16)
-        .with_max_binary_len(16)
-        .with_max_class_defs(2)
-        .with_max_refs(8)
-        .with_max_message_size(256)
-        .with_max_ref_copy_bytes(1024);
-    if let Ok(v) = burlap::from_slice(data) {
-        let r = burlap::from_reader(data).expect("the reader accepts what the slice accepts");
-        assert!(hessian_testkit::catalogue::same_value(&v, &r), "slice and reader disagree");
-        let _ = burlap::to_vec(&v);
-    }
-    let _ = burlap::from_slice_with_limits(data, strict);
-    let _ = burlap::call_from_slice(data, hessian::Limits::default());
-    let _ = burlap::reply_from_slice(data, hessian::Limits::default());
-});
+fuzz_target!(|data: &[u8]| hessian_fuzz::decode_target!(burlap, data, may_encode));

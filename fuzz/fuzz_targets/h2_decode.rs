@@ -6,18 +6,6 @@
 use hessian::{h2, Limits};
 use libfuzzer_sys::fuzz_target;
 
-fn strict() -> Limits {
-    Limits::default()
-        .with_max_depth(4)
-        .with_max_collection_len(8)
-        .with_max_string_len(16)
-        .with_max_binary_len(16)
-        .with_max_class_defs(2)
-        .with_max_refs(8)
-        .with_max_message_size(256)
-        .with_max_ref_copy_bytes(1024)
-}
-
 fuzz_target!(|data: &[u8]| {
     let from_slice = h2::from_slice(data);
     let from_reader = h2::from_reader(data);
@@ -30,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
         // Java's writer does (first run of this target, see docs/fuzzing.md).
         let _ = h2::to_vec(v);
     }
-    let _ = h2::from_slice_with_limits(data, strict());
+    let _ = h2::from_slice_with_limits(data, hessian_fuzz::strict_limits());
     let mut d = h2::Decoder::from_slice(data);
     for _ in 0..16 {
         if d.read_value().is_err() {
@@ -38,5 +26,5 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let _ = h2::message::call_from_slice(data, Limits::default());
-    let _ = h2::message::reply_from_slice(data, strict());
+    let _ = h2::message::reply_from_slice(data, hessian_fuzz::strict_limits());
 });
