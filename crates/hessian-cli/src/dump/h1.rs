@@ -81,19 +81,12 @@ impl<'de> Dumped<'de> for Decoder<'de, SliceRead<'de>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_util::has;
     use super::*;
     use hessian::{h1, Call, Value};
 
     fn trace(data: &[u8]) -> (String, Result<()>) {
-        let mut out = Vec::new();
-        let r = dump(data, &mut out);
-        (String::from_utf8(out).unwrap(), r)
-    }
-
-    fn has(t: &str, needles: &[&str]) {
-        for n in needles {
-            assert!(t.contains(n), "missing {n:?} in\n{t}");
-        }
+        super::super::test_util::trace_of(dump, data)
     }
 
     #[test]

@@ -154,9 +154,7 @@ mod tests {
     use hessian::{ClassDef, Value};
 
     fn trace(data: &[u8]) -> (String, Result<()>) {
-        let mut out = Vec::new();
-        let r = dump(data, &mut out);
-        (String::from_utf8(out).unwrap(), r)
+        super::super::test_util::trace_of(dump, data)
     }
 
     #[test]

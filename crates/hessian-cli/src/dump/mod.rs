@@ -579,6 +579,28 @@ impl<'a, 'o, D: Dumped<'a>> Walk<'a, 'o, D> {
     }
 }
 
+/// What the walkers' tests share: a walk's trace as text with its result, and a check that a
+/// trace holds every needle.
+#[cfg(test)]
+pub(crate) mod test_util {
+    /// Runs `walk` over `data`: the trace it wrote and its result.
+    pub(crate) fn trace_of(
+        walk: fn(&[u8], &mut dyn std::io::Write) -> hessian::Result<()>,
+        data: &[u8],
+    ) -> (String, hessian::Result<()>) {
+        let mut out = Vec::new();
+        let r = walk(data, &mut out);
+        (String::from_utf8(out).expect("a trace is UTF-8"), r)
+    }
+
+    /// Fails unless `t` contains every one of `needles`.
+    pub(crate) fn has(t: &str, needles: &[&str]) {
+        for n in needles {
+            assert!(t.contains(n), "missing {n:?} in\n{t}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use hessian::{h1, h2, Call, ClassDef, Fault, Value};
