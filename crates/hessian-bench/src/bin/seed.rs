@@ -281,7 +281,7 @@ fn main() -> ExitCode {
         load_at_end: seed::machine::load_average(),
         experiments,
         compare: None,
-        servers: servers.as_deref().map(|url| seed::results::Servers::of(url, opts.remote.as_ref())),
+        servers: servers.as_deref().zip(opts.remote.as_ref()).map(|(url, r)| seed::results::Servers::of(url, r)),
     };
     if let Some(s) = &run.servers {
         let note = s.method_note();

@@ -186,11 +186,11 @@ impl Servers {
         "**Servers remote, but not here**: this experiment has no server; it ran on the client machine.";
 
     /// What the report and `results.json` say of the server machine at `url`.
-    pub fn of(url: &str, remote: Option<&Result<crate::seed::remote::Remote, String>>) -> Servers {
+    pub fn of(url: &str, remote: &Result<crate::seed::remote::Remote, String>) -> Servers {
         let client_host = crate::seed::remote::host_name();
         let client_commit = crate::seed::remote::commit();
         match remote {
-            Some(Ok(r)) => {
+            Ok(r) => {
                 let d = &r.directory;
                 Servers {
                     url: url.to_owned(),
@@ -206,7 +206,7 @@ impl Servers {
                     error: None,
                 }
             }
-            Some(Err(e)) => Servers {
+            Err(e) => Servers {
                 url: url.to_owned(),
                 remote: true,
                 host: "unknown".into(),
@@ -218,19 +218,6 @@ impl Servers {
                 servers: BTreeMap::new(),
                 unavailable: BTreeMap::new(),
                 error: Some(e.clone()),
-            },
-            None => Servers {
-                url: url.to_owned(),
-                remote: true,
-                host: "unknown".into(),
-                client_host,
-                version: String::new(),
-                commit: String::new(),
-                client_commit,
-                machine: serde_json::Value::Null,
-                servers: BTreeMap::new(),
-                unavailable: BTreeMap::new(),
-                error: Some("not fetched".into()),
             },
         }
     }
