@@ -107,6 +107,18 @@ pub struct Config {
     pub json: Option<PathBuf>,
     /// No Markdown on stdout.
     pub quiet: bool,
+    /// Servers already running, on another machine say (the seed suite's `--servers`): none is
+    /// started then.
+    pub remote: Option<RemoteServers>,
+}
+
+/// The servers of a run whose servers run elsewhere.
+#[derive(Clone, Debug)]
+pub struct RemoteServers {
+    /// The demo server (on one thread, as [`Config::rust_server`] says).
+    pub rust: SocketAddr,
+    /// Caucho's skeleton (`RpcJavaServer`) and `NegotiatingServer`, for the Java rows.
+    pub java: Option<(SocketAddr, SocketAddr)>,
 }
 
 impl Config {
@@ -129,6 +141,7 @@ impl Config {
             rust_server: serve_demo(&default_hessian()),
             json: None,
             quiet: false,
+            remote: None,
         }
     }
 
@@ -501,16 +514,18 @@ impl Proto {
 // ---------------------------------------------------------------------------------------------
 // servers
 
-/// A server child process, killed and reaped on drop.
+/// A server child process, killed and reaped on drop (or a server running elsewhere, no child).
 struct Server {
-    child: Child,
+    child: Option<Child>,
     addr: SocketAddr,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(child) = self.child.as_mut() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
@@ -537,7 +552,11 @@ impl Server {
             None => line.split("http://").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|a| a.parse().ok()),
         }
         .ok_or_else(|| format!("the Rust server printed {line:?}"))?;
-        Ok(Server { child, addr })
+        Ok(Server { child: Some(child), addr })
+    }
+
+    fn remote(addr: SocketAddr) -> Server {
+        Server { child: None, addr }
     }
 
     fn java(java: &Java, class: &str) -> Res<Server> {
@@ -555,7 +574,7 @@ impl Server {
             .strip_prefix("PORT ")
             .and_then(|p| p.parse().ok())
             .ok_or_else(|| format!("{class} printed {line:?}"))?;
-        Ok(Server { child, addr: SocketAddr::from(([127, 0, 0, 1], port)) })
+        Ok(Server { child: Some(child), addr: SocketAddr::from(([127, 0, 0, 1], port)) })
     }
 }
 
@@ -1089,7 +1108,10 @@ pub fn run(c: &Config) -> Res<Outcome> {
     say!();
     // The client's calls run on this thread (as the project's fastest client setup, rpc_probe).
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("runtime: {e}"))?;
-    let rust = Server::rust(&c.rust_server)?;
+    let rust = match &c.remote {
+        Some(r) => Server::remote(r.rust),
+        None => Server::rust(&c.rust_server)?,
+    };
     let rust_bench = rust.url("/bench");
     let java = if c.java { java() } else { None };
     let java_skipped = (c.java && java.is_none()).then(|| "Java or the Hessian jar is missing".to_owned());
@@ -1104,8 +1126,11 @@ pub fn run(c: &Config) -> Res<Outcome> {
     let (h2, h21) = rt.block_on(pair("Rust → Rust", [&base, &base], Work::W2, (c.warmup, Duration::ZERO), c.calls))?;
     rows.extend([h2, h21]);
     if let Some(java) = &java {
-        let plain = Server::java(java, c.plain_java_server.class())?;
-        let negotiating = Server::java(java, "NegotiatingServer")?;
+        let (plain, negotiating) = match c.remote.as_ref().map(|r| r.java) {
+            Some(Some((plain, negotiating))) => (Server::remote(plain), Server::remote(negotiating)),
+            Some(None) => return Err("the Java servers are not running elsewhere".into()),
+            None => (Server::java(java, c.plain_java_server.class())?, Server::java(java, "NegotiatingServer")?),
+        };
         let java_url = |p: Proto| if p == Proto::H21 { negotiating.url("/bench") } else { plain.url("/bench") };
         let java_urls = [java_url(Proto::H2), java_url(Proto::H21)];
         let [h2_url, h21_url] = &java_urls;

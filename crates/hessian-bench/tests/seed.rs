@@ -241,3 +241,157 @@ fn a_failing_peer_fails_its_row_and_the_run() {
     assert_eq!(row("msgpack")["points"][0]["values"]["rounds"].as_f64(), Some(2.0));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Live processes (zombies have no environment) whose environment holds `SEED_TEST_MARK=mark`:
+/// what a run left behind.
+fn marked(mark: &str) -> Vec<String> {
+    let needle = format!("SEED_TEST_MARK={mark}");
+    let entries = std::fs::read_dir("/proc").into_iter().flatten().flatten();
+    entries
+        .filter_map(|e| {
+            let env = std::fs::read(e.path().join("environ")).ok()?;
+            env.split(|b| *b == 0).any(|v| v == needle.as_bytes()).then(|| e.file_name().to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// Waits up to 10 s for no process to carry `mark`; the ones left, if any.
+fn none_left(mark: &str) -> Vec<String> {
+    let t0 = std::time::Instant::now();
+    loop {
+        let left = marked(mark);
+        if left.is_empty() || t0.elapsed().as_secs() > 10 {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// `seed serve-all`, killed (and so its servers) if the test fails before it stops it.
+struct ServeAll(std::process::Child);
+
+impl Drop for ServeAll {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn two_machines_over_loopback() {
+    use std::io::BufRead;
+    // the server machine: every server of this selection, Java rows included (a Java row needs
+    // Java on both sides: its client runs on the client machine)
+    let protocols = "hessian2.1,json,grpc,java-hessian2,java-rmi";
+    let mark = format!("serve-all-{}", std::process::id());
+    let mut serve_all = ServeAll(
+        Command::new(env!("CARGO_BIN_EXE_seed"))
+            .args(["serve-all", "--listen", "127.0.0.1:0", "--only", "1,2", "--protocols", protocols])
+            .env("SEED_TEST_MARK", &mark)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit())
+            .spawn()
+            .expect("start seed serve-all"),
+    );
+    let stdout = serve_all.0.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = std::io::BufReader::new(stdout).lines();
+        let _ = tx.send(lines.next().and_then(Result::ok).unwrap_or_default());
+        for _ in lines.map_while(Result::ok) {}
+    });
+    let url = rx.recv_timeout(std::time::Duration::from_secs(240)).expect("serve-all printed its directory");
+    assert!(url.starts_with("http://127.0.0.1:") && url.ends_with("/servers"), "first line: {url:?}");
+
+    // the client machine: the tiny suite against them
+    let out = std::env::temp_dir().join(format!("seed-remote-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let run = Command::new(env!("CARGO_BIN_EXE_seed"))
+        .args(["--tiny", "--only", "1,2", "--protocols", protocols, "--servers", &url, "--out"])
+        .arg(&out)
+        .output()
+        .expect("run seed --servers");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "seed --servers failed ({}):\n{stdout}\n{stderr}", run.status);
+    let report = std::fs::read_to_string(out.join("REPORT.md")).expect("REPORT.md written");
+    let json: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).expect("results.json"))
+        .expect("results.json is JSON");
+    // both hosts named, the servers said to be remote
+    let servers = &json["servers"];
+    assert_eq!(servers["remote"], true, "{servers}");
+    let (server_host, client_host) = (text(servers, "host"), text(&json["machine"], "host"));
+    assert!(!server_host.is_empty() && server_host != "unknown", "{servers}");
+    assert!(!client_host.is_empty() && text(servers, "client_host") == client_host, "{servers}");
+    assert!(report.contains("## Two machines") && report.contains("The servers were **remote**"), "{report}");
+    assert!(report.contains(&format!("ran on **{server_host}**")) && report.contains(&format!("on **{client_host}**")));
+    assert!(report.contains(&url) && report.contains("**Servers remote**"));
+    assert!(servers["servers"]["exp2-json"].as_str().is_some_and(|a| a.starts_with("127.0.0.1:")), "{servers}");
+    // every row ran against the remote servers (Java rows skipped only where Java is missing)
+    let ci = std::env::var_os("CI").is_some();
+    let mut ran = 0;
+    for e in json["experiments"].as_array().expect("experiments") {
+        for f in e["figures"].as_array().expect("figures") {
+            for s in f["series"].as_array().expect("series") {
+                match text(s, "status").as_str() {
+                    "ok" => ran += 1,
+                    "skipped" => assert!(!ci, "{} {} skipped under CI: {}", f["id"], s["id"], s["reason"]),
+                    other => panic!("{} {} is {other}: {}", f["id"], s["id"], s["reason"]),
+                }
+            }
+        }
+    }
+    assert!(ran > 10, "only {ran} rows ran");
+    let exp2 = &json["experiments"][1]["figures"][2]["series"];
+    let json_row = exp2.as_array().and_then(|v| v.iter().find(|s| s["id"] == "json")).expect("json row");
+    assert!(json_row["points"][0]["values"]["request_socket_bytes"].as_f64().is_some_and(|b| b > 0.0), "{json_row}");
+
+    // SIGTERM stops serve-all and every server it started
+    let pid = serve_all.0.id().to_string();
+    assert!(marked(&mark).len() > 1, "serve-all's servers are not running");
+    let killed = Command::new("kill").args(["-TERM", &pid]).status().expect("kill");
+    assert!(killed.success());
+    let _ = serve_all.0.wait();
+    assert_eq!(none_left(&mark), Vec::<String>::new(), "processes left after serve-all stopped");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn servers_that_do_not_answer_fail_their_rows() {
+    // a port nobody listens on
+    let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+    let out = std::env::temp_dir().join(format!("seed-noservers-{}", std::process::id()));
+    let mark = format!("no-servers-{}", std::process::id());
+    let run = Command::new(env!("CARGO_BIN_EXE_seed"))
+        .args(["--tiny", "--only", "1,2", "--protocols", "hessian2,json,java-hessian2"])
+        .args(["--servers", &format!("http://127.0.0.1:{port}/servers"), "--out"])
+        .arg(&out)
+        .env("SEED_TEST_MARK", &mark)
+        .output()
+        .expect("run seed --servers");
+    assert_eq!(run.status.code(), Some(1), "rows without their servers fail the run");
+    let report = std::fs::read_to_string(out.join("REPORT.md")).expect("report still written");
+    assert!(report.contains("## Failed rows") && report.contains("## Two machines"), "{report}");
+    assert!(report.contains("The server directory could not be read"), "{report}");
+    let json: Value = serde_json::from_slice(&std::fs::read(out.join("results.json")).expect("results.json"))
+        .expect("results.json is JSON");
+    assert!(json["servers"]["error"].as_str().is_some_and(|e| e.contains("cannot read the server directory")));
+    for e in json["experiments"].as_array().expect("experiments") {
+        for f in e["figures"].as_array().expect("figures") {
+            if f["id"] == "exp2-w2-shared" {
+                continue; // a codec-level figure: no server
+            }
+            for s in f["series"].as_array().expect("series") {
+                if s["status"] == "skipped" {
+                    continue; // Java missing here
+                }
+                assert_eq!(s["status"], "failed", "{} {}", f["id"], s["id"]);
+                let reason = text(s, "reason");
+                assert!(reason.contains(&format!("127.0.0.1:{port}")), "{} {}: {reason}", f["id"], s["id"]);
+            }
+        }
+    }
+    assert_eq!(none_left(&mark), Vec::<String>::new(), "processes left after the run");
+    let _ = std::fs::remove_dir_all(&out);
+}

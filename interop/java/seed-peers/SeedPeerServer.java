@@ -15,13 +15,16 @@ import org.springframework.remoting.httpinvoker.SimpleHttpInvokerServiceExporter
  *   <li>jaxws: the JAX-WS RI endpoint of SeedSoapBenchImpl (SOAP 1.1) published on a context of
  *       the JDK's HttpServer at /bench.
  * </ul>
- * Prints "PORT n" and serves until its stdin closes.
+ * Prints "PORT n" and serves until its stdin closes. Listens on the system properties seed.bind
+ * (default 127.0.0.1) and seed.port (default: any), set by `seed serve-all`.
  */
 public final class SeedPeerServer {
   private SeedPeerServer() {}
 
   public static void main(String[] args) throws Exception {
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
+    HttpServer server = HttpServer.create(
+        new InetSocketAddress(System.getProperty("seed.bind", "127.0.0.1"),
+            Integer.parseInt(System.getProperty("seed.port", "0"))), 256);
     server.setExecutor(Executors.newFixedThreadPool(4));
     switch (args.length > 0 ? args[0] : "") {
       case "spring": {

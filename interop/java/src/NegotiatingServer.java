@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * before decoding anything, and answers referring replies for a Hessian-Reply-Map it has. A map
  * whose digest the cache holds with another content (a collision, forced in tests by
  * TypeMap.DIGEST_BYTES) is neither kept nor listed. GET /stats prints its counters. Prints
- * "PORT n" and serves until killed.
+ * "PORT n" and serves until killed. With -Dseed.bind=ADDR it listens on ADDR (default 127.0.0.1);
+ * with -Dseed.lifeline=true it exits when its stdin closes (`seed serve-all`).
  * Usage: NegotiatingServer [port] [max maps] [max canonical bytes]
  */
 public class NegotiatingServer {
@@ -268,10 +269,11 @@ public class NegotiatingServer {
 
   public static void main(String[] args) throws Exception {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+    String bind = System.getProperty("seed.bind", "127.0.0.1");
     int maxMaps = args.length > 1 ? Integer.parseInt(args[1]) : 1024;
     long maxBytes = args.length > 2 ? Long.parseLong(args[2]) : 4L << 20;
     NegotiatingServer n = new NegotiatingServer(maxMaps, maxBytes);
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+    HttpServer server = HttpServer.create(new InetSocketAddress(bind, port), 256);
     server.setExecutor(Executors.newFixedThreadPool(8));
     n.mount(server, "/bench", n.counted(new RpcBenchServiceImpl(), RpcBenchService.class), RpcBenchService.class);
     n.mount(server, "/refs", n.counted(new RpcRefsServiceImpl(), RpcRefsService.class), RpcRefsService.class);
@@ -286,5 +288,12 @@ public class NegotiatingServer {
     server.start();
     System.out.println("PORT " + server.getAddress().getPort());
     System.out.flush();
+    if (Boolean.getBoolean("seed.lifeline")) {
+      // `seed serve-all` holds stdin open while it needs the server: exit when it closes
+      while (System.in.read() >= 0) {
+        // nothing to read
+      }
+      System.exit(0);
+    }
   }
 }

@@ -27,6 +27,8 @@ import java.util.concurrent.Executors;
  * /bench-chunked is /bench with replies sent chunked (Transfer-Encoding: chunked, as servlet
  * containers stream them) instead of with a Content-Length. Prints "PORT n" and serves until
  * killed. Usage: RpcJavaServer [port]
+ * With -Dseed.bind=ADDR it listens on ADDR (default 127.0.0.1); with -Dseed.lifeline=true it exits
+ * when its stdin closes (`seed serve-all`, the servers of a two-machine run).
  * With -Dhttps.keystore=FILE.p12 (PKCS12, password -Dhttps.password, default "changeit") it
  * serves https; with -Dauth.user=U -Dauth.password=P every path asks for HTTP basic
  * authentication (401 without it).
@@ -83,6 +85,7 @@ public class RpcJavaServer {
 
   public static void main(String[] args) throws Exception {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
+    String bind = System.getProperty("seed.bind", "127.0.0.1");
     String keystore = System.getProperty("https.keystore");
     HttpServer server;
     if (keystore != null) {
@@ -93,11 +96,11 @@ public class RpcJavaServer {
       kmf.init(ks, password);
       SSLContext ssl = SSLContext.getInstance("TLS");
       ssl.init(kmf.getKeyManagers(), null, null);
-      HttpsServer https = HttpsServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+      HttpsServer https = HttpsServer.create(new InetSocketAddress(bind, port), 256);
       https.setHttpsConfigurator(new HttpsConfigurator(ssl));
       server = https;
     } else {
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
+      server = HttpServer.create(new InetSocketAddress(bind, port), 256);
     }
     server.setExecutor(Executors.newFixedThreadPool(8));
     mount(server, "/bench", new RpcBenchServiceImpl(), RpcBenchService.class);
@@ -109,5 +112,12 @@ public class RpcJavaServer {
     server.start();
     System.out.println("PORT " + server.getAddress().getPort());
     System.out.flush();
+    if (Boolean.getBoolean("seed.lifeline")) {
+      // `seed serve-all` holds stdin open while it needs the server: exit when it closes
+      while (System.in.read() >= 0) {
+        // nothing to read
+      }
+      System.exit(0);
+    }
   }
 }

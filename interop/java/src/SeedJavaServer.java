@@ -19,7 +19,10 @@ import org.example.remoting.Item;
  *       counts its socket bytes in the client's JVM: the suite's byte count of the RMI row).
  * </ul>
  * Prints "PORT n" (the HTTP port, or the registry's) and serves until its stdin closes, so that it
- * never outlives the suite that started it.
+ * never outlives the suite that started it. System properties of `seed serve-all` (the servers of
+ * a two-machine run): seed.bind, the address the HTTP server listens on (default 127.0.0.1);
+ * seed.port, the port (default: any; for rmi the registry's, the two exported objects then on the
+ * next two ports); seed.advertise, the host name RMI stubs carry (default 127.0.0.1).
  */
 public final class SeedJavaServer {
   private SeedJavaServer() {}
@@ -38,10 +41,12 @@ public final class SeedJavaServer {
 
   public static void main(String[] args) throws Exception {
     String protocol = args.length > 0 ? args[0] : "hessian";
+    String bind = System.getProperty("seed.bind", "127.0.0.1");
+    int fixed = Integer.parseInt(System.getProperty("seed.port", "0"));
     int port;
     switch (protocol) {
       case "hessian": {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 256);
+        HttpServer server = HttpServer.create(new InetSocketAddress(bind, fixed), 256);
         server.setExecutor(Executors.newFixedThreadPool(4));
         RpcJavaServer.mount(server, "/bench", new RpcBenchServiceImpl(), RpcBenchService.class);
         server.start();
@@ -49,13 +54,14 @@ public final class SeedJavaServer {
         break;
       }
       case "rmi": {
-        System.setProperty("java.rmi.server.hostname", "127.0.0.1");
+        System.setProperty("java.rmi.server.hostname", System.getProperty("seed.advertise", "127.0.0.1"));
         RmiImpl impl = new RmiImpl();
         keep = impl;
-        SeedRmiBench stub = (SeedRmiBench) UnicastRemoteObject.exportObject(impl, 0);
+        SeedRmiBench stub = (SeedRmiBench) UnicastRemoteObject.exportObject(impl, fixed == 0 ? 0 : fixed + 1);
         Registry registry = null;
         port = 0;
-        for (int p = 20000 + (int) (ProcessHandle.current().pid() % 20000), tries = 0; tries < 50; tries++, p++) {
+        int first = fixed != 0 ? fixed : 20000 + (int) (ProcessHandle.current().pid() % 20000);
+        for (int p = first, tries = 0; tries < (fixed != 0 ? 1 : 50); tries++, p++) {
           try {
             registry = LocateRegistry.createRegistry(p);
             port = p;
@@ -68,7 +74,7 @@ public final class SeedJavaServer {
         registry.rebind("bench", stub);
         RmiImpl counted = new RmiImpl();
         keepCounted = counted;
-        registry.rebind("bench-counted", UnicastRemoteObject.exportObject(counted, 0, new SeedCountingSockets(), null));
+        registry.rebind("bench-counted", UnicastRemoteObject.exportObject(counted, fixed == 0 ? 0 : fixed + 2, new SeedCountingSockets(), null));
         break;
       }
       default:

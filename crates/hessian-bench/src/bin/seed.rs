@@ -2,14 +2,17 @@
 //!
 //! ```text
 //! seed [--quick | --full | --tiny] [--only 1,2,3|negotiation,protocols,codecs]
-//!      [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--list]
-//! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc     (the suite's own server processes)
+//!      [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--servers URL] [--list]
+//! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc [--listen ADDR]   (the suite's own server processes)
+//! seed serve-all --listen ADDR [--advertise HOST] [--only …] [--protocols …]  (every server, for another machine's clients)
 //! ```
 //!
 //! Runs the three experiments (type negotiation, protocol comparison, derived vs hand-written
 //! codecs), writes `DIR/REPORT.md`, one SVG chart per figure and `DIR/results.json` (default
 //! `results/`; schema in `docs/seed-suite.md`) and prints where they are. A row whose peer fails
-//! is marked failed with the reason; the suite goes on and exits 1 at the end.
+//! is marked failed with the reason; the suite goes on and exits 1 at the end. With `--servers
+//! URL` the clients call the servers `seed serve-all` runs on another machine (`URL` is the
+//! directory it printed) instead of starting their own.
 
 #[path = "../seed/mod.rs"]
 mod seed;
@@ -23,12 +26,22 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str =
-    "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--list]
-       seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc";
+    "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--compare OLD_DIR]
+            [--servers URL] [--list]
+       seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc [--listen ADDR]
+       seed serve-all --listen ADDR [--advertise HOST] [--only 1,2,3] [--protocols ID,...]";
 
-fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o =
-        Options { mode: Mode::Quick, only: Vec::new(), protocols: None, out: PathBuf::from("results"), compare: None };
+/// The command line; `--servers URL` is returned apart (fetched once the arguments are checked).
+fn parse(args: &[String]) -> Result<(Options, Option<String>), String> {
+    let mut o = Options {
+        mode: Mode::Quick,
+        only: Vec::new(),
+        protocols: None,
+        out: PathBuf::from("results"),
+        compare: None,
+        remote: None,
+    };
+    let mut servers = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| it.next().cloned().ok_or(format!("{name} needs a value"));
@@ -38,6 +51,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--tiny" => o.mode = Mode::Tiny,
             "--out" => o.out = PathBuf::from(value("--out")?),
             "--compare" => o.compare = Some(PathBuf::from(value("--compare")?)),
+            "--servers" => servers = Some(value("--servers")?),
             "--only" => {
                 for e in value("--only")?.split(',') {
                     o.only.push(match e.trim() {
@@ -65,14 +79,50 @@ fn parse(args: &[String]) -> Result<Options, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    Ok(o)
+    Ok((o, servers))
 }
 
-/// `seed serve WHAT`: a server on 127.0.0.1, port printed as `PORT n`, until stdin closes.
+/// `seed serve-all --listen ADDR [--advertise HOST] [--only …] [--protocols …]`.
+fn serve_all(args: &[String]) -> ExitCode {
+    let (mut listen, mut advertise, mut rest) = (None, None, Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--listen" => listen = it.next().cloned(),
+            "--advertise" => advertise = it.next().cloned(),
+            _ => rest.push(a.clone()),
+        }
+    }
+    let parsed = parse(&rest).and_then(|(o, servers)| match (servers, listen) {
+        (Some(_), _) => Err("serve-all takes no --servers".into()),
+        (None, None) => Err("serve-all needs --listen ADDR (e.g. 0.0.0.0:9400, or 127.0.0.1:0 for any port)".into()),
+        (None, Some(l)) => Ok((o, l)),
+    });
+    let (opts, listen) = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("seed serve-all: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = seed::procs::install_interrupt_handler() {
+        eprintln!("seed serve-all: {e}");
+    }
+    match seed::remote::serve_all(&listen, advertise, &opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("seed serve-all: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `seed serve WHAT [--listen ADDR]`: a server on ADDR (default 127.0.0.1, any port), port printed
+/// as `PORT n`, until stdin closes.
 /// `demo-1` is `demo` on one thread: experiment 1's interleaved pairs, whose two clients'
 /// connections must be served alike (on a runtime of several threads each connection's task
 /// can settle on another thread, one on the client's core and one not).
-fn serve(what: &str) -> ExitCode {
+fn serve(what: &str, listen: &str) -> ExitCode {
     let one_thread = what == "demo-1";
     let what = if one_thread { "demo" } else { what };
     let rt = if one_thread {
@@ -88,7 +138,7 @@ fn serve(what: &str) -> ExitCode {
         }
     };
     let result: Result<(), String> = rt.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
+        let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| format!("{listen}: {e}"))?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let server = if what == "demo" {
             // every demo service (`/bench`, `/test2`, `/echo`): what the negotiation benchmark calls
@@ -145,7 +195,14 @@ fn now_utc() -> String {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("serve") {
-        return serve(args.get(1).map_or("", String::as_str));
+        let listen = match args.get(2..) {
+            Some([flag, addr]) if flag == "--listen" => addr.as_str(),
+            _ => "127.0.0.1:0",
+        };
+        return serve(args.get(1).map_or("", String::as_str), listen);
+    }
+    if args.first().map(String::as_str) == Some("serve-all") {
+        return serve_all(&args[1..]);
     }
     if args.iter().any(|a| a == "--list") {
         for p in seed::exp2::PROTOCOLS {
@@ -153,7 +210,7 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let opts = match parse(&args) {
+    let (mut opts, servers) = match parse(&args) {
         Ok(o) => o,
         Err(e) => {
             if !e.is_empty() {
@@ -173,6 +230,22 @@ fn main() -> ExitCode {
     };
     if let Err(e) = seed::procs::install_interrupt_handler() {
         eprintln!("seed: {e}");
+    }
+    // with `--servers`, the server machine's directory: a host that does not answer fails the
+    // rows that need a server, with the reason, and the suite goes on
+    if let Some(url) = &servers {
+        let remote = seed::remote::fetch(url);
+        match &remote {
+            Ok(r) => println!(
+                "servers: {} on {} ({} running, {} not started there)",
+                r.url,
+                r.directory.host,
+                r.directory.servers.len(),
+                r.directory.unavailable.len()
+            ),
+            Err(e) => eprintln!("seed: {e}"),
+        }
+        opts.remote = Some(remote);
     }
     let t0 = Instant::now();
     let started = now_utc();
@@ -208,7 +281,18 @@ fn main() -> ExitCode {
         load_at_end: seed::machine::load_average(),
         experiments,
         compare: None,
+        servers: servers.as_deref().zip(opts.remote.as_ref()).map(|(url, r)| seed::results::Servers::of(url, r)),
     };
+    if let Some(s) = &run.servers {
+        let note = s.method_note();
+        for e in &mut run.experiments {
+            e.method = if e.id == "3" {
+                format!("{} {}", seed::results::Servers::LOCAL_NOTE, e.method)
+            } else {
+                format!("{note} {}", e.method)
+            };
+        }
+    }
     if let (Some(old), Some(dir)) = (&old, &opts.compare) {
         run.compare = Some(seed::compare::compare(&run, old, dir, seed::compare::DEFAULT_THRESHOLD));
     }

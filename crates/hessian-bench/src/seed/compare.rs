@@ -255,6 +255,7 @@ mod tests {
             machine: crate::seed::machine::Machine::probe(),
             load_at_end: String::new(),
             compare: None,
+            servers: None,
             experiments: vec![Experiment {
                 id: "2".into(),
                 name: "protocols".into(),

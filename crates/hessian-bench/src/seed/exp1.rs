@@ -12,7 +12,7 @@ use crate::seed::javapeer;
 use crate::seed::results::{Experiment, Figure, Point, Series};
 use crate::seed::stats::Summary;
 use crate::seed::{Mode, Options};
-use hessian_bench::negotiation::{self, Config, Outcome, Row, BLOCKS};
+use hessian_bench::negotiation::{self, Config, Outcome, RemoteServers, Row, BLOCKS};
 use indicatif::ProgressBar;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -24,6 +24,23 @@ pub fn counts(mode: Mode) -> (usize, usize) {
         Mode::Quick => (1000, 5000),
         Mode::Full => (1000, 50_000),
     }
+}
+
+/// The servers of experiment 1 on the server machine (`--servers`): the demo server, and Caucho's
+/// skeleton and `NegotiatingServer` when they run there (else why not).
+fn remote_servers(
+    remote: &Result<crate::seed::remote::Remote, String>,
+) -> Result<(RemoteServers, Option<String>), String> {
+    let r = remote.as_ref().map_err(String::clone)?;
+    let rust = r.backend("exp1-rust")?.socket_addr()?;
+    let java = r
+        .backend("exp1-java-plain")
+        .and_then(|p| p.socket_addr())
+        .and_then(|p| Ok((p, r.backend("exp1-java-negotiating")?.socket_addr()?)));
+    Ok(match java {
+        Ok(java) => (RemoteServers { rust, java: Some(java) }, None),
+        Err(why) => (RemoteServers { rust, java: None }, Some(why)),
+    })
 }
 
 /// The benchmark's configuration for `mode`.
@@ -75,8 +92,19 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let wanted: Vec<&str> = ["hessian1", "hessian2", "hessian2.1"].into_iter().filter(|p| opts.protocol(p)).collect();
     pb.set_length(1);
     pb.set_message("W2 rows and sweeps");
-    let java = javapeer::java();
-    let outcome = config(opts.mode, java.is_ok()).and_then(|c| negotiation::run(&c));
+    let mut java = javapeer::java();
+    let outcome = match &opts.remote {
+        None => config(opts.mode, java.is_ok()).and_then(|c| negotiation::run(&c)),
+        // with `--servers`: the Java rows need Java here (their clients) and there (the servers)
+        Some(remote) => remote_servers(remote).and_then(|(servers, no_java)| {
+            if let (Some(why), true) = (no_java, java.is_ok()) {
+                java = Err((false, why));
+            }
+            let mut c = config(opts.mode, java.is_ok())?;
+            c.remote = Some(servers);
+            negotiation::run(&c)
+        }),
+    };
     pb.inc(1);
     let (warmup, measured) = counts(opts.mode);
     let (java_warmup, server_warmup) = config(opts.mode, false)
@@ -98,7 +126,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         }
     }
     pb.set_message("W2 under load");
-    let load = load_figure(opts.mode, &wanted, &java);
+    let load = load_figure(opts, &wanted, &java);
     findings.extend(load_findings(&load));
     figures.push(load);
     Experiment {
@@ -359,9 +387,11 @@ const IN_FLIGHT: [usize; 4] = [1, 4, 16, 64];
 /// W2 `exchange` under load (`hessian_rpc::load`, the engine of `hessian load`): calls per second
 /// and latency at 1 to 64 calls in flight, Hessian 1, 2 and 2.1, against the Rust and the Java
 /// server.
-fn load_figure(mode: Mode, wanted: &[&str], java: &Result<hessian_testkit::java::Java, (bool, String)>) -> Figure {
+fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::java::Java, (bool, String)>) -> Figure {
     use crate::seed::procs::Server;
+    use crate::seed::remote::{backend, Backend};
     use hessian_rpc::Dialect;
+    let mode = opts.mode;
     let protocols: [(&str, &str, Dialect, bool); 3] = [
         ("hessian1", "Hessian 1", Dialect::HESSIAN1, false),
         ("hessian2", "Hessian 2", Dialect::HESSIAN2, false),
@@ -373,9 +403,13 @@ fn load_figure(mode: Mode, wanted: &[&str], java: &Result<hessian_testkit::java:
         cmd.arg("0");
         Server::start(main, cmd, std::time::Duration::from_secs(60))
     };
-    let rust = crate::seed::exp2::rust_server("demo");
-    let (java_plain, java_negotiating) = match java {
-        Ok(_) => (Some(start_java("RpcJavaServer")), Some(start_java("NegotiatingServer"))),
+    let remote = opts.remote.as_ref();
+    let rust = backend(remote, "exp1-load-rust", || crate::seed::exp2::rust_server("demo"));
+    let (java_plain, java_negotiating): (Option<Result<Backend, String>>, _) = match java {
+        Ok(_) => (
+            Some(backend(remote, "exp1-load-java-plain", || start_java("RpcJavaServer"))),
+            Some(backend(remote, "exp1-load-java-negotiating", || start_java("NegotiatingServer"))),
+        ),
         Err(_) => (None, None),
     };
     // the rows, each with where it calls (None: it did not start)

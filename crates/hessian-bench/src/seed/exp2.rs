@@ -7,6 +7,7 @@
 use crate::seed::javapeer;
 use crate::seed::peers::{Codec, HttpClient};
 use crate::seed::procs::{self, Server};
+use crate::seed::remote::{self, Backend, Bind, Remote};
 use crate::seed::results::{Experiment, Figure, Point, Series, Status};
 use crate::seed::rounds;
 use crate::seed::stats::Summary;
@@ -19,7 +20,6 @@ use hessian_testkit::structs::{w2, Item};
 use indicatif::ProgressBar;
 use std::borrow::Borrow;
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::process::Command;
 use std::time::{Duration, Instant};
 use tokio::runtime::Runtime;
@@ -169,8 +169,24 @@ pub const PROTOCOLS: &[Proto] = &[
 ];
 
 impl Proto {
-    fn needs_java(&self) -> bool {
+    /// Whether the row needs Java (its client, its server or both).
+    pub fn needs_java(&self) -> bool {
         matches!(self.kind, Kind::Java(..) | Kind::RustToJava | Kind::JavaPeer(_))
+    }
+
+    /// Whether the row needs the Spring and JAX-WS peers (`interop/java/seed-peers`).
+    pub fn needs_peers(&self) -> bool {
+        matches!(self.kind, Kind::JavaPeer(_))
+    }
+
+    /// How many consecutive ports the row's server takes on a fixed port (RMI: the registry's
+    /// and its two exported objects').
+    pub fn ports(&self) -> u16 {
+        if matches!(self.kind, Kind::Java("rmi", _)) {
+            3
+        } else {
+            1
+        }
     }
 
     /// How the row's bodies are framed: HTTP/1.1, HTTP/2 (gRPC) or none (RMI's JRMP).
@@ -185,14 +201,19 @@ impl Proto {
 
 /// Starts `seed serve WHAT` (this executable) as a child process.
 pub fn rust_server(what: &str) -> Result<Server, String> {
+    rust_server_at(what, &Bind::local())
+}
+
+/// Starts `seed serve WHAT --listen ADDR` as a child process, listening as `bind` says.
+pub fn rust_server_at(what: &str, bind: &Bind) -> Result<Server, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the suite's executable: {e}"))?;
     let mut cmd = Command::new(exe);
-    cmd.args(["serve", what]);
+    cmd.args(["serve", what, "--listen", &bind.listen()]);
     Server::start(&format!("seed serve {what}"), cmd, Duration::from_secs(20))
 }
 
-fn java_server(java: &hessian_testkit::java::Java, what: &str) -> Result<Server, String> {
-    let mut cmd = javapeer::command(java, "SeedJavaServer");
+fn java_server(java: &hessian_testkit::java::Java, what: &str, bind: &Bind) -> Result<Server, String> {
+    let mut cmd = javapeer::command_at(java, "SeedJavaServer", bind, true);
     cmd.arg(what);
     Server::start(&format!("SeedJavaServer {what}"), cmd, Duration::from_secs(60))
 }
@@ -416,52 +437,69 @@ fn rust_client(p: &Proto, rt: &Runtime, addr: &str) -> Result<Driver, String> {
     }
 }
 
-/// Starts a row's server and its client.
+/// Starts a row's server, listening as `bind` says (the suite's own loopback, or `seed
+/// serve-all`'s address).
+pub fn row_server(
+    p: &Proto,
+    java: Option<&hessian_testkit::java::Java>,
+    peers: Option<&javapeer::Peers>,
+    bind: &Bind,
+) -> Result<Server, String> {
+    match p.kind {
+        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc => rust_server_at(
+            match p.kind {
+                Kind::RustHessian(..) => "hessian",
+                Kind::Grpc => "grpc",
+                Kind::XmlRpc => "xmlrpc",
+                _ => p.id,
+            },
+            bind,
+        ),
+        Kind::RustToJava => java_server(java.ok_or("no Java")?, "hessian", bind),
+        Kind::Java(_, Some(what)) => java_server(java.ok_or("no Java")?, what, bind),
+        Kind::Java(_, None) => rust_server_at("hessian", bind),
+        Kind::JavaPeer(mode) => {
+            let mut cmd = peers.ok_or("no Java peers")?.command_at("SeedPeerServer", bind);
+            cmd.arg(mode);
+            Server::start(&format!("SeedPeerServer {mode}"), cmd, Duration::from_secs(60))
+        }
+    }
+}
+
+/// Starts a row's client of its server at `addr` (`host:port`).
+fn row_client(
+    p: &Proto,
+    rt: &Runtime,
+    java: Option<&hessian_testkit::java::Java>,
+    peers: Option<&javapeer::Peers>,
+    addr: &str,
+) -> Result<Driver, String> {
+    match p.kind {
+        Kind::Java(mode, _) => {
+            let url = if mode == "rmi" { format!("rmi://{addr}/bench") } else { format!("http://{addr}/bench") };
+            let mut cmd = javapeer::command(java.ok_or("no Java")?, "SeedJavaClient");
+            cmd.args([url.as_str(), mode, "serve"]);
+            Ok(Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?))
+        }
+        Kind::JavaPeer(mode) => {
+            let mut cmd = peers.ok_or("no Java peers")?.command("SeedJavaClient");
+            cmd.args([format!("http://{addr}/bench").as_str(), mode, "serve"]);
+            Ok(Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?))
+        }
+        _ => rust_client(p, rt, addr),
+    }
+}
+
+/// Starts a row's server (here, or takes the server machine's with `--servers`) and its client.
 fn start(
     p: &Proto,
     rt: &Runtime,
     java: Option<&hessian_testkit::java::Java>,
     peers: Option<&javapeer::Peers>,
-) -> Result<(Driver, Server), String> {
-    match p.kind {
-        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc => {
-            let server = rust_server(match p.kind {
-                Kind::RustHessian(..) => "hessian",
-                Kind::Grpc => "grpc",
-                Kind::XmlRpc => "xmlrpc",
-                _ => p.id,
-            })?;
-            Ok((rust_client(p, rt, &format!("127.0.0.1:{}", server.port))?, server))
-        }
-        Kind::RustToJava => {
-            let server = java_server(java.ok_or("no Java")?, "hessian")?;
-            Ok((rust_client(p, rt, &format!("127.0.0.1:{}", server.port))?, server))
-        }
-        Kind::Java(mode, server) => {
-            let java = java.ok_or("no Java")?;
-            let server = match server {
-                Some(what) => java_server(java, what)?,
-                None => rust_server("hessian")?,
-            };
-            let url = if mode == "rmi" {
-                format!("rmi://127.0.0.1:{}/bench", server.port)
-            } else {
-                format!("{}/bench", server.base_url())
-            };
-            let mut cmd = javapeer::command(java, "SeedJavaClient");
-            cmd.args([url.as_str(), mode, "serve"]);
-            Ok((Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?), server))
-        }
-        Kind::JavaPeer(mode) => {
-            let peers = peers.ok_or("no Java peers")?;
-            let mut cmd = peers.command("SeedPeerServer");
-            cmd.arg(mode);
-            let server = Server::start(&format!("SeedPeerServer {mode}"), cmd, Duration::from_secs(60))?;
-            let mut cmd = peers.command("SeedJavaClient");
-            cmd.args([format!("{}/bench", server.base_url()).as_str(), mode, "serve"]);
-            Ok((Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?), server))
-        }
-    }
+    remote: Option<&Result<Remote, String>>,
+) -> Result<(Driver, Backend), String> {
+    let server = remote::backend(remote, &format!("exp2-{}", p.id), || row_server(p, java, peers, &Bind::local()))?;
+    Ok((row_client(p, rt, java, peers, &server.addr())?, server))
 }
 
 /// A point's bytes per call from the byte count: on the socket in each direction, and the
@@ -559,7 +597,7 @@ struct Row {
     p: &'static Proto,
     w1: Series,
     w2: Series,
-    live: Option<(Driver, Server)>,
+    live: Option<(Driver, Backend)>,
     /// Per list size, per round, the measured round trips (µs).
     w1_us: Vec<Vec<Vec<f64>>>,
     w1_bytes: Vec<(f64, f64)>,
@@ -604,7 +642,7 @@ impl Row {
     fn count_bytes(&mut self, rt: &Runtime, c: &Counts) -> Result<(), String> {
         let p = self.p;
         let Some((driver, server)) = self.live.as_mut() else { return Ok(()) };
-        let mut target = SocketAddr::from(([127, 0, 0, 1], server.port));
+        let mut target = server.socket_addr()?;
         // SEED_BREAK_RELAY=ID: that row's relay forwards to a port nobody listens on
         // (tests/seed.rs checks that the byte count then fails the row, and the run goes on)
         if std::env::var("SEED_BREAK_RELAY").is_ok_and(|v| v == p.id) {
@@ -745,7 +783,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             _ => None,
         };
         let peers_ok = peers.as_ref().and_then(|p| p.as_ref().ok());
-        match rt.as_ref().map_err(String::clone).and_then(|rt| start(p, rt, java_ok, peers_ok)) {
+        match rt.as_ref().map_err(String::clone).and_then(|rt| start(p, rt, java_ok, peers_ok, opts.remote.as_ref())) {
             Ok(live) => row.live = Some(live),
             Err(e) => row.fail(e),
         }

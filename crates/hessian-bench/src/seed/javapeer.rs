@@ -57,6 +57,16 @@ pub fn command(java: &Java, main: &str) -> Command {
     java.command_with(&opts, main)
 }
 
+/// A `java` command for the server `main` listening as `bind` says (`seed serve-all`'s address,
+/// or the suite's own loopback): the production flags ([`TIMING_JVM_OPTS`], with `heap` also
+/// [`HEAP`]) and `bind`'s system properties.
+pub fn command_at(java: &Java, main: &str, bind: &crate::seed::remote::Bind, heap: bool) -> Command {
+    let props = bind.jvm_options();
+    let heap: &[&str] = if heap { HEAP } else { &[] };
+    let opts: Vec<&str> = TIMING_JVM_OPTS.iter().chain(heap).copied().chain(props.iter().map(String::as_str)).collect();
+    java.command_with(&opts, main)
+}
+
 /// The JVM flags as the report prints them.
 pub fn flags() -> String {
     TIMING_JVM_OPTS.iter().chain(HEAP).copied().collect::<Vec<_>>().join(" ")
@@ -162,9 +172,15 @@ impl Peers {
     /// A `java` command for `main` with the peers' class path and the production flags; the
     /// JAX-WS RI's JMX monitoring is off (it needs more of GlassFish than Debian ships).
     pub fn command(&self, main: &str) -> Command {
+        self.command_at(main, &crate::seed::remote::Bind::local())
+    }
+
+    /// [`Peers::command`] for a server listening as `bind` says (its system properties).
+    pub fn command_at(&self, main: &str, bind: &crate::seed::remote::Bind) -> Command {
         let mut c = Command::new("java");
         c.args(TIMING_JVM_OPTS)
             .args(HEAP)
+            .args(bind.jvm_options())
             .arg("-Dcom.sun.xml.ws.monitoring.endpoint=false")
             .arg("-Dcom.sun.xml.ws.monitoring.client=false")
             .arg("-cp")

@@ -8,6 +8,8 @@ use std::process::Command;
 /// The machine and the versions of everything measured.
 #[derive(Clone, Debug, Serialize)]
 pub struct Machine {
+    /// The host name.
+    pub host: String,
     /// Logical CPUs available to the suite.
     pub cores: usize,
     /// CPU model (`/proc/cpuinfo`).
@@ -107,6 +109,7 @@ impl Machine {
             .and_then(|r| r.split_whitespace().next()?.parse::<u64>().ok())
             .map_or(0, |kb| kb / 1024);
         Machine {
+            host: crate::seed::remote::host_name(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             cpu,
             memory_mib,

@@ -19,6 +19,7 @@ pub mod javapeer;
 pub mod machine;
 pub mod peers;
 pub mod procs;
+pub mod remote;
 pub mod report;
 pub mod results;
 pub mod rounds;
@@ -64,6 +65,9 @@ pub struct Options {
     pub out: PathBuf,
     /// An earlier run's directory to compare this run with (`--compare`).
     pub compare: Option<PathBuf>,
+    /// With `--servers URL`: the server machine's directory (or why it could not be read);
+    /// every row then calls its server there instead of starting one.
+    pub remote: Option<Result<remote::Remote, String>>,
 }
 
 impl Options {

@@ -129,9 +129,9 @@ impl Server {
         }
     }
 
-    /// `http://127.0.0.1:PORT`.
-    pub fn base_url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Whether the process is still running; the reason (with its last stderr lines) if not.

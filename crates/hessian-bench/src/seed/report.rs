@@ -414,6 +414,52 @@ remoting row yet: it would need an HTTP client and server speaking Flex remoting
 is a Rust-to-Rust row.
 ";
 
+/// The section of a two-machine run: both hosts, the server machine, and what the figures mean.
+fn two_machines(out: &mut String, s: &crate::seed::results::Servers) {
+    let _ = writeln!(
+        out,
+        "## Two machines\n\nThe servers were **remote**: every server of experiments 1 and 2 ran on **{}** (`seed \
+         serve-all`, directory `{}`), the clients on **{}** (the machine above). Round trips cross the network \
+         between them; bytes are counted on the client machine (the counting relay runs there and relays to the \
+         server machine).\n",
+        s.host, s.url, s.client_host
+    );
+    if let Some(e) = &s.error {
+        let _ = writeln!(out, "The server directory could not be read: {e}. Every row that needs a server failed.\n");
+        return;
+    }
+    let m = &s.machine;
+    let field = |k: &str| match &m[k] {
+        serde_json::Value::String(v) => v.clone(),
+        serde_json::Value::Null => "?".into(),
+        v => v.to_string(),
+    };
+    let _ = writeln!(out, "| server machine | |\n|---|---|");
+    let _ = writeln!(out, "| host | {} |", s.host);
+    for (k, label) in [
+        ("cores", "cores"),
+        ("cpu", "CPU"),
+        ("memory_mib", "memory (MiB)"),
+        ("kernel", "kernel"),
+        ("load_at_start", "load average when serve-all started"),
+        ("java", "Java"),
+    ] {
+        let _ = writeln!(out, "| {label} | {} |", field(k));
+    }
+    let same = if s.commit == s.client_commit { " (the same as the client's)" } else { "" };
+    let _ = writeln!(out, "| suite | {} at commit `{}`{same} |", s.version, s.commit);
+    if s.commit != s.client_commit {
+        let _ = writeln!(out, "| client's suite | commit `{}` |", s.client_commit);
+    }
+    for (k, a) in &s.servers {
+        let _ = writeln!(out, "| server `{k}` | {a} |");
+    }
+    for (k, why) in &s.unavailable {
+        let _ = writeln!(out, "| server `{k}` | not started: {why} |");
+    }
+    out.push('\n');
+}
+
 /// Writes the report, the charts and `results.json` into `dir`; returns the report's path.
 pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -434,8 +480,13 @@ pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
     );
     let _ = writeln!(
         out,
-        "| cores | {} |\n| CPU | {} |\n| memory | {} MiB |\n| kernel | {} |",
-        m.cores, m.cpu, m.memory_mib, m.kernel
+        "| host | {}{} |\n| cores | {} |\n| CPU | {} |\n| memory | {} MiB |\n| kernel | {} |",
+        m.host,
+        if run.servers.is_some() { " (the client machine)" } else { "" },
+        m.cores,
+        m.cpu,
+        m.memory_mib,
+        m.kernel
     );
     let _ = writeln!(
         out,
@@ -450,6 +501,9 @@ pub fn write(run: &Run, dir: &Path) -> Result<PathBuf, String> {
         let _ = writeln!(out, "| Debian `{k}` | {v} |");
     }
     out.push('\n');
+    if let Some(s) = &run.servers {
+        two_machines(&mut out, s);
+    }
     let failures = run.failures();
     let skipped = run.skipped();
     if failures.is_empty() && skipped.is_empty() {

@@ -146,6 +146,92 @@ pub struct Run {
     /// This run against an earlier one (`seed --compare OLD_DIR`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compare: Option<crate::seed::compare::Comparison>,
+    /// With `seed --servers URL`: the server machine (the clients ran on `machine`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Servers>,
+}
+
+/// The server machine of a two-machine run (`seed --servers URL`, the servers run by `seed
+/// serve-all` there).
+#[derive(Clone, Debug, Serialize)]
+pub struct Servers {
+    /// The directory's URL as given.
+    pub url: String,
+    /// Always true: the servers were remote.
+    pub remote: bool,
+    /// The server machine's host name (from the directory; `unknown` when it could not be read).
+    pub host: String,
+    /// The client machine's host name (`machine.host`).
+    pub client_host: String,
+    /// The suite's version and commit on the server machine.
+    pub version: String,
+    /// The commit the server machine's suite was built from.
+    pub commit: String,
+    /// The commit of the client machine's suite.
+    pub client_commit: String,
+    /// The server machine (the directory's `machine`: cores, CPU, memory, kernel, Java, …).
+    pub machine: serde_json::Value,
+    /// Directory key → `host:port` the clients called.
+    pub servers: BTreeMap<String, String>,
+    /// Directory keys whose server did not start there → why.
+    pub unavailable: BTreeMap<String, String>,
+    /// Why the directory could not be read (every row that needs a server then failed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Servers {
+    /// Experiment 3's note in a two-machine run.
+    pub const LOCAL_NOTE: &'static str =
+        "**Servers remote, but not here**: this experiment has no server; it ran on the client machine.";
+
+    /// What the report and `results.json` say of the server machine at `url`.
+    pub fn of(url: &str, remote: &Result<crate::seed::remote::Remote, String>) -> Servers {
+        let client_host = crate::seed::remote::host_name();
+        let client_commit = crate::seed::remote::commit();
+        match remote {
+            Ok(r) => {
+                let d = &r.directory;
+                Servers {
+                    url: url.to_owned(),
+                    remote: true,
+                    host: d.host.clone(),
+                    client_host,
+                    version: d.version.clone(),
+                    commit: d.commit.clone(),
+                    client_commit,
+                    machine: d.machine.clone(),
+                    servers: d.servers.iter().map(|(k, p)| (k.clone(), format!("{}:{p}", r.host))).collect(),
+                    unavailable: d.unavailable.clone(),
+                    error: None,
+                }
+            }
+            Err(e) => Servers {
+                url: url.to_owned(),
+                remote: true,
+                host: "unknown".into(),
+                client_host,
+                version: String::new(),
+                commit: String::new(),
+                client_commit,
+                machine: serde_json::Value::Null,
+                servers: BTreeMap::new(),
+                unavailable: BTreeMap::new(),
+                error: Some(e.clone()),
+            },
+        }
+    }
+
+    /// The note put before the method of experiments 1 and 2.
+    pub fn method_note(&self) -> String {
+        format!(
+            "**Servers remote**: every server of this experiment ran on **{}** (`seed serve-all`, directory {}), \
+             the clients (and the counting relay, and experiment 1's delaying proxy) on **{}**; where the method \
+             below says loopback, read the network between the two machines (the latency and bandwidth sweeps \
+             add their delay and limit on top of it).",
+            self.host, self.url, self.client_host
+        )
+    }
 }
 
 impl Run {
