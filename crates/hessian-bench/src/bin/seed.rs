@@ -3,7 +3,7 @@
 //! ```text
 //! seed [--quick | --full | --tiny] [--only 1,2,3|negotiation,protocols,codecs]
 //!      [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--list]
-//! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc     (the suite's own server processes)
+//! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc|amf     (the suite's own server processes)
 //! ```
 //!
 //! Runs the three experiments (type negotiation, protocol comparison, derived vs hand-written
@@ -24,7 +24,7 @@ use std::time::Instant;
 
 const USAGE: &str =
     "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--list]
-       seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc";
+       seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc|amf";
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut o =
@@ -77,6 +77,9 @@ fn serve(what: &str) -> ExitCode {
     let what = if one_thread { "demo" } else { what };
     let rt = if one_thread {
         tokio::runtime::Builder::new_current_thread().enable_all().build()
+    } else if what == "amf" {
+        // flash-lso reads nested values recursively: room for the deepest request it accepts
+        tokio::runtime::Builder::new_multi_thread().enable_all().thread_stack_size(seed::amf::SERVER_STACK).build()
     } else {
         tokio::runtime::Runtime::new()
     };
@@ -102,6 +105,10 @@ fn serve(what: &str) -> ExitCode {
                     eprintln!("seed serve xmlrpc: {e}");
                 }
             })
+        } else if what == "amf" {
+            // SEED_BREAK_SERVER=amf: getItems answers one item too many (tests/seed.rs)
+            let broken = std::env::var("SEED_BREAK_SERVER").is_ok_and(|v| v == what);
+            tokio::spawn(seed::amf::serve(listener, broken))
         } else if what == "grpc" {
             tokio::spawn(async move {
                 if let Err(e) = seed::grpc::serve(listener).await {
@@ -115,7 +122,7 @@ fn serve(what: &str) -> ExitCode {
             tokio::spawn(seed::peers::serve(codec, listener, broken))
         } else {
             return Err(format!(
-                "unknown server {what:?} (demo, demo-1, hessian, json, msgpack, bincode, grpc, xmlrpc)"
+                "unknown server {what:?} (demo, demo-1, hessian, json, msgpack, bincode, grpc, xmlrpc, amf)"
             ));
         };
         println!("PORT {port}");

@@ -128,6 +128,8 @@ enum Kind {
     Grpc,
     /// `dxr` XML-RPC client to `dxr` XML-RPC server, over the suite's HTTP stack.
     XmlRpc,
+    /// AMF3 remoting client to the AMF3 gateway (`amf`), over the suite's HTTP stack.
+    Amf,
     /// Rust client (plain Hessian 2) to Caucho's skeleton.
     RustToJava,
     /// Java client (MODE of SeedJavaClient) to a Java server (protocol of SeedJavaServer), or to
@@ -158,6 +160,7 @@ pub const PROTOCOLS: &[Proto] = &[
     Proto { id: "bincode", label: "bincode over HTTP (Rust)", kind: Kind::RustSerde(Codec::Bincode) },
     Proto { id: "grpc", label: "gRPC, tonic + prost (Rust)", kind: Kind::Grpc },
     Proto { id: "xmlrpc", label: "XML-RPC, dxr (Rust)", kind: Kind::XmlRpc },
+    Proto { id: "amf", label: "AMF3 remoting, flash-lso (Rust)", kind: Kind::Amf },
     Proto { id: "java-hessian2", label: "Hessian 2 (Java)", kind: Kind::Java("h2", Some("hessian")) },
     Proto { id: "java-hessian1", label: "Hessian 1 (Java)", kind: Kind::Java("h1", Some("hessian")) },
     Proto { id: "java-burlap", label: "Burlap (Java)", kind: Kind::Java("burlap", Some("hessian")) },
@@ -244,6 +247,7 @@ enum Driver {
     Serde(HttpClient),
     Grpc(crate::seed::grpc::Client),
     XmlRpc(HttpClient),
+    Amf(HttpClient),
     Java(procs::Peer),
 }
 
@@ -321,6 +325,20 @@ impl Driver {
             (Driver::XmlRpc(client), Work::Exchange) => {
                 t0 = Instant::now();
                 let (o, q, r) = crate::seed::xmlrpc::exchange(client, request).await?;
+                let t = t0.elapsed();
+                check_order(&o, expected)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::Amf(client), Work::Items(n)) => {
+                t0 = Instant::now();
+                let (v, q, r) = crate::seed::amf::get_items(client, n).await?;
+                let t = t0.elapsed();
+                check_items(&v, n)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::Amf(client), Work::Exchange) => {
+                t0 = Instant::now();
+                let (o, q, r) = crate::seed::amf::exchange(client, request).await?;
                 let t = t0.elapsed();
                 check_order(&o, expected)?;
                 Ok((t, q as f64, r as f64))
@@ -412,6 +430,7 @@ fn rust_client(p: &Proto, rt: &Runtime, addr: &str) -> Result<Driver, String> {
         Kind::RustSerde(codec) => Ok(Driver::Serde(HttpClient::new(addr, codec))),
         Kind::Grpc => Ok(Driver::Grpc(rt.block_on(crate::seed::grpc::connect(addr))?)),
         Kind::XmlRpc => Ok(Driver::XmlRpc(HttpClient::raw(addr, "text/xml"))),
+        Kind::Amf => Ok(Driver::Amf(crate::seed::amf::client(addr))),
         Kind::Java(..) | Kind::JavaPeer(_) => Err(format!("{} has a Java client", p.id)),
     }
 }
@@ -424,7 +443,7 @@ fn start(
     peers: Option<&javapeer::Peers>,
 ) -> Result<(Driver, Server), String> {
     match p.kind {
-        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc => {
+        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc | Kind::Amf => {
             let server = rust_server(match p.kind {
                 Kind::RustHessian(..) => "hessian",
                 Kind::Grpc => "grpc",
