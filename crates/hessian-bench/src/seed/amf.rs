@@ -666,6 +666,45 @@ pub async fn exchange(client: &mut HttpClient, request: &w2::Order) -> Result<(w
     Ok((order, q, reply.len()))
 }
 
+/// Where [`python_peer`] installs Py3AMF (under the repository's `target/`).
+pub const PYTHON_TARGET: &str = "target/peers/amf-python";
+
+/// What the Python AMF row needs, for its skip message.
+pub const PYTHON_INSTALL: &str =
+    "python3 with pip, which installs interop/amf/requirements.txt (Py3AMF) from PyPI on first use";
+
+/// The Python AMF client (`interop/amf/amf_peer.py` on Py3AMF) as a command with `args`: Py3AMF
+/// is installed with pip into [`PYTHON_TARGET`] on first use. `Err((skip, why))` when Python or
+/// the install is missing, `skip` false under `CI` (where the row must run).
+pub fn python_peer(args: &[&str]) -> Result<std::process::Command, (bool, String)> {
+    use std::process::Command;
+    let root = hessian_testkit::java::repo_root();
+    let target = root.join(PYTHON_TARGET);
+    let skip = std::env::var_os("CI").is_none();
+    if !target.join("pyamf/remoting/__init__.py").exists() {
+        let mut pip = Command::new("python3");
+        pip.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target"])
+            .arg(&target)
+            .arg("-r")
+            .arg(root.join("interop/amf/requirements.txt"));
+        match pip.output() {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                let err = String::from_utf8_lossy(&o.stderr);
+                let tail: String = err.trim().chars().rev().take(400).collect::<Vec<_>>().into_iter().rev().collect();
+                return Err((skip, format!("installing Py3AMF failed: {tail}; needs {PYTHON_INSTALL}")));
+            }
+            Err(e) => return Err((skip, format!("python3: {e}; needs {PYTHON_INSTALL}"))),
+        }
+    }
+    let mut cmd = Command::new("python3");
+    cmd.arg(root.join("interop/amf/amf_peer.py"))
+        .args(args)
+        .env("PYTHONPATH", &target)
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    Ok(cmd)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

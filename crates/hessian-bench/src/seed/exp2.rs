@@ -130,6 +130,9 @@ enum Kind {
     XmlRpc,
     /// AMF3 remoting client to the AMF3 gateway (`amf`), over the suite's HTTP stack.
     Amf,
+    /// Py3AMF client (`interop/amf/amf_peer.py`, command mode as the Java clients') to the Rust
+    /// AMF3 gateway.
+    PythonAmf,
     /// Rust client (plain Hessian 2) to Caucho's skeleton.
     RustToJava,
     /// Java client (MODE of SeedJavaClient) to a Java server (protocol of SeedJavaServer), or to
@@ -161,6 +164,7 @@ pub const PROTOCOLS: &[Proto] = &[
     Proto { id: "grpc", label: "gRPC, tonic + prost (Rust)", kind: Kind::Grpc },
     Proto { id: "xmlrpc", label: "XML-RPC, dxr (Rust)", kind: Kind::XmlRpc },
     Proto { id: "amf", label: "AMF3 remoting, flash-lso (Rust)", kind: Kind::Amf },
+    Proto { id: "amf-python", label: "AMF3, Python client (Py3AMF) -> Rust server", kind: Kind::PythonAmf },
     Proto { id: "java-hessian2", label: "Hessian 2 (Java)", kind: Kind::Java("h2", Some("hessian")) },
     Proto { id: "java-hessian1", label: "Hessian 1 (Java)", kind: Kind::Java("h1", Some("hessian")) },
     Proto { id: "java-burlap", label: "Burlap (Java)", kind: Kind::Java("burlap", Some("hessian")) },
@@ -432,6 +436,7 @@ fn rust_client(p: &Proto, rt: &Runtime, addr: &str) -> Result<Driver, String> {
         Kind::XmlRpc => Ok(Driver::XmlRpc(HttpClient::raw(addr, "text/xml"))),
         Kind::Amf => Ok(Driver::Amf(crate::seed::amf::client(addr))),
         Kind::Java(..) | Kind::JavaPeer(_) => Err(format!("{} has a Java client", p.id)),
+        Kind::PythonAmf => Err(format!("{} has a Python client", p.id)),
     }
 }
 
@@ -470,6 +475,12 @@ fn start(
             let mut cmd = javapeer::command(java, "SeedJavaClient");
             cmd.args([url.as_str(), mode, "serve"]);
             Ok((Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?), server))
+        }
+        Kind::PythonAmf => {
+            let server = rust_server("amf")?;
+            let url = format!("{}/amf", server.base_url());
+            let cmd = crate::seed::amf::python_peer(&[url.as_str(), "serve"]).map_err(|(_, why)| why)?;
+            Ok((Driver::Java(procs::Peer::start("amf_peer.py", cmd)?), server))
         }
         Kind::JavaPeer(mode) => {
             let peers = peers.ok_or("no Java peers")?;
@@ -637,7 +648,7 @@ impl Row {
                 java_use(driver, "counted")?;
                 Meter::JavaSockets
             }
-            Kind::Java(..) | Kind::JavaPeer(_) => {
+            Kind::Java(..) | Kind::JavaPeer(_) | Kind::PythonAmf => {
                 let relay = relay()?;
                 java_use(driver, &format!("http://{}/bench", relay.local_addr()))?;
                 Meter::Relay(relay)
@@ -663,7 +674,7 @@ impl Row {
             d.batch(rt, w, 0, c.byte_calls).map_err(at)?;
             self.wire[k] = Some(meter.read(d, before, p.framing(), c.byte_calls).map_err(at)?);
         }
-        if matches!(meter, Meter::Relay(_)) && matches!(p.kind, Kind::Java(..) | Kind::JavaPeer(_)) {
+        if matches!(meter, Meter::Relay(_)) && matches!(p.kind, Kind::Java(..) | Kind::JavaPeer(_) | Kind::PythonAmf) {
             java_use(d, "direct")?;
         }
         Ok(())
@@ -763,6 +774,21 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             }
             _ => None,
         };
+        // the Python AMF client, installed on first use: skipped locally without Python, failed
+        // under CI
+        if matches!(p.kind, Kind::PythonAmf) {
+            if let Err((skip, why)) = crate::seed::amf::python_peer(&[]) {
+                for s in [&mut row.w1, &mut row.w2] {
+                    if skip {
+                        s.skip(why.clone())
+                    } else {
+                        s.fail(why.clone())
+                    }
+                }
+                rows.push(row);
+                continue;
+            }
+        }
         let peers_ok = peers.as_ref().and_then(|p| p.as_ref().ok());
         match rt.as_ref().map_err(String::clone).and_then(|rt| start(p, rt, java_ok, peers_ok)) {
             Ok(live) => row.live = Some(live),
