@@ -1225,6 +1225,20 @@ fn observations(w1: &[Series], w2: &[Series], shared: &Figure) -> Vec<String> {
         ratio(rb("bincode"), rb("hessian2")),
         ratio(m("msgpack", big), m("hessian2", big)),
     ));
+    if m("amf", big).is_some() {
+        obs.push(format!(
+            "AMF3 (typed objects whose traits go once, strings by reference, as Hessian 2's class definitions): \
+             replies at n = {big} are {} of Hessian 2's bytes, the round trip {} of Hessian 2's (Rust); W2 \
+             requests {} B against {} B. Py3AMF's client against the same Rust gateway takes {} of the Rust \
+             client's round trip at n = 1 and {} at n = {big}.",
+            ratio(rb("amf"), rb("hessian2")),
+            ratio(m("amf", big), m("hessian2", big)),
+            fmt(value_at(w2, "amf", 0.0, "request_bytes")),
+            fmt(value_at(w2, "hessian2", 0.0, "request_bytes")),
+            ratio(m("amf-python", 1.0), m("amf", 1.0)),
+            ratio(m("amf-python", big), m("amf", big)),
+        ));
+    }
     if m("java-hessian2", big).is_some() {
         obs.push(format!(
             "The same protocol in two implementations: Hessian 2 Java to Java takes {} of Rust to Rust at n = {big}, \
