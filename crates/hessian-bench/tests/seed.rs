@@ -165,6 +165,16 @@ fn tiny_run_writes_a_complete_report() {
         assert!(n >= 2, "{table}: expected in both W1 figures, found {n}");
     }
     assert!(!report.contains("not measured (Java client)"));
+    // the AMF3 rows: Rust to Rust, and Py3AMF's client to the Rust gateway (skipped locally
+    // without Python), through W1 and W2 like every row (their bytes checked above)
+    for id in ["amf", "amf-python"] {
+        for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| text(f, "id") != "exp2-w2-shared") {
+            let row = fig["series"].as_array().and_then(|v| v.iter().find(|s| s["id"] == id));
+            let row = row.unwrap_or_else(|| panic!("no {id} row in {}", text(fig, "id")));
+            let ok = row["status"] == "ok" || (id == "amf-python" && row["status"] == "skipped" && !ci);
+            assert!(ok, "{id} in {}: {row}", text(fig, "id"));
+        }
+    }
 
     // `--compare`: a second run (one protocol of experiment 2) beside this one, row by row
     let again = out.with_extension("again");

@@ -3,7 +3,7 @@
 //! ```text
 //! seed [--quick | --full | --tiny] [--only 1,2,3|negotiation,protocols,codecs]
 //!      [--protocols ID,...] [--out DIR] [--compare OLD_DIR] [--servers URL] [--list]
-//! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc [--listen ADDR]   (the suite's own server processes)
+//! seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc|amf [--listen ADDR]   (the suite's own server processes)
 //! seed serve-all --listen ADDR [--advertise HOST] [--only …] [--protocols …]  (every server, for another machine's clients)
 //! ```
 //!
@@ -28,7 +28,7 @@ use std::time::Instant;
 const USAGE: &str =
     "usage: seed [--quick|--full|--tiny] [--only 1,2,3] [--protocols ID,...] [--out DIR] [--compare OLD_DIR]
             [--servers URL] [--list]
-       seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc [--listen ADDR]
+       seed serve demo|demo-1|hessian|json|msgpack|bincode|grpc|xmlrpc|amf [--listen ADDR]
        seed serve-all --listen ADDR [--advertise HOST] [--only 1,2,3] [--protocols ID,...]";
 
 /// The command line; `--servers URL` is returned apart (fetched once the arguments are checked).
@@ -127,6 +127,9 @@ fn serve(what: &str, listen: &str) -> ExitCode {
     let what = if one_thread { "demo" } else { what };
     let rt = if one_thread {
         tokio::runtime::Builder::new_current_thread().enable_all().build()
+    } else if what == "amf" {
+        // flash-lso reads nested values recursively: room for the deepest request it accepts
+        tokio::runtime::Builder::new_multi_thread().enable_all().thread_stack_size(seed::amf::SERVER_STACK).build()
     } else {
         tokio::runtime::Runtime::new()
     };
@@ -152,6 +155,10 @@ fn serve(what: &str, listen: &str) -> ExitCode {
                     eprintln!("seed serve xmlrpc: {e}");
                 }
             })
+        } else if what == "amf" {
+            // SEED_BREAK_SERVER=amf: getItems answers one item too many (tests/seed.rs)
+            let broken = std::env::var("SEED_BREAK_SERVER").is_ok_and(|v| v == what);
+            tokio::spawn(seed::amf::serve(listener, broken))
         } else if what == "grpc" {
             tokio::spawn(async move {
                 if let Err(e) = seed::grpc::serve(listener).await {
@@ -165,7 +172,7 @@ fn serve(what: &str, listen: &str) -> ExitCode {
             tokio::spawn(seed::peers::serve(codec, listener, broken))
         } else {
             return Err(format!(
-                "unknown server {what:?} (demo, demo-1, hessian, json, msgpack, bincode, grpc, xmlrpc)"
+                "unknown server {what:?} (demo, demo-1, hessian, json, msgpack, bincode, grpc, xmlrpc, amf)"
             ));
         };
         println!("PORT {port}");

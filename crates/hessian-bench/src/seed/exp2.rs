@@ -128,6 +128,11 @@ enum Kind {
     Grpc,
     /// `dxr` XML-RPC client to `dxr` XML-RPC server, over the suite's HTTP stack.
     XmlRpc,
+    /// AMF3 remoting client to the AMF3 gateway (`amf`), over the suite's HTTP stack.
+    Amf,
+    /// Py3AMF client (`interop/amf/amf_peer.py`, command mode as the Java clients') to the Rust
+    /// AMF3 gateway.
+    PythonAmf,
     /// Rust client (plain Hessian 2) to Caucho's skeleton.
     RustToJava,
     /// Java client (MODE of SeedJavaClient) to a Java server (protocol of SeedJavaServer), or to
@@ -158,6 +163,8 @@ pub const PROTOCOLS: &[Proto] = &[
     Proto { id: "bincode", label: "bincode over HTTP (Rust)", kind: Kind::RustSerde(Codec::Bincode) },
     Proto { id: "grpc", label: "gRPC, tonic + prost (Rust)", kind: Kind::Grpc },
     Proto { id: "xmlrpc", label: "XML-RPC, dxr (Rust)", kind: Kind::XmlRpc },
+    Proto { id: "amf", label: "AMF3 remoting, flash-lso (Rust)", kind: Kind::Amf },
+    Proto { id: "amf-python", label: "AMF3, Python client (Py3AMF) -> Rust server", kind: Kind::PythonAmf },
     Proto { id: "java-hessian2", label: "Hessian 2 (Java)", kind: Kind::Java("h2", Some("hessian")) },
     Proto { id: "java-hessian1", label: "Hessian 1 (Java)", kind: Kind::Java("h1", Some("hessian")) },
     Proto { id: "java-burlap", label: "Burlap (Java)", kind: Kind::Java("burlap", Some("hessian")) },
@@ -265,6 +272,7 @@ enum Driver {
     Serde(HttpClient),
     Grpc(crate::seed::grpc::Client),
     XmlRpc(HttpClient),
+    Amf(HttpClient),
     Java(procs::Peer),
 }
 
@@ -342,6 +350,20 @@ impl Driver {
             (Driver::XmlRpc(client), Work::Exchange) => {
                 t0 = Instant::now();
                 let (o, q, r) = crate::seed::xmlrpc::exchange(client, request).await?;
+                let t = t0.elapsed();
+                check_order(&o, expected)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::Amf(client), Work::Items(n)) => {
+                t0 = Instant::now();
+                let (v, q, r) = crate::seed::amf::get_items(client, n).await?;
+                let t = t0.elapsed();
+                check_items(&v, n)?;
+                Ok((t, q as f64, r as f64))
+            }
+            (Driver::Amf(client), Work::Exchange) => {
+                t0 = Instant::now();
+                let (o, q, r) = crate::seed::amf::exchange(client, request).await?;
                 let t = t0.elapsed();
                 check_order(&o, expected)?;
                 Ok((t, q as f64, r as f64))
@@ -433,7 +455,9 @@ fn rust_client(p: &Proto, rt: &Runtime, addr: &str) -> Result<Driver, String> {
         Kind::RustSerde(codec) => Ok(Driver::Serde(HttpClient::new(addr, codec))),
         Kind::Grpc => Ok(Driver::Grpc(rt.block_on(crate::seed::grpc::connect(addr))?)),
         Kind::XmlRpc => Ok(Driver::XmlRpc(HttpClient::raw(addr, "text/xml"))),
+        Kind::Amf => Ok(Driver::Amf(crate::seed::amf::client(addr))),
         Kind::Java(..) | Kind::JavaPeer(_) => Err(format!("{} has a Java client", p.id)),
+        Kind::PythonAmf => Err(format!("{} has a Python client", p.id)),
     }
 }
 
@@ -446,7 +470,7 @@ pub fn row_server(
     bind: &Bind,
 ) -> Result<Server, String> {
     match p.kind {
-        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc => rust_server_at(
+        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc | Kind::Amf => rust_server_at(
             match p.kind {
                 Kind::RustHessian(..) => "hessian",
                 Kind::Grpc => "grpc",
@@ -455,6 +479,7 @@ pub fn row_server(
             },
             bind,
         ),
+        Kind::PythonAmf => rust_server_at("amf", bind),
         Kind::RustToJava => java_server(java.ok_or("no Java")?, "hessian", bind),
         Kind::Java(_, Some(what)) => java_server(java.ok_or("no Java")?, what, bind),
         Kind::Java(_, None) => rust_server_at("hessian", bind),
@@ -485,6 +510,11 @@ fn row_client(
             let mut cmd = peers.ok_or("no Java peers")?.command("SeedJavaClient");
             cmd.args([format!("http://{addr}/bench").as_str(), mode, "serve"]);
             Ok(Driver::Java(procs::Peer::start(&format!("SeedJavaClient {mode}"), cmd)?))
+        }
+        Kind::PythonAmf => {
+            let url = format!("http://{addr}/amf");
+            let cmd = crate::seed::amf::python_peer(&[url.as_str(), "serve"]).map_err(|(_, why)| why)?;
+            Ok(Driver::Java(procs::Peer::start("amf_peer.py", cmd)?))
         }
         _ => rust_client(p, rt, addr),
     }
@@ -656,7 +686,7 @@ impl Row {
                 java_use(driver, "counted")?;
                 Meter::JavaSockets
             }
-            Kind::Java(..) | Kind::JavaPeer(_) => {
+            Kind::Java(..) | Kind::JavaPeer(_) | Kind::PythonAmf => {
                 let relay = relay()?;
                 java_use(driver, &format!("http://{}/bench", relay.local_addr()))?;
                 Meter::Relay(relay)
@@ -682,7 +712,7 @@ impl Row {
             d.batch(rt, w, 0, c.byte_calls).map_err(at)?;
             self.wire[k] = Some(meter.read(d, before, p.framing(), c.byte_calls).map_err(at)?);
         }
-        if matches!(meter, Meter::Relay(_)) && matches!(p.kind, Kind::Java(..) | Kind::JavaPeer(_)) {
+        if matches!(meter, Meter::Relay(_)) && matches!(p.kind, Kind::Java(..) | Kind::JavaPeer(_) | Kind::PythonAmf) {
             java_use(d, "direct")?;
         }
         Ok(())
@@ -782,6 +812,21 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             }
             _ => None,
         };
+        // the Python AMF client, installed on first use: skipped locally without Python, failed
+        // under CI
+        if matches!(p.kind, Kind::PythonAmf) {
+            if let Err((skip, why)) = crate::seed::amf::python_peer(&[]) {
+                for s in [&mut row.w1, &mut row.w2] {
+                    if skip {
+                        s.skip(why.clone())
+                    } else {
+                        s.fail(why.clone())
+                    }
+                }
+                rows.push(row);
+                continue;
+            }
+        }
         let peers_ok = peers.as_ref().and_then(|p| p.as_ref().ok());
         match rt.as_ref().map_err(String::clone).and_then(|rt| start(p, rt, java_ok, peers_ok, opts.remote.as_ref())) {
             Ok(live) => row.live = Some(live),
@@ -1218,6 +1263,20 @@ fn observations(w1: &[Series], w2: &[Series], shared: &Figure) -> Vec<String> {
         ratio(rb("bincode"), rb("hessian2")),
         ratio(m("msgpack", big), m("hessian2", big)),
     ));
+    if m("amf", big).is_some() {
+        obs.push(format!(
+            "AMF3 (typed objects whose traits go once, strings by reference, as Hessian 2's class definitions): \
+             replies at n = {big} are {} of Hessian 2's bytes, the round trip {} of Hessian 2's (Rust); W2 \
+             requests {} B against {} B. Py3AMF's client against the same Rust gateway takes {} of the Rust \
+             client's round trip at n = 1 and {} at n = {big}.",
+            ratio(rb("amf"), rb("hessian2")),
+            ratio(m("amf", big), m("hessian2", big)),
+            fmt(value_at(w2, "amf", 0.0, "request_bytes")),
+            fmt(value_at(w2, "hessian2", 0.0, "request_bytes")),
+            ratio(m("amf-python", 1.0), m("amf", 1.0)),
+            ratio(m("amf-python", big), m("amf", big)),
+        ));
+    }
     if m("java-hessian2", big).is_some() {
         obs.push(format!(
             "The same protocol in two implementations: Hessian 2 Java to Java takes {} of Rust to Rust at n = {big}, \

@@ -8,6 +8,7 @@
 //! - Experiment 3 ([`exp3`]): derived against hand-written codecs, W3 `Money`, beside Java's
 //!   `ObjectOutputStream` and Caucho's `Hessian2Output`.
 
+pub mod amf;
 pub mod chart;
 pub mod compare;
 pub mod exp1;

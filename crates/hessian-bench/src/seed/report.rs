@@ -406,10 +406,10 @@ fn experiment(out: &mut String, dir: &Path, e: &Experiment, chart_errors: &mut V
 const NOT_IN_RUN: &str = "\
 ### Protocols of the issue not in this run
 
-- **AMF3**: a maintained crate exists (`flash-lso` 0.7, Ruffle's, which reads and writes AMF0/AMF3 \
-values and AMF remoting packets), but it is a codec, not an RPC stack, and the suite has no AMF3 \
-remoting row yet: it would need an HTTP client and server speaking Flex remoting packets around it \
-(and no Java AMF server, such as BlazeDS, is in Debian). Not measured in this run.
+- **AMF3 from Java**: neither BlazeDS nor another AMF library for Java is in Debian, so the AMF3 \
+rows are Rust to Rust (`amf`) and Py3AMF's Python client to the Rust gateway (`amf-python`). Flex's \
+`RemoteObject` messaging layer (`RemotingMessage`, `AcknowledgeMessage` around the same AMF0 \
+envelope) is not sent: the rows measure AMF3 and its envelope as `NetConnection.call` sends them.
 - **XML-RPC from Java**: Apache XML-RPC 3.1 is not in Debian (only the aXMLRPC client is), so XML-RPC \
 is a Rust-to-Rust row.
 ";
