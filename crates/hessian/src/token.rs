@@ -260,6 +260,52 @@ pub(crate) fn read_whole<'de, D: TokenRead<'de>, T>(
     Ok(v)
 }
 
+/// Reading a call's envelope, the same for every format: implemented by the three decoders
+/// (sealed). The serde message layer (`serde::message`) reads calls through it whatever the
+/// format.
+pub trait CallRead<'de>: TokenRead<'de> {
+    /// The envelope up to the first argument: version, headers, method (and, in Hessian 2,
+    /// the argument count).
+    fn call_header(&mut self) -> Result<crate::envelope::CallHeader>;
+    /// Whether the call has no argument left after `read` of them (Hessian 2 by the count in
+    /// `header`, Hessian 1 and Burlap by the end mark that follows).
+    fn call_done(&mut self, header: &crate::envelope::CallHeader, read: usize) -> Result<bool>;
+    /// The end of the call after its last argument (Hessian 2 has none).
+    fn call_end(&mut self) -> Result<()>;
+}
+
+/// Reading a reply's envelope, the same for every format: implemented by the three decoders
+/// (sealed).
+pub trait ReplyRead<'de>: TokenRead<'de> {
+    /// The envelope up to the reply's value: `None` when a value follows, or the fault the
+    /// reply carries (read whole).
+    fn reply_header(&mut self) -> Result<Option<crate::envelope::Fault>>;
+    /// The end of the reply after its value (Hessian 2 has none).
+    fn reply_end(&mut self) -> Result<()>;
+}
+
+/// Writing a call's envelope, the same for every format: implemented by the three encoders
+/// (sealed).
+pub trait CallWrite: TokenWrite {
+    /// The envelope up to the first argument: Hessian 2 `H 02 00 C method argc` (which carries
+    /// no headers: any is an error), Hessian 1 `c major 0`, the headers and `m method`, Burlap
+    /// `<burlap:call>`, the headers and `<method>`.
+    fn call_start(&mut self, major: u8, method: &str, headers: &[(String, Value)], argc: usize) -> Result<()>;
+    /// The end of the call after its last argument (Hessian 2 has none).
+    fn call_end(&mut self) -> Result<()>;
+}
+
+/// Writing a reply's envelope and a fault, the same for every format: implemented by the three
+/// encoders (sealed).
+pub trait ReplyWrite: TokenWrite {
+    /// The envelope up to the reply's value.
+    fn reply_start(&mut self) -> Result<()>;
+    /// The end of the reply after its value (Hessian 2 has none).
+    fn reply_end(&mut self) -> Result<()>;
+    /// A complete fault reply, as the format's Java writer writes it.
+    fn fault(&mut self, fault: &crate::envelope::Fault) -> Result<()>;
+}
+
 /// Writes the value tokens of one format: implemented by [`h2::Encoder`](crate::h2::Encoder),
 /// [`h1::Encoder`](crate::h1::Encoder) and [`burlap::Encoder`](crate::burlap::Encoder) (sealed),
 /// each method being the encoder's inherent method of the same name. Code generic over the

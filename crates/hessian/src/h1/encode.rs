@@ -362,6 +362,34 @@ pub fn fault_to_vec(fault: &Fault) -> Result<Vec<u8>> {
     e.finish()
 }
 
+impl<W: Write> token::CallWrite for Encoder<W> {
+    fn call_start(&mut self, major: u8, method: &str, headers: &[(String, Value)], _argc: usize) -> Result<()> {
+        self.write_call_begin(major, 0)?;
+        for (name, value) in headers {
+            self.write_header(name, value)?;
+        }
+        self.write_method(method)
+    }
+
+    fn call_end(&mut self) -> Result<()> {
+        self.write_call_end()
+    }
+}
+
+impl<W: Write> token::ReplyWrite for Encoder<W> {
+    fn reply_start(&mut self) -> Result<()> {
+        self.write_reply_begin()
+    }
+
+    fn reply_end(&mut self) -> Result<()> {
+        self.write_reply_end()
+    }
+
+    fn fault(&mut self, fault: &Fault) -> Result<()> {
+        self.write_fault(fault)
+    }
+}
+
 impl<W: Write> token::sealed::Sealed for Encoder<W> {}
 
 impl<W: Write> TokenWrite for Encoder<W> {

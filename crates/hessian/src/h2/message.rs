@@ -213,6 +213,74 @@ pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
     read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), read_reply)
 }
 
+impl<'de, R: Read<'de>> crate::token::CallRead<'de> for Decoder<'de, R> {
+    fn call_header(&mut self) -> Result<CallHeader> {
+        read_call_header(self)
+    }
+
+    fn call_done(&mut self, header: &CallHeader, read: usize) -> Result<bool> {
+        Ok(header.argc == Some(read))
+    }
+
+    fn call_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<'de, R: Read<'de>> crate::token::ReplyRead<'de> for Decoder<'de, R> {
+    fn reply_header(&mut self) -> Result<Option<Fault>> {
+        read_reply_header(self)
+    }
+
+    fn reply_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<W: Write> crate::token::CallWrite for Encoder<W> {
+    fn call_start(&mut self, _major: u8, method: &str, headers: &[(String, Value)], argc: usize) -> Result<()> {
+        if !headers.is_empty() {
+            let msg = "Hessian 2 calls carry no headers".into();
+            return Err(Error::new(ErrorKind::Unencodable(msg), self.position()));
+        }
+        if i32::try_from(argc).is_err() {
+            let msg = "more than 2^31-1 arguments".into();
+            return Err(Error::new(ErrorKind::Unencodable(msg), self.position()));
+        }
+        self.write_raw(&VERSION_HEADER)?;
+        write_call_start(self, method, argc)
+    }
+
+    fn call_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+}
+
+impl<W: Write> crate::token::ReplyWrite for Encoder<W> {
+    fn reply_start(&mut self) -> Result<()> {
+        self.write_raw(&VERSION_HEADER)?;
+        self.write_raw(&[BC_REPLY])
+    }
+
+    fn reply_end(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn fault(&mut self, fault: &Fault) -> Result<()> {
+        write_fault(self, fault)
+    }
+}
+
+/// Writes `C method argc`: a Hessian 2 call after its version header (`H 02 00`, or a referring
+/// message's `H 02 01 T 30 <digest>`).
+pub(crate) fn write_call_start<W: Write>(enc: &mut Encoder<W>, method: &str, argc: usize) -> Result<()> {
+    let argc = i32::try_from(argc)
+        .map_err(|_| Error::new(ErrorKind::Unencodable("more than 2^31-1 arguments".into()), enc.position()))?;
+    enc.write_raw(&[BC_CALL])?;
+    enc.write_str(method)?;
+    enc.write_int(argc)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,9 +34,36 @@ use crate::envelope::{CallHeader, Fault};
 use crate::error::{Error, ErrorKind, Limits, Result};
 use crate::negotiate::{Digest, Seeds, TypeMap};
 use crate::read::SliceRead;
+use crate::token::{CallRead as _, CallWrite as _, ReplyRead as _, ReplyWrite as _};
 use crate::value::{ClassDef, Value};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+
+/// `$body` with `$s` bound to the message's serializer, whatever its format: the formats write
+/// their envelopes through the same traits (`token::CallWrite`, `token::ReplyWrite`), so one expression
+/// serves them all.
+macro_rules! each_ser {
+    ($any:expr, $s:ident => $body:expr) => {
+        match $any {
+            AnySerializer::H2($s) => $body,
+            AnySerializer::H2Kept($s, _) => $body,
+            AnySerializer::H1($s) => $body,
+            AnySerializer::Burlap($s) => $body,
+        }
+    };
+}
+
+/// `$body` with `$d` bound to the message's deserializer, whatever its format (the envelopes
+/// are read through `token::CallRead` and `token::ReplyRead`).
+macro_rules! each_de {
+    ($any:expr, $d:ident => $body:expr) => {
+        match $any {
+            AnyDeserializer::H2($d) => $body,
+            AnyDeserializer::H1($d) => $body,
+            AnyDeserializer::Burlap($d) => $body,
+        }
+    };
+}
 
 /// The serializer of one format, writing one message into a buffer. It lives on the stack for
 /// one message: boxing the large Hessian 2 variant would cost an allocation per call.
@@ -75,12 +102,7 @@ impl AnySerializer {
     }
 
     fn value<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<()> {
-        match self {
-            AnySerializer::H2(s) => s.serialize_value(v),
-            AnySerializer::H2Kept(s, _) => s.serialize_value(v),
-            AnySerializer::H1(s) => s.serialize_value(v),
-            AnySerializer::Burlap(s) => s.serialize_value(v),
-        }
+        each_ser!(self, s => s.serialize_value(v))
     }
 
     /// The message's bytes; `seed` gives a referring message's serializer back for the next one.
@@ -163,36 +185,7 @@ impl CallWriter {
     ) -> Result<Self> {
         buf.clear();
         let mut ser = AnySerializer::new(format, buf);
-        match &mut ser {
-            AnySerializer::H2(s) => {
-                if !headers.is_empty() {
-                    return Err(Error::new(ErrorKind::Unencodable("Hessian 2 calls carry no headers".into()), 0));
-                }
-                let e = s.encoder();
-                e.write_raw(&crate::h2::message::VERSION_HEADER)?;
-                write_h2_call_start(e, method, argc)?;
-            }
-            // (`AnySerializer::new` makes none: a referring call starts with `referring`)
-            AnySerializer::H2Kept(..) => {
-                return Err(Error::new(ErrorKind::Unencodable("a referring call writes its own start".into()), 0))
-            }
-            AnySerializer::H1(s) => {
-                let e = s.encoder();
-                e.write_call_begin(h1_major, 0)?;
-                for (name, value) in headers {
-                    e.write_header(name, value)?;
-                }
-                e.write_method(method)?;
-            }
-            AnySerializer::Burlap(s) => {
-                let e = s.encoder();
-                e.write_call_begin()?;
-                for (name, value) in headers {
-                    e.write_header(name, value)?;
-                }
-                e.write_method(method)?;
-            }
-        }
+        each_ser!(&mut ser, s => s.encoder().call_start(h1_major, method, headers, argc))?;
         Ok(CallWriter { ser, argc, written: 0, seed: None })
     }
 
@@ -206,7 +199,7 @@ impl CallWriter {
         buf.clear();
         let mut ser = AnySerializer::referring(format, map, buf)?;
         if let AnySerializer::H2Kept(s, _) = &mut ser {
-            write_h2_call_start(s.encoder(), method, argc)?;
+            crate::h2::message::write_call_start(s.encoder(), method, argc)?;
         }
         Ok(CallWriter { ser, argc, written: 0, seed: Some(Seed::of(map)) })
     }
@@ -241,21 +234,8 @@ impl CallWriter {
             let msg = format!("{} arguments written, the call declared {}", self.written, self.argc);
             return Err(Error::new(ErrorKind::Unencodable(msg), Error::UNKNOWN_OFFSET));
         }
-        match &mut self.ser {
-            AnySerializer::H2(_) | AnySerializer::H2Kept(..) => Ok(()),
-            AnySerializer::H1(s) => s.encoder().write_call_end(),
-            AnySerializer::Burlap(s) => s.encoder().write_call_end(),
-        }
+        each_ser!(&mut self.ser, s => s.encoder().call_end())
     }
-}
-
-/// Writes `C method argc` of a Hessian 2 call.
-fn write_h2_call_start(e: &mut crate::h2::Encoder<Vec<u8>>, method: &str, argc: usize) -> Result<()> {
-    let argc =
-        i32::try_from(argc).map_err(|_| Error::new(ErrorKind::Unencodable("more than 2^31-1 arguments".into()), 0))?;
-    e.write_raw(&[crate::h2::codes::BC_CALL])?;
-    e.write_str(method)?;
-    e.write_int(argc)
 }
 
 /// Encodes a reply carrying `value` as the format's reply message: `H 2 0 R value`
@@ -267,7 +247,7 @@ pub fn reply_to_vec<T: ?Sized + Serialize>(format: Format, value: &T) -> Result<
 /// Like [`reply_to_vec`], writing into `buf` (cleared first).
 pub fn reply_into<T: ?Sized + Serialize>(format: Format, value: &T, mut buf: Vec<u8>) -> Result<Vec<u8>> {
     buf.clear();
-    write_reply(AnySerializer::new(format, buf), value, true)?.finish(None)
+    write_reply(AnySerializer::new(format, buf), value)?.finish(None)
 }
 
 /// Like [`reply_into`], also returning the class definitions the reply defined, in order (for
@@ -279,7 +259,7 @@ pub fn reply_into_with_classes<T: ?Sized + Serialize>(
     mut buf: Vec<u8>,
 ) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
     buf.clear();
-    write_reply(AnySerializer::new(format, buf), value, true)?.finish_with_classes(None)
+    write_reply(AnySerializer::new(format, buf), value)?.finish_with_classes(None)
 }
 
 /// Encodes a referring reply carrying `value` (the type negotiation extension): `H 02 01 T 30
@@ -298,30 +278,18 @@ pub fn reply_into_referring<T: ?Sized + Serialize>(
     mut buf: Vec<u8>,
 ) -> Result<Vec<u8>> {
     buf.clear();
-    write_reply(AnySerializer::referring(format, map, buf)?, value, false)?.finish(Some(&Seed::of(map)))
+    write_reply(AnySerializer::referring(format, map, buf)?, value)?.finish(Some(&Seed::of(map)))
 }
 
-/// Writes the reply envelope around `value`; `version` writes Hessian 2's `H 02 00` (a
-/// referring serializer has written its own header).
-fn write_reply<T: ?Sized + Serialize>(mut ser: AnySerializer, value: &T, version: bool) -> Result<AnySerializer> {
+/// Writes the reply envelope around `value` (a referring serializer has written its own header
+/// and writes only `R`).
+fn write_reply<T: ?Sized + Serialize>(mut ser: AnySerializer, value: &T) -> Result<AnySerializer> {
     match &mut ser {
-        AnySerializer::H2(s) => {
-            let e = s.encoder();
-            if version {
-                e.write_raw(&crate::h2::message::VERSION_HEADER)?;
-            }
-            e.write_raw(&[crate::h2::codes::BC_REPLY])?;
-        }
         AnySerializer::H2Kept(s, _) => s.encoder().write_raw(&[crate::h2::codes::BC_REPLY])?,
-        AnySerializer::H1(s) => s.encoder().write_reply_begin()?,
-        AnySerializer::Burlap(s) => s.encoder().write_reply_begin()?,
+        other => each_ser!(other, s => s.encoder().reply_start())?,
     }
     ser.value(value)?;
-    match &mut ser {
-        AnySerializer::H2(_) | AnySerializer::H2Kept(..) => {}
-        AnySerializer::H1(s) => s.encoder().write_reply_end()?,
-        AnySerializer::Burlap(s) => s.encoder().write_reply_end()?,
-    }
+    each_ser!(&mut ser, s => s.encoder().reply_end())?;
     Ok(ser)
 }
 
@@ -345,46 +313,26 @@ impl<'de> AnyDeserializer<'de> {
     }
 
     fn value<T: Deserialize<'de>>(&mut self) -> Result<T> {
-        match self {
-            AnyDeserializer::H2(d) => d.deserialize_value(),
-            AnyDeserializer::H1(d) => d.deserialize_value(),
-            AnyDeserializer::Burlap(d) => d.deserialize_value(),
-        }
+        each_de!(self, d => d.deserialize_value())
     }
 
     /// A value in the format's own [`Value`] model (Hessian 1 and Burlap objects stay typed
     /// maps), read by the format's decoder.
     fn raw_value(&mut self) -> Result<Value> {
-        match self {
-            AnyDeserializer::H2(d) => d.decoder().read_value(),
-            AnyDeserializer::H1(d) => d.decoder().read_value(),
-            AnyDeserializer::Burlap(d) => d.decoder().read_value(),
-        }
+        each_de!(self, d => d.decoder().read_value())
     }
 
     fn offset(&mut self) -> u64 {
-        match self {
-            AnyDeserializer::H2(d) => d.decoder().offset(),
-            AnyDeserializer::H1(d) => d.decoder().offset(),
-            AnyDeserializer::Burlap(d) => d.decoder().offset(),
-        }
+        each_de!(self, d => d.decoder().offset())
     }
 
     /// Reads a call's envelope up to its first argument.
     fn read_call_header(&mut self) -> Result<CallHeader> {
-        match self {
-            AnyDeserializer::H2(d) => crate::h2::message::read_call_header(d.decoder()),
-            AnyDeserializer::H1(d) => d.decoder().read_call_header(),
-            AnyDeserializer::Burlap(d) => d.decoder().read_call_header(),
-        }
+        each_de!(self, d => d.decoder().call_header())
     }
 
     fn end(&mut self) -> Result<()> {
-        match self {
-            AnyDeserializer::H2(d) => d.end(),
-            AnyDeserializer::H1(d) => d.end(),
-            AnyDeserializer::Burlap(d) => d.end(),
-        }
+        each_de!(self, d => d.end())
     }
 
     /// For a Hessian 2 message starting `H 02 01` (a referring message): reads the header and
@@ -516,11 +464,8 @@ impl<'de> CallReader<'de> {
 
     /// Whether every argument has been read.
     pub fn at_end(&mut self) -> Result<bool> {
-        match &mut self.de {
-            AnyDeserializer::H2(_) => Ok(Some(self.read) == self.header.argc),
-            AnyDeserializer::H1(d) => d.decoder().at_call_end(),
-            AnyDeserializer::Burlap(d) => d.decoder().at_call_end(),
-        }
+        let (header, read) = (&self.header, self.read);
+        each_de!(&mut self.de, d => d.decoder().call_done(header, read))
     }
 
     fn next_arg(&mut self) -> Result<()> {
@@ -561,11 +506,7 @@ impl<'de> CallReader<'de> {
             let at = self.de.offset();
             return Err(Error::new(ErrorKind::Malformed(format!("more than {} arguments", self.read)), at));
         }
-        match &mut self.de {
-            AnyDeserializer::H2(_) => {}
-            AnyDeserializer::H1(d) => d.decoder().read_call_end()?,
-            AnyDeserializer::Burlap(d) => d.decoder().read_call_end()?,
-        }
+        each_de!(&mut self.de, d => d.decoder().call_end())?;
         self.de.end()
     }
 }
@@ -628,21 +569,13 @@ where
 }
 
 fn read_reply<'de, T: Deserialize<'de>>(de: &mut AnyDeserializer<'de>) -> Result<std::result::Result<T, Fault>> {
-    let fault = match de {
-        AnyDeserializer::H2(d) => crate::h2::message::read_reply_header(d.decoder())?,
-        AnyDeserializer::H1(d) => d.decoder().read_reply_header()?,
-        AnyDeserializer::Burlap(d) => d.decoder().read_reply_header()?.map(Fault::from_entries),
-    };
+    let fault = each_de!(&mut *de, d => d.decoder().reply_header())?;
     if let Some(f) = fault {
         de.end()?;
         return Ok(Err(f));
     }
     let v = de.value()?;
-    match de {
-        AnyDeserializer::H2(_) => {}
-        AnyDeserializer::H1(d) => d.decoder().read_reply_end()?,
-        AnyDeserializer::Burlap(d) => d.decoder().read_reply_end()?,
-    }
+    each_de!(&mut *de, d => d.decoder().reply_end())?;
     de.end()?;
     Ok(Ok(v))
 }
