@@ -185,7 +185,7 @@ impl CallWriter {
     ) -> Result<Self> {
         buf.clear();
         let mut ser = AnySerializer::new(format, buf);
-        each_ser!(&mut ser, s => s.encoder().call_start(h1_major, method, headers, argc))?;
+        each_ser!(&mut ser, s => s.envelope_encoder().call_start(h1_major, method, headers, argc))?;
         Ok(CallWriter { ser, argc, written: 0, seed: None })
     }
 
@@ -234,7 +234,7 @@ impl CallWriter {
             let msg = format!("{} arguments written, the call declared {}", self.written, self.argc);
             return Err(Error::new(ErrorKind::Unencodable(msg), Error::UNKNOWN_OFFSET));
         }
-        each_ser!(&mut self.ser, s => s.encoder().call_end())
+        each_ser!(&mut self.ser, s => s.envelope_encoder().call_end())
     }
 }
 
@@ -286,10 +286,10 @@ pub fn reply_into_referring<T: ?Sized + Serialize>(
 fn write_reply<T: ?Sized + Serialize>(mut ser: AnySerializer, value: &T) -> Result<AnySerializer> {
     match &mut ser {
         AnySerializer::H2Kept(s, _) => s.encoder().write_raw(&[crate::h2::codes::BC_REPLY])?,
-        other => each_ser!(other, s => s.encoder().reply_start())?,
+        other => each_ser!(other, s => s.envelope_encoder().reply_start())?,
     }
     ser.value(value)?;
-    each_ser!(&mut ser, s => s.encoder().reply_end())?;
+    each_ser!(&mut ser, s => s.envelope_encoder().reply_end())?;
     Ok(ser)
 }
 

@@ -100,6 +100,14 @@ impl<E: SerdeEncoder> Serializer<E> {
         Serializer { enc, refs: 0, shared: None, st: E::new_state() }
     }
 
+    /// The underlying encoder as it is, without bringing its tables up to date first: for
+    /// envelope codes that name no class (a call's or reply's end mark), so that a message does
+    /// not pay for tables nothing reads.
+    #[inline]
+    pub(crate) fn envelope_encoder(&mut self) -> &mut E {
+        &mut self.enc
+    }
+
     /// The underlying encoder (to write envelope codes around values).
     pub fn encoder(&mut self) -> &mut E {
         E::sync(self);
