@@ -306,6 +306,80 @@ pub trait ReplyWrite: TokenWrite {
     fn fault(&mut self, fault: &crate::envelope::Fault) -> Result<()>;
 }
 
+/// Implements [`CallRead`] and [`ReplyRead`] for a decoder (Hessian 1's, Burlap's) whose own
+/// envelope methods are `read_call_header`, `at_call_end`, `read_call_end`, `read_reply_header`
+/// and `read_reply_end`; `$fault` turns its `read_reply_header`'s result into a fault.
+macro_rules! envelope_reads {
+    (impl[$($g:tt)*] $ty:ty, $fault:expr) => {
+        impl<$($g)*> $crate::token::CallRead<'de> for $ty {
+            fn call_header(&mut self) -> $crate::error::Result<$crate::envelope::CallHeader> {
+                self.read_call_header()
+            }
+
+            fn call_done(&mut self, _: &$crate::envelope::CallHeader, _: usize) -> $crate::error::Result<bool> {
+                self.at_call_end()
+            }
+
+            fn call_end(&mut self) -> $crate::error::Result<()> {
+                self.read_call_end()
+            }
+        }
+
+        impl<$($g)*> $crate::token::ReplyRead<'de> for $ty {
+            fn reply_header(&mut self) -> $crate::error::Result<Option<$crate::envelope::Fault>> {
+                Ok(self.read_reply_header()?.map($fault))
+            }
+
+            fn reply_end(&mut self) -> $crate::error::Result<()> {
+                self.read_reply_end()
+            }
+        }
+    };
+}
+pub(crate) use envelope_reads;
+
+/// Implements [`CallWrite`] and [`ReplyWrite`] for an encoder (Hessian 1's, Burlap's) whose own
+/// envelope methods are `write_header`, `write_method`, `write_call_end`, `write_reply_begin`,
+/// `write_reply_end` and `write_fault`; `$begin(encoder, major)` starts its call.
+macro_rules! envelope_writes {
+    (impl[$($g:tt)*] $ty:ty, $begin:expr) => {
+        impl<$($g)*> $crate::token::CallWrite for $ty {
+            fn call_start(
+                &mut self,
+                major: u8,
+                method: &str,
+                headers: &[(String, $crate::value::Value)],
+                _argc: usize,
+            ) -> $crate::error::Result<()> {
+                ($begin)(&mut *self, major)?;
+                for (name, value) in headers {
+                    self.write_header(name, value)?;
+                }
+                self.write_method(method)
+            }
+
+            fn call_end(&mut self) -> $crate::error::Result<()> {
+                self.write_call_end()
+            }
+        }
+
+        impl<$($g)*> $crate::token::ReplyWrite for $ty {
+            fn reply_start(&mut self) -> $crate::error::Result<()> {
+                self.write_reply_begin()
+            }
+
+            fn reply_end(&mut self) -> $crate::error::Result<()> {
+                self.write_reply_end()
+            }
+
+            fn fault(&mut self, fault: &$crate::envelope::Fault) -> $crate::error::Result<()> {
+                self.write_fault(fault)
+            }
+        }
+    };
+}
+pub(crate) use envelope_writes;
+
 /// Writes the value tokens of one format: implemented by [`h2::Encoder`](crate::h2::Encoder),
 /// [`h1::Encoder`](crate::h1::Encoder) and [`burlap::Encoder`](crate::burlap::Encoder) (sealed),
 /// each method being the encoder's inherent method of the same name. Code generic over the

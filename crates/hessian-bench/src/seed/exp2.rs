@@ -276,6 +276,36 @@ enum Driver {
     Java(procs::Peer),
 }
 
+/// A byte count of a client's call, as the figures keep it.
+trait ByteCount {
+    fn count(self) -> f64;
+}
+
+impl ByteCount for usize {
+    fn count(self) -> f64 {
+        self as f64
+    }
+}
+
+impl ByteCount for f64 {
+    fn count(self) -> f64 {
+        self
+    }
+}
+
+/// Times one call (`call` gives the reply and its request and reply bytes), then checks the
+/// reply with `check`: the round trip and the bytes.
+async fn timed<T, B: ByteCount>(
+    call: impl std::future::Future<Output = Result<(T, B, B), String>>,
+    check: impl FnOnce(&T) -> Result<(), String>,
+) -> Result<(Duration, f64, f64), String> {
+    let t0 = Instant::now();
+    let (v, q, r) = call.await?;
+    let t = t0.elapsed();
+    check(&v)?;
+    Ok((t, q.count(), r.count()))
+}
+
 impl Driver {
     /// One call by a Rust client, its reply checked: the round trip, request and reply bytes.
     async fn call(
@@ -313,60 +343,28 @@ impl Driver {
                 ))
             }
             (Driver::Serde(client), Work::Items(n)) => {
-                t0 = Instant::now();
-                let (v, q, r): (Vec<Item>, _, _) = client.call("/getItems", &(n as i32)).await?;
-                let t = t0.elapsed();
-                check_items(&v, n)?;
-                Ok((t, q as f64, r as f64))
+                timed(client.call::<_, Vec<Item>>("/getItems", &(n as i32)), |v| check_items(v, n)).await
             }
             (Driver::Serde(client), Work::Exchange) => {
-                t0 = Instant::now();
-                let (o, q, r): (w2::Order, usize, usize) = client.call("/exchange", request).await?;
-                let t = t0.elapsed();
-                check_order(&o, expected)?;
-                Ok((t, q as f64, r as f64))
+                timed(client.call::<_, w2::Order>("/exchange", request), |o| check_order(o, expected)).await
             }
             (Driver::Grpc(client), Work::Items(n)) => {
-                t0 = Instant::now();
-                let (v, q, r) = crate::seed::grpc::get_items(client, n).await?;
-                let t = t0.elapsed();
-                check_items(&v, n)?;
-                Ok((t, q, r))
+                timed(crate::seed::grpc::get_items(client, n), |v| check_items(v, n)).await
             }
             (Driver::Grpc(client), Work::Exchange) => {
-                t0 = Instant::now();
-                let (o, q, r) = crate::seed::grpc::exchange(client, request).await?;
-                let t = t0.elapsed();
-                check_order(&o, expected)?;
-                Ok((t, q, r))
+                timed(crate::seed::grpc::exchange(client, request), |o| check_order(o, expected)).await
             }
             (Driver::XmlRpc(client), Work::Items(n)) => {
-                t0 = Instant::now();
-                let (v, q, r) = crate::seed::xmlrpc::get_items(client, n).await?;
-                let t = t0.elapsed();
-                check_items(&v, n)?;
-                Ok((t, q as f64, r as f64))
+                timed(crate::seed::xmlrpc::get_items(client, n), |v| check_items(v, n)).await
             }
             (Driver::XmlRpc(client), Work::Exchange) => {
-                t0 = Instant::now();
-                let (o, q, r) = crate::seed::xmlrpc::exchange(client, request).await?;
-                let t = t0.elapsed();
-                check_order(&o, expected)?;
-                Ok((t, q as f64, r as f64))
+                timed(crate::seed::xmlrpc::exchange(client, request), |o| check_order(o, expected)).await
             }
             (Driver::Amf(client), Work::Items(n)) => {
-                t0 = Instant::now();
-                let (v, q, r) = crate::seed::amf::get_items(client, n).await?;
-                let t = t0.elapsed();
-                check_items(&v, n)?;
-                Ok((t, q as f64, r as f64))
+                timed(crate::seed::amf::get_items(client, n), |v| check_items(v, n)).await
             }
             (Driver::Amf(client), Work::Exchange) => {
-                t0 = Instant::now();
-                let (o, q, r) = crate::seed::amf::exchange(client, request).await?;
-                let t = t0.elapsed();
-                check_order(&o, expected)?;
-                Ok((t, q as f64, r as f64))
+                timed(crate::seed::amf::exchange(client, request), |o| check_order(o, expected)).await
             }
             (Driver::Java(_), _) => Err("a Java client runs batches, not calls".into()),
         }

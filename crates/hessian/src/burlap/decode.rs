@@ -893,29 +893,7 @@ pub fn reply_from_slice(data: &[u8], limits: Limits) -> Result<Reply> {
     read_whole(data.len(), limits, |l| Decoder::from_slice(data).with_limits(l), Decoder::read_reply)
 }
 
-impl<'de, R: Input> crate::token::CallRead<'de> for Decoder<R> {
-    fn call_header(&mut self) -> Result<CallHeader> {
-        self.read_call_header()
-    }
-
-    fn call_done(&mut self, _header: &CallHeader, _read: usize) -> Result<bool> {
-        self.at_call_end()
-    }
-
-    fn call_end(&mut self) -> Result<()> {
-        self.read_call_end()
-    }
-}
-
-impl<'de, R: Input> crate::token::ReplyRead<'de> for Decoder<R> {
-    fn reply_header(&mut self) -> Result<Option<Fault>> {
-        Ok(self.read_reply_header()?.map(Fault::from_entries))
-    }
-
-    fn reply_end(&mut self) -> Result<()> {
-        self.read_reply_end()
-    }
-}
+crate::token::envelope_reads!(impl['de, R: Input] Decoder<R>, Fault::from_entries);
 
 impl<R: Input> crate::token::sealed::Sealed for Decoder<R> {}
 

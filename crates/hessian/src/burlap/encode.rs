@@ -339,33 +339,7 @@ pub fn fault_to_vec(fault: &Fault) -> Result<Vec<u8>> {
     e.finish()
 }
 
-impl<W: Write> token::CallWrite for Encoder<W> {
-    fn call_start(&mut self, _major: u8, method: &str, headers: &[(String, Value)], _argc: usize) -> Result<()> {
-        self.write_call_begin()?;
-        for (name, value) in headers {
-            self.write_header(name, value)?;
-        }
-        self.write_method(method)
-    }
-
-    fn call_end(&mut self) -> Result<()> {
-        self.write_call_end()
-    }
-}
-
-impl<W: Write> token::ReplyWrite for Encoder<W> {
-    fn reply_start(&mut self) -> Result<()> {
-        self.write_reply_begin()
-    }
-
-    fn reply_end(&mut self) -> Result<()> {
-        self.write_reply_end()
-    }
-
-    fn fault(&mut self, fault: &Fault) -> Result<()> {
-        self.write_fault(fault)
-    }
-}
+token::envelope_writes!(impl[W: Write] Encoder<W>, |e: &mut Self, _major| e.write_call_begin());
 
 impl<W: Write> token::sealed::Sealed for Encoder<W> {}
 

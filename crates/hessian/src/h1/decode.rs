@@ -633,29 +633,7 @@ impl<'de, R: Read<'de>> Decoder<'de, R> {
     }
 }
 
-impl<'de, R: Read<'de>> crate::token::CallRead<'de> for Decoder<'de, R> {
-    fn call_header(&mut self) -> Result<CallHeader> {
-        self.read_call_header()
-    }
-
-    fn call_done(&mut self, _header: &CallHeader, _read: usize) -> Result<bool> {
-        self.at_call_end()
-    }
-
-    fn call_end(&mut self) -> Result<()> {
-        self.read_call_end()
-    }
-}
-
-impl<'de, R: Read<'de>> crate::token::ReplyRead<'de> for Decoder<'de, R> {
-    fn reply_header(&mut self) -> Result<Option<Fault>> {
-        self.read_reply_header()
-    }
-
-    fn reply_end(&mut self) -> Result<()> {
-        self.read_reply_end()
-    }
-}
+crate::token::envelope_reads!(impl['de, R: Read<'de>] Decoder<'de, R>, |f: Fault| f);
 
 impl<'de, R: Read<'de>> crate::token::sealed::Sealed for Decoder<'de, R> {}
 

@@ -217,6 +217,17 @@ mod state {
     }
 
     impl ClassState {
+        /// Forgets a message's bookkeeping (pending definitions, probe passes, speculation),
+        /// keeping the class entries.
+        pub(super) fn clear_message(&mut self) {
+            self.pending = 0;
+            self.probe = None;
+            self.restart = false;
+            self.mismatch = None;
+            self.force_probe = false;
+            self.pinned = None;
+        }
+
         #[inline]
         pub(super) fn new(classes: ClassList) -> Self {
             ClassState {
@@ -509,15 +520,9 @@ impl Serializer<Vec<u8>> {
         self.enc.restart_into(buf);
         self.refs = 0;
         self.shared = None;
-        let st = &mut self.st;
-        st.pending = 0;
-        st.probe = None;
-        st.restart = false;
-        st.mismatch = None;
-        st.force_probe = false;
-        st.pinned = None;
-        st.tick = 0;
-        st.classes.len()
+        self.st.clear_message();
+        self.st.tick = 0;
+        self.st.classes.len()
     }
 
     /// Ends a message of a kept serializer on a map of `classes` classes that started with
@@ -631,14 +636,8 @@ impl<W: Write> SerdeEncoder for Encoder<W> {
     }
 
     fn reset(s: &mut Serializer<W>) {
-        let st = &mut s.st;
-        st.classes.truncate(0);
-        st.pending = 0;
-        st.probe = None;
-        st.restart = false;
-        st.mismatch = None;
-        st.force_probe = false;
-        st.pinned = None;
+        s.st.classes.truncate(0);
+        s.st.clear_message();
         s.enc.tables_mut().reset();
     }
 
