@@ -636,6 +636,18 @@ struct Row {
 }
 
 impl Row {
+    /// Marks both of the row's figures as not run: skipped (a peer missing locally) or failed
+    /// (the same under CI), with the reason.
+    fn not_run(&mut self, skip: bool, why: &str) {
+        for s in [&mut self.w1, &mut self.w2] {
+            if skip {
+                s.skip(why.to_owned())
+            } else {
+                s.fail(why.to_owned())
+            }
+        }
+    }
+
     /// Marks the row failed (the reason names the server's death if it died) and stops its
     /// server and client.
     fn fail(&mut self, why: String) {
@@ -798,13 +810,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             (Some(Ok(j)), true) if unavailable.is_none() => Some(j),
             (Some(_), true) => {
                 let (skip, why) = unavailable.unwrap_or((false, "Java unavailable".into()));
-                for s in [&mut row.w1, &mut row.w2] {
-                    if skip {
-                        s.skip(why.clone())
-                    } else {
-                        s.fail(why.clone())
-                    }
-                }
+                row.not_run(skip, &why);
                 rows.push(row);
                 continue;
             }
@@ -814,13 +820,7 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         // under CI
         if matches!(p.kind, Kind::PythonAmf) {
             if let Err((skip, why)) = crate::seed::amf::python_peer(&[]) {
-                for s in [&mut row.w1, &mut row.w2] {
-                    if skip {
-                        s.skip(why.clone())
-                    } else {
-                        s.fail(why.clone())
-                    }
-                }
+                row.not_run(skip, &why);
                 rows.push(row);
                 continue;
             }
