@@ -28,9 +28,9 @@ pub fn jetty_present() -> bool {
     JETTY_JARS.iter().all(|j| Path::new(j).exists())
 }
 
-/// JVM options the reference needs on Java 17 (module access for its serializers, and no Nagle
-/// delay in `com.sun.net.httpserver`).
-pub const JVM_OPTS: &[&str] = &[
+/// What every JVM of the tests needs on Java 17: module access for the reference's
+/// serializers, and no Nagle delay in `com.sun.net.httpserver`.
+const ACCESS: [&str; 7] = [
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
     "--add-opens=java.base/java.util=ALL-UNNAMED",
     "--add-opens=java.base/java.math=ALL-UNNAMED",
@@ -38,24 +38,36 @@ pub const JVM_OPTS: &[&str] = &[
     "--add-opens=java.base/java.net=ALL-UNNAMED",
     "--add-opens=java.base/java.time=ALL-UNNAMED",
     "-Dsun.net.httpserver.nodelay=true",
-    "-XX:+UseSerialGC",
-    "-XX:TieredStopAtLevel=1",
-    "-Xshare:auto",
 ];
+
+/// `a` then `b` (a `const` list of options made of two).
+const fn join<const A: usize, const B: usize, const N: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < A {
+        out[i] = a[i];
+        i += 1;
+    }
+    while i < N {
+        out[i] = b[i - A];
+        i += 1;
+    }
+    out
+}
+
+/// JVM options the reference needs on Java 17 (module access for its serializers, and no Nagle
+/// delay in `com.sun.net.httpserver`), with quick start-up settings for tests.
+pub const JVM_OPTS: &[&str] =
+    &join::<7, 3, 10>(ACCESS, ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"]);
 
 /// JVM options for timing Java (`Java::run_timing`): what the reference needs from [`JVM_OPTS`]
 /// (module access, no Nagle delay), without its test start-up settings: the full tiered JIT (C2;
 /// `JVM_OPTS` stops at C1) and the collector and heap the JVM picks itself (G1 on the project's
 /// 2-core machine, not `JVM_OPTS`' Serial GC), as a server started with defaults runs.
-pub const TIMING_JVM_OPTS: &[&str] = &[
-    "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "--add-opens=java.base/java.util=ALL-UNNAMED",
-    "--add-opens=java.base/java.math=ALL-UNNAMED",
-    "--add-opens=java.base/java.io=ALL-UNNAMED",
-    "--add-opens=java.base/java.net=ALL-UNNAMED",
-    "--add-opens=java.base/java.time=ALL-UNNAMED",
-    "-Dsun.net.httpserver.nodelay=true",
-];
+pub const TIMING_JVM_OPTS: &[&str] = &ACCESS;
 
 /// The compiled Java programs, ready to run.
 #[derive(Debug, Clone)]
@@ -303,4 +315,17 @@ pub fn run_paused(mut command: Command, pause: &str, between: impl FnOnce()) -> 
     lines.read_to_string(&mut after).expect("read");
     assert!(child.wait().expect("wait").success(), "the program failed:\n{before}{pause}\n{after}");
     after
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_test_options_are_the_access_options_then_the_start_up_settings() {
+        assert_eq!(JVM_OPTS.len(), 10);
+        assert_eq!(&JVM_OPTS[..7], TIMING_JVM_OPTS);
+        assert_eq!(&JVM_OPTS[7..], ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"]);
+        assert!(JVM_OPTS.iter().all(|o| !o.is_empty()));
+    }
 }

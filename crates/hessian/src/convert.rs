@@ -129,17 +129,7 @@ impl Converter {
                         return Value::Object(Box::new(Object { class, fields }));
                     }
                 }
-                Value::Map(Box::new(Map {
-                    type_name: m.type_name.clone(),
-                    entries: m
-                        .entries
-                        .iter()
-                        .map(|(k, v)| {
-                            let k = self.h2(k, is_object_type);
-                            (k, self.h2(v, is_object_type))
-                        })
-                        .collect(),
-                }))
+                self.map(m, |c, x| c.h2(x, is_object_type))
             }
             Value::Object(o) => {
                 self.both();
@@ -161,6 +151,19 @@ impl Converter {
         }
     }
 
+    /// `m` with every key and value converted by `f`, in order (keys first, as they are read).
+    fn map(&mut self, m: &Map, mut f: impl FnMut(&mut Self, &Value) -> Value) -> Value {
+        let entries = m
+            .entries
+            .iter()
+            .map(|(k, v)| {
+                let k = f(self, k);
+                (k, f(self, v))
+            })
+            .collect();
+        Value::Map(Box::new(Map { type_name: m.type_name.clone(), entries }))
+    }
+
     fn h1(&mut self, v: &Value) -> Value {
         match v {
             Value::List(l) => {
@@ -173,17 +176,7 @@ impl Converter {
             }
             Value::Map(m) => {
                 self.both();
-                Value::Map(Box::new(Map {
-                    type_name: m.type_name.clone(),
-                    entries: m
-                        .entries
-                        .iter()
-                        .map(|(k, v)| {
-                            let k = self.h1(k);
-                            (k, self.h1(v))
-                        })
-                        .collect(),
-                }))
+                self.map(m, |c, x| c.h1(x))
             }
             Value::Object(o) => {
                 if o.class.name == HESSIAN_REMOTE_CLASS {
