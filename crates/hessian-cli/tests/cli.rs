@@ -367,14 +367,7 @@ fn bad_inputs_fail_cleanly() {
     }
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     for _ in 0..20 {
-        let junk: Vec<u8> = (0..64)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                seed as u8
-            })
-            .collect();
+        let junk = hessian_testkit::junk(&mut seed, 64);
         for cmd in ["decode", "dump"] {
             let out = hessian(&[cmd], &junk);
             assert!(matches!(out.status.code(), Some(0 | 1)), "{cmd} on junk: {:?}", out.status);
@@ -732,14 +725,7 @@ fn detection_of_ambiguous_and_garbage_inputs() {
     // Junk never panics, whichever format is detected.
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for i in 0..60 {
-        let mut junk: Vec<u8> = (0..48)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                seed as u8
-            })
-            .collect();
+        let mut junk = hessian_testkit::junk(&mut seed, 48);
         junk[0] = [b'c', b'r', b'<', b'V', b'M', b's', b'x', b'I'][i % 8];
         for cmd in ["decode", "dump"] {
             let out = hessian(&[cmd], &junk);

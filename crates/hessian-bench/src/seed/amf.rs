@@ -846,14 +846,7 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for len in [1usize, 2, 7, 64, 1000] {
             for _ in 0..200 {
-                let junk: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        seed as u8
-                    })
-                    .collect();
+                let junk = hessian_testkit::junk(&mut seed, len);
                 let _ = answer(&junk, &request, &reply_order, false);
                 let mut framed = good[..20].to_vec();
                 framed.extend(&junk);

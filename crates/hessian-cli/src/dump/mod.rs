@@ -631,12 +631,7 @@ mod tests {
             (super::burlap::dump, hessian::burlap::call_to_vec(&call_h1(&call)).unwrap()),
         ];
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = move || hessian_testkit::xorshift(&mut seed);
         for (walk, good) in &inputs {
             let mut out = Vec::new();
             walk(good, &mut out).unwrap();
