@@ -468,19 +468,13 @@ pub fn row_server(
     bind: &Bind,
 ) -> Result<Server, String> {
     match p.kind {
-        Kind::RustHessian(..) | Kind::RustSerde(_) | Kind::Grpc | Kind::XmlRpc | Kind::Amf => rust_server_at(
-            match p.kind {
-                Kind::RustHessian(..) => "hessian",
-                Kind::Grpc => "grpc",
-                Kind::XmlRpc => "xmlrpc",
-                _ => p.id,
-            },
-            bind,
-        ),
-        Kind::PythonAmf => rust_server_at("amf", bind),
+        Kind::RustHessian(..) | Kind::Java(_, None) => rust_server_at("hessian", bind),
+        Kind::RustSerde(_) => rust_server_at(p.id, bind),
+        Kind::Grpc => rust_server_at("grpc", bind),
+        Kind::XmlRpc => rust_server_at("xmlrpc", bind),
+        Kind::Amf | Kind::PythonAmf => rust_server_at("amf", bind),
         Kind::RustToJava => java_server(java.ok_or("no Java")?, "hessian", bind),
         Kind::Java(_, Some(what)) => java_server(java.ok_or("no Java")?, what, bind),
-        Kind::Java(_, None) => rust_server_at("hessian", bind),
         Kind::JavaPeer(mode) => {
             let mut cmd = peers.ok_or("no Java peers")?.command_at("SeedPeerServer", bind);
             cmd.arg(mode);
