@@ -11,10 +11,11 @@
 
 use crate::value::ClassDef;
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The recycled vectors of a class list: its entries and spare field lists.
-pub(crate) type ClassPool = (Vec<ClassEntry>, Vec<Vec<&'static str>>);
+/// The recycled vector of a class list's entries.
+pub(crate) type ClassPool = Vec<ClassEntry>;
 
 /// Every cache of one thread (or, in [`Kept`], of one session).
 pub(crate) struct Caches {
@@ -23,7 +24,7 @@ pub(crate) struct Caches {
     last_len: Cell<usize>,
     defs: RefCell<DefCache>,
     starts: Cell<Vec<u64>>,
-    class_vecs: Cell<Vec<Arc<ClassDef>>>,
+    class_vecs: Cell<Option<Box<TableLists>>>,
     spare_out: Cell<Vec<u8>>,
     spare_read: Cell<Option<Box<[u8]>>>,
 }
@@ -32,11 +33,11 @@ thread_local! {
     static THREAD: Caches = const {
         Caches {
             schemas: RefCell::new(Vec::new()),
-            class_pool: Cell::new((Vec::new(), Vec::new())),
+            class_pool: Cell::new(Vec::new()),
             last_len: Cell::new(0),
             defs: RefCell::new(DefCache(Vec::new(), Vec::new())),
             starts: Cell::new(Vec::new()),
-            class_vecs: Cell::new(Vec::new()),
+            class_vecs: Cell::new(None),
             spare_out: Cell::new(Vec::new()),
             spare_read: Cell::new(None),
         }
@@ -72,8 +73,8 @@ pub(crate) static LAST_LEN: Slot<Cell<usize>> = Slot { get: |c| &c.last_len };
 pub(crate) static DEF_CACHE: Slot<RefCell<DefCache>> = Slot { get: |c| &c.defs };
 /// The vector of reference starts of the last deserializer (`serde::copies`).
 pub(crate) static STARTS: Slot<Cell<Vec<u64>>> = Slot { get: |c| &c.starts };
-/// The class vector of the last [`Tables`](crate::Tables) dropped.
-pub(crate) static CLASS_VECS: Slot<Cell<Vec<Arc<ClassDef>>>> = Slot { get: |c| &c.class_vecs };
+/// The lists of the last [`Tables`](crate::Tables) dropped, emptied.
+pub(crate) static CLASS_VECS: Slot<Cell<Option<Box<TableLists>>>> = Slot { get: |c| &c.class_vecs };
 /// The spare output buffer (`write::spare`).
 pub(crate) static SPARE: Slot<Cell<Vec<u8>>> = Slot { get: |c| &c.spare_out };
 /// The spare read buffer (`read::ReadBuffer`).
@@ -87,7 +88,7 @@ pub(crate) struct Kept {
     last_len: usize,
     defs: DefCache,
     starts: Vec<u64>,
-    class_vecs: Vec<Arc<ClassDef>>,
+    class_vecs: Option<Box<TableLists>>,
     spare_out: Vec<u8>,
     spare_read: Option<Box<[u8]>>,
 }
@@ -155,10 +156,34 @@ impl Kept {
     }
 }
 
+/// The lists of a [`Tables`](crate::Tables) that has any (its behaviour is in `tables`): boxed,
+/// made on the first class or type added, and recycled through [`CLASS_VECS`], so that tables
+/// that stay empty (most messages' encoders) cost nothing to make and drop.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TableLists {
+    pub(crate) classes: Vec<Arc<ClassDef>>,
+    /// `None` until `classes` reaches `tables::INDEX_FROM` entries; then every class, first
+    /// index wins (not even created before: a new `HashMap` seeds its hasher from a
+    /// thread-local). Boxed: one word for a map that most messages never make.
+    #[allow(clippy::box_collection)]
+    pub(crate) class_index: Option<Box<HashMap<Arc<ClassDef>, u32>>>,
+    pub(crate) types: Vec<String>,
+    /// `None` until `types` reaches `tables::INDEX_FROM` entries; then every type, first index wins.
+    #[allow(clippy::box_collection)]
+    pub(crate) type_index: Option<Box<HashMap<String, u32>>>,
+    pub(crate) seeded_classes: usize,
+    pub(crate) seeded_types: usize,
+    /// For a decoder's tables seeded with a type map: per seeded class, the address of the
+    /// `FIELDS` of the Rust type last checked against it and whether the class lists exactly
+    /// those, kept with the tables from message to message (a type map's seeds, `negotiate::Seeds`).
+    pub(crate) field_memo: Vec<(usize, bool)>,
+}
+
 /// A class definition written in this message for a struct (or Java enum) name.
 pub(crate) struct ClassEntry {
     pub(crate) name: &'static str,
-    pub(crate) fields: Vec<&'static str>,
+    /// Shared with the [`Schema`] the entry was made from.
+    pub(crate) fields: Arc<[&'static str]>,
     /// Its index in the message (and, once in the encoder's tables, there).
     pub(crate) id: u32,
     /// Whether other entries have the same name (different Rust types, one remote name).
@@ -199,7 +224,7 @@ pub(crate) struct Undo {
 pub(crate) struct Schema {
     /// The name as serde gave it: instances are found by its address (the derive's literal).
     pub(crate) name: &'static str,
-    pub(crate) fields: Box<[&'static str]>,
+    pub(crate) fields: Arc<[&'static str]>,
     /// `serde::ser::fields_sig` of `fields`.
     pub(crate) sig: u64,
     pub(crate) def: Arc<ClassDef>,

@@ -4,7 +4,7 @@
 //! messages (the type-negotiation extension carries it from call to call). [`Tables::reset`]
 //! forgets what one message added while keeping the seeded entries.
 
-use crate::cache::CLASS_VECS;
+use crate::cache::{TableLists, CLASS_VECS};
 use crate::value::ClassDef;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,51 +12,55 @@ use std::sync::Arc;
 /// Class definitions and type names known to one side of a conversation.
 ///
 /// Lookups scan the lists while they are short (most messages define a handful of classes) and
-/// go through hash indexes, built on first need, once a list holds 16 entries.
+/// go through hash indexes, built on first need, once a list holds 16 entries. Empty tables hold
+/// no lists at all: they are made on the first class or type added.
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
-    classes: Vec<Arc<ClassDef>>,
-    /// `None` until `classes` reaches [`INDEX_FROM`] entries; then every class, first index wins
-    /// (not even created before: a new `HashMap` seeds its hasher from a thread-local).
-    /// Boxed: one word in the (often moved) tables instead of six, for a map that most
-    /// messages never make.
-    #[allow(clippy::box_collection)]
-    class_index: Option<Box<HashMap<Arc<ClassDef>, u32>>>,
-    types: Vec<String>,
-    /// `None` until `types` reaches [`INDEX_FROM`] entries; then every type, first index wins.
-    #[allow(clippy::box_collection)]
-    type_index: Option<Box<HashMap<String, u32>>>,
-    seeded_classes: usize,
-    seeded_types: usize,
-    /// For a decoder's tables seeded with a type map: per seeded class, the address of the
-    /// `FIELDS` of the Rust type last checked against it and whether the class lists exactly
-    /// those, kept with the tables from message to message (a type map's seeds, `negotiate::Seeds`).
-    field_memo: Vec<(usize, bool)>,
+    lists: Option<Box<TableLists>>,
 }
 
 /// The list length from which [`Tables`] keeps hash indexes.
 const INDEX_FROM: usize = 16;
 
-/// The most classes a recycled vector may have room for.
+/// The most classes recycled lists may have room for.
 const RECYCLE_MAX: usize = 256;
 
 impl Drop for Tables {
+    #[inline]
     fn drop(&mut self) {
-        let cap = self.classes.capacity();
-        if cap == 0 || cap > RECYCLE_MAX {
-            return;
+        if let Some(lists) = self.lists.take() {
+            recycle(lists);
         }
-        let mut v = std::mem::take(&mut self.classes);
-        v.clear();
-        // During thread teardown the slot may be gone: then the vector is simply freed.
-        let _ = CLASS_VECS.try_with(|slot| slot.set(v));
     }
+}
+
+/// Keeps `lists` (emptied) for the next tables made on this thread, unless they are large.
+#[inline(never)]
+fn recycle(mut lists: Box<TableLists>) {
+    if lists.classes.capacity() > RECYCLE_MAX || lists.types.capacity() > RECYCLE_MAX {
+        return;
+    }
+    lists.classes.clear();
+    lists.types.clear();
+    lists.class_index = None;
+    lists.type_index = None;
+    lists.seeded_classes = 0;
+    lists.seeded_types = 0;
+    lists.field_memo = Vec::new();
+    // During thread teardown the slot may be gone: then the lists are simply freed.
+    let _ = CLASS_VECS.try_with(|slot| slot.set(Some(lists)));
 }
 
 impl Tables {
     /// Empty tables (plain Hessian: every message starts from nothing).
-    pub fn new() -> Self {
-        Self::default()
+    pub const fn new() -> Self {
+        Tables { lists: None }
+    }
+
+    /// The lists, made (or taken from this thread's recycled ones) if there are none yet.
+    #[inline]
+    fn lists_mut(&mut self) -> &mut TableLists {
+        self.lists.get_or_insert_with(|| CLASS_VECS.try_with(|slot| slot.take()).ok().flatten().unwrap_or_default())
     }
 
     /// Tables pre-seeded with class definitions and type names that both peers already know;
@@ -69,8 +73,7 @@ impl Tables {
         for ty in types {
             t.add_type(ty);
         }
-        t.seeded_classes = t.classes.len();
-        t.seeded_types = t.types.len();
+        t.keep_all();
         t
     }
 
@@ -78,8 +81,7 @@ impl Tables {
     /// two are equal; `memo` gives each a field memo slot ([`field_memo`](Self::field_memo)).
     pub(crate) fn for_seed(classes: Vec<Arc<ClassDef>>, memo: bool) -> Self {
         // (lookups scan the list until a push builds the hash index)
-        let mut t = Tables::new();
-        t.classes = classes;
+        let mut t = Tables { lists: Some(Box::new(TableLists { classes, ..TableLists::default() })) };
         t.keep_all();
         if memo {
             t.add_field_memo();
@@ -91,7 +93,8 @@ impl Tables {
     /// with a field memo slot per class or not.
     pub(crate) fn seed_bytes(classes: usize, types: usize, memo: bool) -> usize {
         use std::mem::size_of;
-        classes * size_of::<Arc<ClassDef>>()
+        size_of::<TableLists>()
+            + classes * size_of::<Arc<ClassDef>>()
             + types * size_of::<String>()
             + if memo { classes * size_of::<(usize, bool)>() } else { 0 }
     }
@@ -100,54 +103,65 @@ impl Tables {
     /// whoever made them), without the hash indexes (dropped by [`reset`](Self::reset)).
     pub(crate) fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.classes.capacity() * size_of::<Arc<ClassDef>>()
-            + self.types.capacity() * size_of::<String>()
-            + self.types.iter().map(String::capacity).sum::<usize>()
-            + self.field_memo.capacity() * size_of::<(usize, bool)>()
+        self.lists.as_deref().map_or(0, |l| {
+            size_of::<TableLists>()
+                + l.classes.capacity() * size_of::<Arc<ClassDef>>()
+                + l.types.capacity() * size_of::<String>()
+                + l.types.iter().map(String::capacity).sum::<usize>()
+                + l.field_memo.capacity() * size_of::<(usize, bool)>()
+        })
     }
 
     /// Gives back the room of the lists beyond their entries (and the hash indexes).
     pub(crate) fn shrink(&mut self) {
-        self.classes.shrink_to_fit();
-        self.types.shrink_to_fit();
-        self.field_memo.shrink_to_fit();
-        self.class_index = None;
-        self.type_index = None;
+        if let Some(l) = self.lists.as_deref_mut() {
+            l.classes.shrink_to_fit();
+            l.types.shrink_to_fit();
+            l.field_memo.shrink_to_fit();
+            l.class_index = None;
+            l.type_index = None;
+        }
     }
 
     /// Forgets everything added since the seed (the start of a new plain-Hessian message).
     pub fn reset(&mut self) {
-        self.classes.truncate(self.seeded_classes);
-        self.types.truncate(self.seeded_types);
-        // Rebuilt from the remaining entries when next needed.
-        self.class_index = None;
-        self.type_index = None;
+        if let Some(l) = self.lists.as_deref_mut() {
+            l.classes.truncate(l.seeded_classes);
+            l.types.truncate(l.seeded_types);
+            // Rebuilt from the remaining entries when next needed.
+            l.class_index = None;
+            l.type_index = None;
+        }
     }
 
     /// Makes everything added so far part of the seed, so that [`reset`](Self::reset) keeps it
     /// (how the type-negotiation extension grows the shared tables).
     pub fn keep_all(&mut self) {
-        self.seeded_classes = self.classes.len();
-        self.seeded_types = self.types.len();
+        if let Some(l) = self.lists.as_deref_mut() {
+            l.seeded_classes = l.classes.len();
+            l.seeded_types = l.types.len();
+        }
     }
 
     /// Drops the class definitions and type names from index `classes` and `types` on (what a
     /// stretch of input re-read to copy a referenced value defined a second time).
     pub(crate) fn truncate(&mut self, classes: usize, types: usize) {
-        if self.classes.len() > classes {
-            self.classes.truncate(classes);
-            self.class_index = None;
-        }
-        if self.types.len() > types {
-            self.types.truncate(types);
-            self.type_index = None;
+        if let Some(l) = self.lists.as_deref_mut() {
+            if l.classes.len() > classes {
+                l.classes.truncate(classes);
+                l.class_index = None;
+            }
+            if l.types.len() > types {
+                l.types.truncate(types);
+                l.type_index = None;
+            }
         }
     }
 
     /// Puts `class`, equal to class `i`, in its place (a serializer's own definition for a type
     /// map's, so that the next message finds it by address).
     pub(crate) fn replace_class(&mut self, i: usize, class: Arc<ClassDef>) {
-        if let Some(slot) = self.classes.get_mut(i) {
+        if let Some(slot) = self.lists.as_deref_mut().and_then(|l| l.classes.get_mut(i)) {
             debug_assert!(**slot == *class, "replace_class with a different definition");
             *slot = class;
         }
@@ -156,39 +170,45 @@ impl Tables {
     /// Whether the tables hold exactly their seed: `classes` class definitions and no type names
     /// beyond it (what [`reset`](Self::reset) returns to).
     pub(crate) fn is_seed_of(&self, classes: usize) -> bool {
-        self.seeded_classes == classes && self.classes.len() == classes && self.types.len() == self.seeded_types
+        match self.lists.as_deref() {
+            None => classes == 0,
+            Some(l) => l.seeded_classes == classes && l.classes.len() == classes && l.types.len() == l.seeded_types,
+        }
     }
 
     /// Whether a hash index was built (dropped by [`reset`](Self::reset)).
     pub(crate) fn has_index(&self) -> bool {
-        self.class_index.is_some() || self.type_index.is_some()
+        self.lists.as_deref().is_some_and(|l| l.class_index.is_some() || l.type_index.is_some())
     }
 
     /// Gives each class so far a slot of the per-class field memo ([`field_memo`](Self::field_memo)).
     pub(crate) fn add_field_memo(&mut self) {
-        self.field_memo = vec![(0, false); self.classes.len()];
+        let l = self.lists_mut();
+        l.field_memo = vec![(0, false); l.classes.len()];
     }
 
     /// The field memo slot of seeded class `i`, if the tables keep one.
     #[inline]
     pub(crate) fn field_memo(&mut self, i: usize) -> Option<&mut (usize, bool)> {
-        self.field_memo.get_mut(i)
+        self.lists.as_deref_mut()?.field_memo.get_mut(i)
     }
 
     /// All class definitions, by index.
+    #[inline]
     pub fn classes(&self) -> &[Arc<ClassDef>] {
-        &self.classes
+        self.lists.as_deref().map_or(&[], |l| &l.classes)
     }
 
     /// All type names, by index.
+    #[inline]
     pub fn types(&self) -> &[String] {
-        &self.types
+        self.lists.as_deref().map_or(&[], |l| &l.types)
     }
 
     /// The class definition with index `i`.
     #[inline]
     pub fn class(&self, i: usize) -> Option<&Arc<ClassDef>> {
-        self.classes.get(i)
+        self.classes().get(i)
     }
 
     /// The index of a class definition equal to `class`, if any (the same `Arc` is found
@@ -197,10 +217,11 @@ impl Tables {
     /// compiler once kept it out of line, 3% of a W1 `Value` encode.)
     #[inline(always)]
     pub fn class_id(&self, class: &Arc<ClassDef>) -> Option<u32> {
-        if let Some(i) = self.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
+        let l = self.lists.as_deref()?;
+        if let Some(i) = l.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
             return Some(i as u32);
         }
-        self.class_id_by_value(class)
+        class_id_by_value(l, class)
     }
 
     /// Like [`class_id`](Self::class_id); a definition found by equal contents (not the same
@@ -209,23 +230,15 @@ impl Tables {
     /// otherwise compare names and fields at every instance.
     #[inline]
     pub(crate) fn class_id_adopting(&mut self, class: &Arc<ClassDef>) -> Option<u32> {
-        if let Some(i) = self.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
+        let l = self.lists.as_deref_mut()?;
+        if let Some(i) = l.classes.iter().take(INDEX_FROM).position(|c| Arc::ptr_eq(c, class)) {
             return Some(i as u32);
         }
-        let i = self.class_id_by_value(class)?;
-        if let Some(slot) = self.classes.get_mut(i as usize) {
+        let i = class_id_by_value(l, class)?;
+        if let Some(slot) = l.classes.get_mut(i as usize) {
             *slot = class.clone();
         }
         Some(i)
-    }
-
-    /// [`class_id`](Self::class_id) past the same-`Arc` search: by equal contents.
-    #[inline(never)]
-    fn class_id_by_value(&self, class: &Arc<ClassDef>) -> Option<u32> {
-        match &self.class_index {
-            None => self.classes.iter().position(|c| **c == **class).map(|i| i as u32),
-            Some(index) => index.get(class).copied(),
-        }
     }
 
     /// Adds a class definition (if an equal one is not there yet) and returns its index.
@@ -239,25 +252,22 @@ impl Tables {
     /// Appends a class definition read from a stream (indices follow the stream, even when a
     /// definition repeats).
     pub fn push_class(&mut self, class: Arc<ClassDef>) -> u32 {
-        if self.classes.capacity() == 0 {
-            if let Ok(v) = CLASS_VECS.try_with(std::cell::Cell::take) {
-                self.classes = v;
-            }
-        }
-        push_indexed(&mut self.classes, &mut self.class_index, class)
+        let l = self.lists_mut();
+        push_indexed(&mut l.classes, &mut l.class_index, class)
     }
 
     /// The type name with index `i`.
     #[inline]
     pub fn type_name(&self, i: usize) -> Option<&str> {
-        self.types.get(i).map(String::as_str)
+        self.types().get(i).map(String::as_str)
     }
 
     /// The index of a type name, if any.
     #[inline]
     pub fn type_id(&self, name: &str) -> Option<u32> {
-        match &self.type_index {
-            None => self.types.iter().position(|t| t == name).map(|i| i as u32),
+        let l = self.lists.as_deref()?;
+        match &l.type_index {
+            None => l.types.iter().position(|t| t == name).map(|i| i as u32),
             Some(index) => index.get(name).copied(),
         }
     }
@@ -272,7 +282,17 @@ impl Tables {
 
     /// Appends a type name read from a stream (indices follow the stream).
     pub fn push_type(&mut self, name: String) -> u32 {
-        push_indexed(&mut self.types, &mut self.type_index, name)
+        let l = self.lists_mut();
+        push_indexed(&mut l.types, &mut l.type_index, name)
+    }
+}
+
+/// [`Tables::class_id`] past the same-`Arc` search: by equal contents.
+#[inline(never)]
+fn class_id_by_value(l: &TableLists, class: &Arc<ClassDef>) -> Option<u32> {
+    match &l.class_index {
+        None => l.classes.iter().position(|c| **c == **class).map(|i| i as u32),
+        Some(index) => index.get(class).copied(),
     }
 }
 

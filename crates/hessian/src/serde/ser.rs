@@ -33,37 +33,39 @@ use std::cell::Cell;
 use std::io::Write;
 use std::sync::Arc;
 
-/// The class entries of a message. The vectors (the entries' field lists included) are reused
-/// from message to message on this thread, so that a message allocates none of them.
+/// The class entries of a message. The vector is reused from message to message on this thread
+/// (an entry's field list is shared with the thread's [`Schema`] it came from), so that a
+/// message allocates nothing for it.
 struct ClassList {
     entries: Vec<ClassEntry>,
-    /// Field lists of entries dropped earlier, for reuse.
-    spare: Vec<Vec<&'static str>>,
 }
 
 impl ClassList {
+    #[inline]
     fn new() -> Self {
-        let (entries, spare) = CLASS_POOL.try_with(Cell::take).unwrap_or_default();
-        ClassList { entries, spare }
+        ClassList { entries: CLASS_POOL.try_with(Cell::take).unwrap_or_default() }
     }
 
-    /// Appends an entry for `fields` (copied into a recycled vector) and returns its index.
-    fn push(&mut self, mut entry: ClassEntry, fields: &[&'static str]) -> usize {
-        let mut list = self.spare.pop().unwrap_or_default();
-        list.clear();
-        list.extend_from_slice(fields);
-        entry.fields = list;
+    /// An empty list that leaves this thread's pool alone.
+    fn detached() -> Self {
+        ClassList { entries: Vec::new() }
+    }
+
+    /// Appends an entry and returns its index.
+    #[inline]
+    fn push(&mut self, entry: ClassEntry) -> usize {
         self.entries.push(entry);
         self.entries.len() - 1
     }
 
-    /// Drops the entries from `n` on, keeping their field vectors.
-    fn truncate(&mut self, n: usize) {
-        while self.entries.len() > n {
-            if let Some(e) = self.entries.pop() {
-                self.spare.push(e.fields);
-            }
-        }
+    /// Keeps only the entries of classes numbered below `n` (a type map's), as entries found
+    /// before this message: nothing to undo, never chosen yet.
+    fn keep_seeded(&mut self, n: u32) {
+        self.entries.retain_mut(|e| {
+            e.spec = None;
+            e.used = 0;
+            e.id < n
+        });
     }
 }
 
@@ -80,45 +82,19 @@ impl std::ops::DerefMut for ClassList {
     }
 }
 
-impl ClassList {
-    /// An empty list that leaves this thread's pool alone.
-    fn detached() -> Self {
-        ClassList { entries: Vec::new(), spare: Vec::new() }
-    }
-
-    /// Keeps only the entries of classes numbered below `n` (a type map's), as entries found
-    /// before this message: nothing to undo, never chosen yet.
-    fn keep_seeded(&mut self, n: u32) {
-        let mut i = 0;
-        while i < self.entries.len() {
-            if self.entries[i].id < n {
-                let e = &mut self.entries[i];
-                e.spec = None;
-                e.used = 0;
-                i += 1;
-            } else {
-                let e = self.entries.remove(i);
-                self.spare.push(e.fields);
-            }
-        }
-    }
-}
-
 impl Drop for ClassList {
+    #[inline]
     fn drop(&mut self) {
-        /// What a thread keeps (the size of the vectors is bounded by the program's structs).
+        /// The most entries a kept vector has room for (bounded by the program's structs).
         const KEEP: usize = 256;
-        if self.entries.capacity() == 0 && self.spare.is_empty() {
+        let cap = self.entries.capacity();
+        if cap == 0 || cap > KEEP {
             return;
         }
-        self.truncate(0);
-        if self.entries.capacity() > KEEP {
-            return;
-        }
-        self.spare.truncate(KEEP);
-        let vectors = (std::mem::take(&mut self.entries), std::mem::take(&mut self.spare));
-        // During thread teardown the pool may be gone: then the vectors are simply freed.
-        let _ = CLASS_POOL.try_with(|p| p.set(vectors));
+        self.entries.clear();
+        let entries = std::mem::take(&mut self.entries);
+        // During thread teardown the pool may be gone: then the vector is simply freed.
+        let _ = CLASS_POOL.try_with(|p| p.set(entries));
     }
 }
 
@@ -174,6 +150,12 @@ fn schema_index(schemas: &mut Vec<Schema>, name: &'static str, fields: &[&'stati
     let bytes = scratch.into_vec().into_boxed_slice();
     schemas.push(Schema { name, fields: fields.into(), sig, def, bytes, stable });
     Ok(schemas.len() - 1)
+}
+
+/// The heap bytes of a shared field list of `n` names (counted whole by each entry holding it:
+/// the thread's schema it came from may be gone).
+fn fields_bytes(n: usize) -> usize {
+    2 * std::mem::size_of::<usize>() + n * std::mem::size_of::<&str>()
 }
 
 /// The signature of a struct with no fields yet.
@@ -355,6 +337,9 @@ impl<W: Write> Serializer<W> {
     fn find_class(&mut self, name: &'static str, len: usize) -> Option<(usize, bool)> {
         // Pointer identity first (the derive's literal), then content.
         // (the other copy of a name is fast once an instance of it has been checked)
+        if self.st.classes.is_empty() {
+            return None;
+        }
         let at = |c: &ClassEntry| std::ptr::eq(c.name, name) || c.alt_name.is_some_and(|a| std::ptr::eq(a, name));
         if let Some(i) = self.st.classes.iter().position(at) {
             let c = &self.st.classes[i];
@@ -443,7 +428,7 @@ impl<W: Write> Serializer<W> {
         self.st.tick += 1;
         let entry = ClassEntry {
             name,
-            fields: Vec::new(),
+            fields: schema.fields.clone(),
             id,
             ambiguous,
             used: self.st.tick,
@@ -453,7 +438,7 @@ impl<W: Write> Serializer<W> {
             alt_name: None,
             alt_sig: 0,
         };
-        Ok(self.st.classes.push(entry, &schema.fields))
+        Ok(self.st.classes.push(entry))
     }
 
     /// The first instance of a struct name in this message, when the output is one vector and
@@ -555,17 +540,14 @@ impl Serializer<Vec<u8>> {
     }
 
     /// The heap bytes of a kept serializer: its box, its tables' lists, its class entries with
-    /// their field lists and the spare field lists (the output buffer is the caller's).
+    /// their field lists (the output buffer is the caller's).
     pub(crate) fn kept_heap_bytes(&self) -> usize {
         use std::mem::size_of;
         let list = &self.st.classes;
-        let fields = |v: &Vec<&'static str>| v.capacity() * size_of::<&str>();
         size_of::<Self>()
             + self.enc.tables().heap_bytes()
             + list.entries.capacity() * size_of::<ClassEntry>()
-            + list.entries.iter().map(|e| fields(&e.fields)).sum::<usize>()
-            + list.spare.capacity() * size_of::<Vec<&str>>()
-            + list.spare.iter().map(fields).sum::<usize>()
+            + list.entries.iter().map(|e| fields_bytes(e.fields.len())).sum::<usize>()
     }
 
     /// The most [`kept_heap_bytes`](Self::kept_heap_bytes) of a kept serializer for `classes`
@@ -574,20 +556,14 @@ impl Serializer<Vec<u8>> {
         use std::mem::size_of;
         size_of::<Self>()
             + crate::tables::Tables::seed_bytes(classes, 0, false)
-            + classes * size_of::<ClassEntry>()
+            + classes * (size_of::<ClassEntry>() + fields_bytes(0))
             + fields * size_of::<&str>()
     }
 
-    /// Gives back the room beyond the tables' and entries' contents (and drops the spare field
-    /// lists).
+    /// Gives back the room beyond the tables' and entries' contents.
     pub(crate) fn shrink_kept(&mut self) {
         self.enc.tables_mut().shrink();
-        let list = &mut self.st.classes;
-        list.spare = Vec::new();
-        list.entries.shrink_to_fit();
-        for e in &mut list.entries {
-            e.fields.shrink_to_fit();
-        }
+        self.st.classes.entries.shrink_to_fit();
     }
 }
 
