@@ -24,7 +24,8 @@ pub(crate) struct Caches {
     last_len: Cell<usize>,
     defs: RefCell<DefCache>,
     starts: Cell<Vec<u64>>,
-    class_vecs: Cell<Option<Box<TableLists>>>,
+    class_vecs: Cell<Vec<Arc<ClassDef>>>,
+    table_rest: Cell<Option<Box<TableRest>>>,
     spare_out: Cell<Vec<u8>>,
     spare_read: Cell<Option<Box<[u8]>>>,
 }
@@ -37,7 +38,8 @@ thread_local! {
             last_len: Cell::new(0),
             defs: RefCell::new(DefCache(Vec::new(), Vec::new())),
             starts: Cell::new(Vec::new()),
-            class_vecs: Cell::new(None),
+            class_vecs: Cell::new(Vec::new()),
+            table_rest: Cell::new(None),
             spare_out: Cell::new(Vec::new()),
             spare_read: Cell::new(None),
         }
@@ -73,8 +75,10 @@ pub(crate) static LAST_LEN: Slot<Cell<usize>> = Slot { get: |c| &c.last_len };
 pub(crate) static DEF_CACHE: Slot<RefCell<DefCache>> = Slot { get: |c| &c.defs };
 /// The vector of reference starts of the last deserializer (`serde::copies`).
 pub(crate) static STARTS: Slot<Cell<Vec<u64>>> = Slot { get: |c| &c.starts };
-/// The lists of the last [`Tables`](crate::Tables) dropped, emptied.
-pub(crate) static CLASS_VECS: Slot<Cell<Option<Box<TableLists>>>> = Slot { get: |c| &c.class_vecs };
+/// The class vector of the last [`Tables`](crate::Tables) dropped.
+pub(crate) static CLASS_VECS: Slot<Cell<Vec<Arc<ClassDef>>>> = Slot { get: |c| &c.class_vecs };
+/// The rest of the last [`Tables`](crate::Tables) dropped that had any, emptied.
+pub(crate) static TABLE_REST: Slot<Cell<Option<Box<TableRest>>>> = Slot { get: |c| &c.table_rest };
 /// The spare output buffer (`write::spare`).
 pub(crate) static SPARE: Slot<Cell<Vec<u8>>> = Slot { get: |c| &c.spare_out };
 /// The spare read buffer (`read::ReadBuffer`).
@@ -88,7 +92,8 @@ pub(crate) struct Kept {
     last_len: usize,
     defs: DefCache,
     starts: Vec<u64>,
-    class_vecs: Option<Box<TableLists>>,
+    class_vecs: Vec<Arc<ClassDef>>,
+    table_rest: Option<Box<TableRest>>,
     spare_out: Vec<u8>,
     spare_read: Option<Box<[u8]>>,
 }
@@ -141,6 +146,7 @@ pub(crate) fn swap(kept: &mut Kept, parts: Parts) {
             refcell(&c.defs, &mut kept.defs);
             cell(&c.starts, &mut kept.starts);
             cell(&c.class_vecs, &mut kept.class_vecs);
+            cell(&c.table_rest, &mut kept.table_rest);
         }
         if parts.has(Parts::READER) {
             cell(&c.spare_read, &mut kept.spare_read);
@@ -156,13 +162,13 @@ impl Kept {
     }
 }
 
-/// The lists of a [`Tables`](crate::Tables) that has any (its behaviour is in `tables`): boxed,
-/// made on the first class or type added, and recycled through [`CLASS_VECS`], so that tables
-/// that stay empty (most messages' encoders) cost nothing to make and drop.
+/// What a [`Tables`](crate::Tables) holds besides its class list (its behaviour is in `tables`):
+/// boxed, made on first need (a type name, a seed, a hash index, a field memo) and recycled
+/// through [`TABLE_REST`], so that tables with classes only (most messages' decoders) or none
+/// (most messages' encoders) cost one word for it.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct TableLists {
-    pub(crate) classes: Vec<Arc<ClassDef>>,
-    /// `None` until `classes` reaches `tables::INDEX_FROM` entries; then every class, first
+pub(crate) struct TableRest {
+    /// `None` until the class list reaches `tables::INDEX_FROM` entries; then every class, first
     /// index wins (not even created before: a new `HashMap` seeds its hasher from a
     /// thread-local). Boxed: one word for a map that most messages never make.
     #[allow(clippy::box_collection)]
