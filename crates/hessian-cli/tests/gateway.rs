@@ -441,7 +441,10 @@ fn the_gateway_speaks_2_1_where_the_upstream_does() {
     }
     let stats = demo.stats();
     assert!(common::get(&stats, "learned") >= 1, "{stats:?}");
-    assert!(common::get(&stats, "referring_calls") >= 1, "the gateway's later calls refer to the learned map: {stats:?}");
+    assert!(
+        common::get(&stats, "referring_calls") >= 1,
+        "the gateway's later calls refer to the learned map: {stats:?}"
+    );
     // with --no-type-maps, plain Hessian 2: the call runs, and neither offers nor refers
     let plain = gateway("h2", &bench, &["--no-type-maps"]);
     let before = demo.stats();

@@ -199,7 +199,7 @@ async fn answer(state: &Gateway, req: Request<Full<Bytes>>) -> Result<Response<F
         }
         return Ok(json_response(StatusCode::OK, &state.description()));
     }
-    let name = &path[1..];
+    let name = path.strip_prefix('/').unwrap_or_default();
     if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
         return Err(GatewayError::UnknownMethod(format!("{path:?} is not /METHOD (a Java method name)")));
     }
@@ -249,14 +249,7 @@ fn arguments(body: &[u8]) -> Result<Vec<Json>, GatewayError> {
     }
     match parse_json(body, "body") {
         Ok(Json::Array(items)) => Ok(items),
-        Ok(other) => Err(GatewayError::NotArray(match other {
-            Json::Null => "null",
-            Json::Bool(_) => "a boolean",
-            Json::Number(_) => "a number",
-            Json::String(_) => "a string",
-            Json::Object(_) => "an object",
-            Json::Array(_) => "an array",
-        })),
+        Ok(other) => Err(GatewayError::NotArray(plain::kind(&other))),
         Err(CliError::JsonSyntax { source, .. }) => Err(GatewayError::NotJson(source.to_string())),
         Err(e) => Err(GatewayError::NotJson(e.to_string())),
     }

@@ -300,7 +300,7 @@ fn at(e: &str) -> String {
 }
 
 /// The JSON type of `j`, for messages.
-fn kind(j: &Json) -> &'static str {
+pub(super) fn kind(j: &Json) -> &'static str {
     match j {
         Json::Null => "null",
         Json::Bool(_) => "a boolean",
@@ -372,17 +372,7 @@ fn map(name: &str) -> Option<Option<&str>> {
 /// `[com.example.Item`, `[[int`).
 fn array_type(element: &JType) -> String {
     match element {
-        JType::Primitive(p) => match p {
-            'Z' => "boolean",
-            'B' => "byte",
-            'S' => "short",
-            'I' => "int",
-            'J' => "long",
-            'F' => "float",
-            'D' => "double",
-            _ => "char",
-        }
-        .to_owned(),
+        JType::Primitive(p) => primitive_name(*p).to_owned(),
         JType::Array(inner) => format!("[{}", array_type(inner)),
         JType::Class(n, _) => match n.as_str() {
             "java.lang.String" => "string".to_owned(),
@@ -411,9 +401,9 @@ fn default(t: &JType) -> Value {
     }
 }
 
-/// A value of a primitive (or boxed primitive) type, by its descriptor letter.
-fn primitive(p: char, j: &Json) -> Result<Value, String> {
-    let java = match p {
+/// The Java name of a primitive type by its descriptor letter (`I`: `int`).
+fn primitive_name(p: char) -> &'static str {
+    match p {
         'Z' => "boolean",
         'B' => "byte",
         'S' => "short",
@@ -423,7 +413,12 @@ fn primitive(p: char, j: &Json) -> Result<Value, String> {
         'D' => "double",
         'C' => "char",
         _ => "void",
-    };
+    }
+}
+
+/// A value of a primitive (or boxed primitive) type, by its descriptor letter.
+fn primitive(p: char, j: &Json) -> Result<Value, String> {
+    let java = primitive_name(p);
     let integer = |min: i64, max: i64| match j.as_i64() {
         Some(i) if (min..=max).contains(&i) => Ok(i),
         Some(i) => Err(format!("{i} is out of range for {java}")),
