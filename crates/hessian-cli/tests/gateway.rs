@@ -10,26 +10,13 @@
 
 mod common;
 
+use common::Running;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// A process this test started, killed on drop.
-struct Running {
-    child: Child,
-    /// `127.0.0.1:port`.
-    addr: String,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// `hessian [-f FORMAT] gateway --listen 127.0.0.1:0 --upstream URL EXTRA…`, once it listens.
 fn gateway(format: &str, upstream: &str, extra: &[&str]) -> Running {
@@ -55,13 +42,7 @@ fn gateway(format: &str, upstream: &str, extra: &[&str]) -> Running {
 /// `JettyGateway` (Caucho's servlets in Jetty); `None` (a skip) without Java or Jetty, a failure
 /// under `CI`.
 fn jetty() -> Option<(Running, hessian_testkit::java::Java)> {
-    let java = hessian_testkit::java::java_with_jetty()?;
-    let mut child =
-        java.command("JettyGateway").stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn JettyGateway");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("PORT line");
-    let port = line.strip_prefix("PORT ").map(str::trim).unwrap_or_else(|| panic!("JettyGateway said {line:?}"));
-    Some((Running { child, addr: format!("127.0.0.1:{port}") }, java))
+    common::jetty("JettyGateway")
 }
 
 /// One HTTP exchange on a fresh connection: the status, the `Content-Type` and the body.

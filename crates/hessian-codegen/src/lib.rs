@@ -1053,18 +1053,7 @@ fn mangle(t: &JType) -> String {
 /// for `byte[]`, `java.util.List`; a type variable is erased to `java.lang.Object`).
 fn java_name(t: &JType) -> String {
     match t {
-        JType::Primitive(c) => match c {
-            'Z' => "boolean",
-            'B' => "byte",
-            'S' => "short",
-            'I' => "int",
-            'J' => "long",
-            'F' => "float",
-            'D' => "double",
-            'C' => "char",
-            _ => "void",
-        }
-        .to_owned(),
+        JType::Primitive(c) => jtype::primitive_name(*c).to_owned(),
         JType::Array(inner) if **inner == JType::Primitive('B') => "[B".to_owned(),
         JType::Array(inner) => format!("{}[]", java_name(inner)),
         JType::Class(n, _) => n.clone(),

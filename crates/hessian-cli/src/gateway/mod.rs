@@ -249,7 +249,7 @@ fn arguments(body: &[u8]) -> Result<Vec<Json>, GatewayError> {
     }
     match parse_json(body, "body") {
         Ok(Json::Array(items)) => Ok(items),
-        Ok(other) => Err(GatewayError::NotArray(plain::kind(&other))),
+        Ok(other) => Err(GatewayError::NotArray(hessian::json::json_type_name(&other))),
         Err(CliError::JsonSyntax { source, .. }) => Err(GatewayError::NotJson(source.to_string())),
         Err(e) => Err(GatewayError::NotJson(e.to_string())),
     }

@@ -3,10 +3,11 @@
 //! Java parameter types (`docs/gateway.md`, "Plain JSON").
 
 use super::GatewayError;
+use hessian::json::json_type_name;
 use hessian::value::{ClassDef, List, Map, Object};
 use hessian::Value;
 use hessian_codegen::classfile::{ACC_ABSTRACT, ACC_ENUM, ACC_INTERFACE};
-use hessian_codegen::jtype::JType;
+use hessian_codegen::jtype::{primitive_name, JType};
 use hessian_codegen::{ApiMethod, Classes};
 use serde_json::Value as Json;
 use std::path::PathBuf;
@@ -208,7 +209,10 @@ impl Api {
                     n => match self.classes.get(n) {
                         Some(c) if c.flags & ACC_ENUM != 0 && c.superclass.as_deref() == Some("java.lang.Enum") => {
                             let Json::String(s) = j else {
-                                return Err(format!("expected one of {n}'s constants (a string), got {}", kind(j)));
+                                return Err(format!(
+                                    "expected one of {n}'s constants (a string), got {}",
+                                    json_type_name(j)
+                                ));
                             };
                             if !c.fields.iter().any(|f| f.flags & ACC_ENUM != 0 && f.name == *s) {
                                 return Err(format!("{s:?} is not a constant of the enum {n}"));
@@ -229,7 +233,7 @@ impl Api {
     /// A JSON array's items as values of the element type `element`.
     fn items(&self, element: &JType, j: &Json, depth: usize) -> Result<Vec<Value>, String> {
         let Json::Array(items) = j else {
-            return Err(format!("expected an array, got {}", kind(j)));
+            return Err(format!("expected an array, got {}", json_type_name(j)));
         };
         items
             .iter()
@@ -241,7 +245,7 @@ impl Api {
     /// A JSON object as a map with `args`' key and value types (keys from their JSON text).
     fn map(&self, type_name: Option<&str>, args: &[JType], j: &Json, depth: usize) -> Result<Value, String> {
         let Json::Object(o) = j else {
-            return Err(format!("expected an object (a map), got {}", kind(j)));
+            return Err(format!("expected an object (a map), got {}", json_type_name(j)));
         };
         let key_type = args.first().cloned().unwrap_or_else(string_type);
         let value_type = args.get(1).cloned().unwrap_or_else(object);
@@ -270,7 +274,7 @@ impl Api {
     /// left out is Java's default (null, 0, false), a key that is no field is an error.
     fn object(&self, class: &str, j: &Json, depth: usize) -> Result<Value, String> {
         let Json::Object(o) = j else {
-            return Err(format!("expected an object of {class}, got {}", kind(j)));
+            return Err(format!("expected an object of {class}, got {}", json_type_name(j)));
         };
         let fields = hessian_codegen::serialized_fields(&self.classes, class).map_err(|e| e.to_string())?;
         if let Some(unknown) = o.keys().find(|k| !fields.iter().any(|(f, _)| f == *k)) {
@@ -296,18 +300,6 @@ fn at(e: &str) -> String {
         e.to_owned()
     } else {
         format!(": {e}")
-    }
-}
-
-/// The JSON type of `j`, for messages.
-pub(super) fn kind(j: &Json) -> &'static str {
-    match j {
-        Json::Null => "null",
-        Json::Bool(_) => "a boolean",
-        Json::Number(_) => "a number",
-        Json::String(_) => "a string",
-        Json::Array(_) => "an array",
-        Json::Object(_) => "an object",
     }
 }
 
@@ -401,21 +393,6 @@ fn default(t: &JType) -> Value {
     }
 }
 
-/// The Java name of a primitive type by its descriptor letter (`I`: `int`).
-fn primitive_name(p: char) -> &'static str {
-    match p {
-        'Z' => "boolean",
-        'B' => "byte",
-        'S' => "short",
-        'I' => "int",
-        'J' => "long",
-        'F' => "float",
-        'D' => "double",
-        'C' => "char",
-        _ => "void",
-    }
-}
-
 /// A value of a primitive (or boxed primitive) type, by its descriptor letter.
 fn primitive(p: char, j: &Json) -> Result<Value, String> {
     let java = primitive_name(p);
@@ -423,24 +400,26 @@ fn primitive(p: char, j: &Json) -> Result<Value, String> {
         Some(i) if (min..=max).contains(&i) => Ok(i),
         Some(i) => Err(format!("{i} is out of range for {java}")),
         None if j.is_number() => Err(format!("{j} is not an integer, as {java} needs")),
-        None => Err(format!("expected an integer for {java}, got {}", kind(j))),
+        None => Err(format!("expected an integer for {java}, got {}", json_type_name(j))),
     };
     match p {
         _ if j.is_null() => Err(format!("null is not a {java}")),
-        'Z' => {
-            j.as_bool().map(Value::Bool).ok_or_else(|| format!("expected true or false for boolean, got {}", kind(j)))
-        }
+        'Z' => j
+            .as_bool()
+            .map(Value::Bool)
+            .ok_or_else(|| format!("expected true or false for boolean, got {}", json_type_name(j))),
         'B' => integer(i8::MIN.into(), i8::MAX.into()).map(|i| Value::Int(i as i32)),
         'S' => integer(i16::MIN.into(), i16::MAX.into()).map(|i| Value::Int(i as i32)),
         'I' => integer(i32::MIN.into(), i32::MAX.into()).map(|i| Value::Int(i as i32)),
         'J' => integer(i64::MIN, i64::MAX).map(Value::Long),
-        'F' | 'D' => {
-            j.as_f64().map(Value::Double).ok_or_else(|| format!("expected a number for {java}, got {}", kind(j)))
-        }
+        'F' | 'D' => j
+            .as_f64()
+            .map(Value::Double)
+            .ok_or_else(|| format!("expected a number for {java}, got {}", json_type_name(j))),
         'C' => match j {
             Json::String(s) if s.encode_utf16().count() == 1 => Ok(Value::String(s.clone())),
             Json::String(s) => Err(format!("{s:?} is not one character, as char needs")),
-            _ => Err(format!("expected a one-character string for char, got {}", kind(j))),
+            _ => Err(format!("expected a one-character string for char, got {}", json_type_name(j))),
         },
         _ => Err(format!("no value has the type {java}")),
     }
@@ -450,7 +429,7 @@ fn primitive(p: char, j: &Json) -> Result<Value, String> {
 fn string(j: &Json) -> Result<Value, String> {
     match j {
         Json::String(s) => Ok(Value::String(s.clone())),
-        _ => Err(format!("expected a string, got {}", kind(j))),
+        _ => Err(format!("expected a string, got {}", json_type_name(j))),
     }
 }
 
