@@ -154,6 +154,35 @@ fn the_gateway_answers_caucho_servlet_replies_as_call_prints_them() {
         assert_eq!(status, 404, "{format}: {body}");
         assert!(body.contains("NoSuchMethodException"), "{format}: {body}");
     }
+    // the hybrid call of Java's proxy (`c 2 0`, a Hessian 2 reply), as call --hybrid sends it
+    let bench = format!("http://{}/bench", jetty.addr);
+    let g = gateway("h1", &bench, &["--hybrid"]);
+    let (status, body) = post(&g.addr, "/getItems", "[2]");
+    assert_eq!(status, 200, "{body}");
+    let out = Command::new(env!("CARGO_BIN_EXE_hessian"))
+        .args(["-f", "h1", "call", "--hybrid", "--compact", &bench, "getItems", "2"])
+        .output()
+        .expect("run hessian call");
+    assert_eq!(body, String::from_utf8_lossy(&out.stdout).trim_end());
+}
+
+#[test]
+fn an_api_that_cannot_be_read_stops_the_gateway_with_a_message() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hessian"))
+        .args(["gateway", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:1/x"])
+        .args(["--api", "/nonexistent/api.jar", "--service", "com.example.Api"])
+        .output()
+        .expect("run hessian gateway");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/api.jar"), "{err}");
+    // --service without --api is a usage error
+    let out = Command::new(env!("CARGO_BIN_EXE_hessian"))
+        .args(["gateway", "--upstream", "http://127.0.0.1:1/x", "--service", "com.example.Api"])
+        .output()
+        .expect("run hessian gateway");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--api"));
 }
 
 #[test]
@@ -360,8 +389,9 @@ fn bad_input_gets_documented_json_errors_and_the_gateway_stays_up() {
     assert_eq!(error_of(status, &reply), (405, "method-not-allowed".to_owned()));
     let (status, _, reply) = http(&g.addr, b"PUT / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     assert_eq!(error_of(status, &reply), (405, "method-not-allowed".to_owned()));
-    let (status, _, reply) = http(&g.addr, b"\x16\x03\x01garbage\r\n\r\n");
-    assert_eq!(status, 400, "{reply}");
+    let (status, content_type, reply) = http(&g.addr, b"\x16\x03\x01garbage\r\n\r\n");
+    assert_eq!(error_of(status, &reply), (400, "bad-request".to_owned()), "{reply}");
+    assert_eq!(content_type, "application/json");
     // a client that goes away mid-body
     {
         let mut s = TcpStream::connect(&g.addr).unwrap();
