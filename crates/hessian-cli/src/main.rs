@@ -4,6 +4,7 @@
 mod document;
 mod dump;
 mod format;
+mod gateway;
 mod load;
 mod pretty;
 mod rpc;
@@ -71,6 +72,10 @@ enum Command {
     /// Serve the demo services: W1/W2 at `/bench`, Caucho's TestHessian2 at `/test2`, in every
     /// protocol, until stopped.
     ServeDemo(rpc::ServeArgs),
+    /// JSON over HTTP in front of a Hessian service: `POST /METHOD` with a JSON array of
+    /// arguments calls the upstream (`--format`) and answers typed JSON; `GET /` describes it.
+    /// With `--api`/`--service`, plain JSON arguments by the Java interface's types.
+    Gateway(gateway::GatewayArgs),
     /// Load an endpoint with a call: `-n` calls (or `--duration`) at `-c` in flight after a
     /// warm-up, in `--protocol h2|h2.1|h1|hybrid|burlap`; prints throughput, latency
     /// percentiles and histogram, bytes per call (`--json`: one JSON object).
@@ -355,6 +360,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Call(args) => return rpc::call(cli.format.unwrap_or(Format::H2), args),
         Command::ServeDemo(args) => return rpc::serve_demo(args),
+        Command::Gateway(args) => return gateway::gateway(cli.format.unwrap_or(Format::H2), args),
         Command::Load(args) => return load::load(args),
         Command::Codegen { service, inputs, output, options } => {
             return codegen(&service, &inputs, output.as_deref(), &options.options())
@@ -424,7 +430,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             r.map_err(dump_err)?;
             flushed
         }
-        Command::Call(_) | Command::ServeDemo(_) | Command::Load(_) | Command::Codegen { .. } => Ok(()),
+        Command::Call(_) | Command::ServeDemo(_) | Command::Gateway(_) | Command::Load(_) | Command::Codegen { .. } => {
+            Ok(())
+        }
     }
 }
 

@@ -85,7 +85,7 @@ pub struct ServeArgs {
     pub multi_thread: bool,
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -124,16 +124,21 @@ pub(crate) fn call_args(texts: &[String]) -> Result<Vec<hessian::Value>, CliErro
     Ok(args)
 }
 
-/// Runs `hessian call`.
-pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
-    let dialect = match (format, a.hybrid) {
+/// The client dialect of `--format` (and, for Hessian 1, `--hybrid`: the `c 2 0` call Java's
+/// proxy sends, answered in Hessian 2).
+pub(crate) fn dialect(format: Format, hybrid: bool) -> Dialect {
+    match (format, hybrid) {
         (Format::H2, _) => Dialect::HESSIAN2,
         (Format::H1, false) => Dialect::HESSIAN1,
         (Format::H1, true) => Dialect::HYBRID,
         (Format::Burlap, _) => Dialect::BURLAP,
-    };
+    }
+}
+
+/// Runs `hessian call`.
+pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
     let args = call_args(&a.args)?;
-    let mut builder = Client::builder().dialect(dialect).timeout(Duration::from_secs(a.timeout));
+    let mut builder = Client::builder().dialect(dialect(format, a.hybrid)).timeout(Duration::from_secs(a.timeout));
     for h in &a.headers {
         let Some((name, value)) = h.split_once(':') else {
             return Err(CliError::Usage(format!("--header {h:?}: expected `Name: value`")));
@@ -195,7 +200,7 @@ pub fn call(format: Format, a: CallArgs) -> Result<(), CliError> {
 /// A fault as `call` prints it on standard output: `{"fault": {"code", "message", "exception",
 /// "causes"}}`, the exception's class and its causes as `class: message`, and with `full` the
 /// whole detail as typed JSON.
-fn fault_json(f: &hessian_rpc::RemoteFault, full: bool) -> serde_json::Value {
+pub(crate) fn fault_json(f: &hessian_rpc::RemoteFault, full: bool) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("code".into(), f.code().into());
     m.insert("message".into(), f.message().into());
@@ -360,7 +365,8 @@ async fn stats_handler(
     text(http::StatusCode::OK, stats_line(&server, &executions) + "\n")
 }
 
-async fn shutdown_signal() {
+/// Resolves at Ctrl-C or SIGTERM.
+pub(crate) async fn shutdown_signal() {
     #[cfg(unix)]
     {
         let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {

@@ -4,10 +4,11 @@
 
 mod common;
 
+use common::Running;
 use hessian::Value;
 use hessian_rpc::{BlockingClient, Client, Error};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Output, Stdio};
+use std::io::{Read, Write};
+use std::process::{Command, Output};
 
 fn hessian(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hessian")).args(args).output().expect("run hessian")
@@ -15,19 +16,6 @@ fn hessian(args: &[&str]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// A child process killed on drop.
-struct Running {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// `hessian serve-demo` on an ephemeral port, on one worker.
@@ -38,13 +26,7 @@ fn demo() -> common::Demo {
 /// `HessianServlet` serving `RpcFaultServiceImpl` at `/faults` in Jetty (`JettyFaults.java`);
 /// `None` (a skip) without Java or Jetty, a failure under `CI`.
 fn jetty() -> Option<Running> {
-    let java = hessian_testkit::java::java_with_jetty()?;
-    let mut child =
-        java.command("JettyFaults").stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn JettyFaults");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("PORT line");
-    let port = line.strip_prefix("PORT ").map(str::trim).unwrap_or_else(|| panic!("JettyFaults said {line:?}"));
-    Some(Running { child, addr: format!("127.0.0.1:{port}") })
+    common::jetty("JettyFaults").map(|(running, _)| running)
 }
 
 #[test]

@@ -93,6 +93,22 @@ impl P<'_> {
     }
 }
 
+/// The Java name of a primitive type by its descriptor letter (`I`: `int`; `V` and any other
+/// letter: `void`).
+pub fn primitive_name(letter: char) -> &'static str {
+    match letter {
+        'Z' => "boolean",
+        'B' => "byte",
+        'S' => "short",
+        'I' => "int",
+        'J' => "long",
+        'F' => "float",
+        'D' => "double",
+        'C' => "char",
+        _ => "void",
+    }
+}
+
 /// The type of a field descriptor or field signature.
 pub fn field(s: &str) -> Option<JType> {
     let mut p = P { s: s.as_bytes(), at: 0 };

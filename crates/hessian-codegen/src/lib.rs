@@ -609,11 +609,7 @@ impl Gen<'_> {
     }
 
     fn service(&mut self, api: &ClassFile) -> Result<String, Error> {
-        let methods: Vec<_> = api
-            .methods
-            .iter()
-            .filter(|m| m.flags & (ACC_STATIC | ACC_SYNTHETIC) == 0 && m.flags & ACC_ABSTRACT != 0)
-            .collect();
+        let methods = interface_methods(api)?;
         let mut count: BTreeMap<&str, usize> = BTreeMap::new();
         for m in &methods {
             *count.entry(m.name.as_str()).or_default() += 1;
@@ -624,21 +620,15 @@ impl Gen<'_> {
         let _ = writeln!(out, "/// The Java interface `{}`.", api.name);
         let _ = writeln!(out, "#[hessian_rpc::service(api = \"{}\")]", api.name);
         let _ = writeln!(out, "pub trait {} {{", simple(&api.name));
-        for m in methods {
-            let sig = m.signature.as_deref().unwrap_or(&m.descriptor);
-            let (params, ret) = jtype::method(sig).ok_or_else(|| Error::Descriptor {
-                class: api.name.clone(),
-                member: m.name.clone(),
-                descriptor: sig.to_owned(),
-            })?;
+        for m in &methods {
+            let (params, ret) = (&m.params, m.returns.clone());
             // `Interface.method` (or `Interface`) in `non_null`: its return value, and the
             // elements of its return value and parameters, are not null
             let non_null = self.non_null(&api.name, &m.name);
             let mut args = Vec::new();
-            let mut mangled = Vec::new();
             let mut java_params = Vec::new();
             for (i, p) in params.iter().enumerate() {
-                let jname = m.parameters.get(i).filter(|n| !n.is_empty()).cloned();
+                let jname = m.param_names.get(i).cloned().flatten();
                 let pname = jname.as_deref().map_or_else(|| format!("arg{i}"), snake);
                 // a parameter is what the caller passes: plain, but for boxed primitives
                 let member = format!("{}(parameter {})", m.name, i + 1);
@@ -646,7 +636,6 @@ impl Gen<'_> {
                     JType::Class(n, _) if boxed(n).is_some() => self.value_type(p, &api.name, &member, non_null)?,
                     _ => self.rust(p, &api.name, &member, non_null)?,
                 };
-                mangled.push(mangle(p));
                 java_params.push(match &jname {
                     Some(n) => format!("{} {n}", java_sig(p)),
                     None => java_sig(p),
@@ -666,6 +655,7 @@ impl Gen<'_> {
             let _ = writeln!(out, "    /// Java: `{} {}({}){throws}`", java_sig(&ret), m.name, java_params.join(", "));
             let mut attr = format!("name = \"{}\"", m.name);
             if count[m.name.as_str()] > 1 {
+                let mangled: Vec<String> = m.params.iter().map(mangle).collect();
                 let _ = write!(attr, ", params = \"{}\"", mangled.join(", "));
             }
             let error = if m.exceptions.is_empty() {
@@ -789,38 +779,7 @@ impl Gen<'_> {
     /// exception (`exception`), the walk up the superclasses stops at Java's exception classes
     /// or at the first superclass not in the input.
     fn fields(&self, c: &ClassFile, exception: bool) -> Result<Vec<(String, JType, String)>, Error> {
-        let (mut first, mut rest) = (Vec::new(), Vec::new());
-        let mut cur = Some(c);
-        while let Some(k) = cur {
-            for f in &k.fields {
-                if f.flags & (ACC_STATIC | ACC_TRANSIENT) != 0 {
-                    continue;
-                }
-                let sig = f.signature.as_deref().unwrap_or(&f.descriptor);
-                let t = jtype::field(sig).ok_or_else(|| Error::Descriptor {
-                    class: k.name.clone(),
-                    member: f.name.clone(),
-                    descriptor: sig.to_owned(),
-                })?;
-                let entry = (f.name.clone(), t, k.name.clone());
-                if early(&entry.1) {
-                    first.push(entry);
-                } else {
-                    rest.push(entry);
-                }
-            }
-            cur = match k.superclass.as_deref() {
-                None | Some("java.lang.Object") => None,
-                Some(s) if exception && (THROWABLES.contains(&s) || self.classes.get(s).is_none()) => None,
-                Some(s) => Some(self.classes.get(s).ok_or_else(|| Error::Unmapped {
-                    class: k.name.clone(),
-                    member: "its superclass".into(),
-                    reason: format!("{s} is not in the input"),
-                })?),
-            };
-        }
-        first.extend(rest);
-        Ok(first)
+        class_fields(self.classes, c, exception)
     }
 
     /// The struct lines of `fields` of `class`.
@@ -953,6 +912,136 @@ impl Gen<'_> {
     }
 }
 
+/// A method of a service interface, as a caller that builds calls at run time needs it
+/// (`hessian gateway --api`).
+#[derive(Clone, Debug)]
+pub struct ApiMethod {
+    /// The Java name (`getItems`).
+    pub name: String,
+    /// The parameter types, generic where the class file has a signature.
+    pub params: Vec<JType>,
+    /// The parameter names, where the class was compiled with `-parameters`.
+    pub param_names: Vec<Option<String>>,
+    /// The return type (`JType::Primitive('V')` for `void`).
+    pub returns: JType,
+    /// The declared exceptions (the `throws` clause), with dots.
+    pub exceptions: Vec<String>,
+}
+
+impl ApiMethod {
+    /// The name Caucho's skeleton also answers to for this method,
+    /// `AbstractSkeleton.mangleName(method, false)`: the name and each parameter's mangled
+    /// type, `_`-separated (`add_int_string`; `getItems` has none: `getItems`).
+    pub fn mangled_name(&self) -> String {
+        let mut name = self.name.clone();
+        for p in &self.params {
+            name.push('_');
+            name.push_str(&mangle(p));
+        }
+        name
+    }
+
+    /// The method as Java source declares it, with simple class names:
+    /// `List<Item> getItems(int n) throws IOException`.
+    pub fn java_signature(&self) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| match self.param_names.get(i).cloned().flatten() {
+                Some(n) => format!("{} {n}", java_sig(p)),
+                None => java_sig(p),
+            })
+            .collect();
+        let mut sig = format!("{} {}({})", java_sig(&self.returns), self.name, params.join(", "));
+        if !self.exceptions.is_empty() {
+            sig.push_str(" throws ");
+            sig.push_str(&self.exceptions.iter().map(|e| simple(e)).collect::<Vec<_>>().join(", "));
+        }
+        sig
+    }
+}
+
+/// The methods of the service interface `service` (its binary name) in declaration order: the
+/// abstract, non-static, non-synthetic ones, as `hessian codegen` writes them.
+pub fn service_methods(classes: &Classes, service: &str) -> Result<Vec<ApiMethod>, Error> {
+    let api = classes.get(service).ok_or_else(|| Error::NotFound(service.to_owned()))?;
+    if api.flags & ACC_INTERFACE == 0 {
+        return Err(Error::NotAnInterface(service.to_owned()));
+    }
+    interface_methods(api)
+}
+
+/// The abstract methods of the interface `api` (see [`service_methods`]).
+fn interface_methods(api: &ClassFile) -> Result<Vec<ApiMethod>, Error> {
+    let mut out = Vec::new();
+    for m in &api.methods {
+        if m.flags & (ACC_STATIC | ACC_SYNTHETIC) != 0 || m.flags & ACC_ABSTRACT == 0 {
+            continue;
+        }
+        let sig = m.signature.as_deref().unwrap_or(&m.descriptor);
+        let (params, returns) = jtype::method(sig).ok_or_else(|| Error::Descriptor {
+            class: api.name.clone(),
+            member: m.name.clone(),
+            descriptor: sig.to_owned(),
+        })?;
+        let param_names = (0..params.len()).map(|i| m.parameters.get(i).filter(|n| !n.is_empty()).cloned()).collect();
+        out.push(ApiMethod { name: m.name.clone(), params, param_names, returns, exceptions: m.exceptions.clone() });
+    }
+    Ok(out)
+}
+
+/// The fields Caucho's serializer writes for an object of the class `class`, in its order
+/// (its primitive and `java.lang` fields, then its superclasses', then the other fields
+/// likewise; no static or transient ones): (name, type).
+pub fn serialized_fields(classes: &Classes, class: &str) -> Result<Vec<(String, JType)>, Error> {
+    let c = classes.get(class).ok_or_else(|| Error::NotFound(class.to_owned()))?;
+    Ok(class_fields(classes, c, false)?.into_iter().map(|(name, t, _)| (name, t)).collect())
+}
+
+/// A Java type as Java source spells it with simple class names: `List<Item>`, `long`, `byte[]`.
+pub fn java_source_type(t: &JType) -> String {
+    java_sig(t)
+}
+
+/// The serialized fields of `c` in Caucho's order: (name, type, declaring class). For an
+/// exception (`exception`), the walk up the superclasses stops at Java's exception classes
+/// or at the first superclass not in the input.
+fn class_fields(classes: &Classes, c: &ClassFile, exception: bool) -> Result<Vec<(String, JType, String)>, Error> {
+    let (mut first, mut rest) = (Vec::new(), Vec::new());
+    let mut cur = Some(c);
+    while let Some(k) = cur {
+        for f in &k.fields {
+            if f.flags & (ACC_STATIC | ACC_TRANSIENT) != 0 {
+                continue;
+            }
+            let sig = f.signature.as_deref().unwrap_or(&f.descriptor);
+            let t = jtype::field(sig).ok_or_else(|| Error::Descriptor {
+                class: k.name.clone(),
+                member: f.name.clone(),
+                descriptor: sig.to_owned(),
+            })?;
+            let entry = (f.name.clone(), t, k.name.clone());
+            if early(&entry.1) {
+                first.push(entry);
+            } else {
+                rest.push(entry);
+            }
+        }
+        cur = match k.superclass.as_deref() {
+            None | Some("java.lang.Object") => None,
+            Some(s) if exception && (THROWABLES.contains(&s) || classes.get(s).is_none()) => None,
+            Some(s) => Some(classes.get(s).ok_or_else(|| Error::Unmapped {
+                class: k.name.clone(),
+                member: "its superclass".into(),
+                reason: format!("{s} is not in the input"),
+            })?),
+        };
+    }
+    first.extend(rest);
+    Ok(first)
+}
+
 /// The name Caucho's skeleton gives a parameter type in a mangled method name
 /// (`add_int_string`): `AbstractSkeleton.mangleClass` of the Java type
 /// ([`hessian::serde::mangle::mangle_java_class`]).
@@ -964,18 +1053,7 @@ fn mangle(t: &JType) -> String {
 /// for `byte[]`, `java.util.List`; a type variable is erased to `java.lang.Object`).
 fn java_name(t: &JType) -> String {
     match t {
-        JType::Primitive(c) => match c {
-            'Z' => "boolean",
-            'B' => "byte",
-            'S' => "short",
-            'I' => "int",
-            'J' => "long",
-            'F' => "float",
-            'D' => "double",
-            'C' => "char",
-            _ => "void",
-        }
-        .to_owned(),
+        JType::Primitive(c) => jtype::primitive_name(*c).to_owned(),
         JType::Array(inner) if **inner == JType::Primitive('B') => "[B".to_owned(),
         JType::Array(inner) => format!("{}[]", java_name(inner)),
         JType::Class(n, _) => n.clone(),

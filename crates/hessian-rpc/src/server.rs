@@ -57,6 +57,11 @@ pub struct ServerConfig {
     /// (every connection's handshake within [`header_read_timeout`](Self::header_read_timeout));
     /// see [`crate::tls::server_config_from_pem`].
     pub tls: Option<Arc<rustls::ServerConfig>>,
+    /// Whether the answers the server makes by itself (a body too large, a head that timed out,
+    /// a malformed request, an internal error) are JSON, `{"error": {"status": 413, "kind":
+    /// "body-too-large", "message": "request body too large"}}` as `application/json`, instead
+    /// of plain text: for a server whose clients read JSON (`hessian gateway`). Off by default.
+    pub json_refusals: bool,
 }
 
 impl Default for ServerConfig {
@@ -70,6 +75,7 @@ impl Default for ServerConfig {
             shutdown_grace: Duration::from_secs(10),
             type_maps: TypeMapConfig::default(),
             tls: None,
+            json_refusals: false,
         }
     }
 }
@@ -187,6 +193,12 @@ impl HessianServerBuilder {
         self
     }
 
+    /// Words the server's own refusals as JSON (see [`ServerConfig::json_refusals`]).
+    pub fn json_refusals(mut self, on: bool) -> Self {
+        self.config.json_refusals = on;
+        self
+    }
+
     /// Serves `https` with `config` (see [`ServerConfig::tls`]).
     pub fn tls(mut self, config: Arc<rustls::ServerConfig>) -> Self {
         self.config.tls = Some(config);
@@ -256,6 +268,36 @@ impl Reply {
             negotiation: None,
             body: Bytes::from_static(msg.as_bytes()),
         }
+    }
+
+    /// This reply as JSON when it is a plain-text one the server made (see
+    /// [`ServerConfig::json_refusals`]): `{"error": {"status": N, "kind": KIND, "message": TEXT}}`,
+    /// the kind named after the status (`body-too-large`, `request-timeout`, `head-too-large`,
+    /// `not-found`, `method-not-allowed`, `internal-error`, else `bad-request`).
+    pub(crate) fn into_json(self) -> Reply {
+        if !self.content_type.starts_with("text/plain") {
+            return self;
+        }
+        let kind = match self.status {
+            StatusCode::PAYLOAD_TOO_LARGE => "body-too-large",
+            StatusCode::REQUEST_TIMEOUT => "request-timeout",
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => "head-too-large",
+            StatusCode::NOT_FOUND => "not-found",
+            StatusCode::METHOD_NOT_ALLOWED => "method-not-allowed",
+            s if s.is_server_error() => "internal-error",
+            _ => "bad-request",
+        };
+        let mut body = format!("{{\"error\":{{\"status\":{},\"kind\":\"{kind}\",\"message\":\"", self.status.as_u16());
+        for c in String::from_utf8_lossy(&self.body).chars() {
+            match c {
+                '"' => body.push_str("\\\""),
+                '\\' => body.push_str("\\\\"),
+                c if u32::from(c) < 0x20 => body.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => body.push(c),
+            }
+        }
+        body.push_str("\"}}");
+        Reply { content_type: "application/json", body: Bytes::from(body), ..self }
     }
 
     /// 408 for a body that stalled; the connection is closed.

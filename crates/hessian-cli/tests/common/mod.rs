@@ -233,3 +233,31 @@ pub fn w2_call_file(dir: &Path) -> String {
     std::fs::write(&path, w.finish().unwrap()).unwrap();
     path.display().to_string()
 }
+
+/// A child process of a test, with the address it listens on, killed on drop.
+pub struct Running {
+    /// The process.
+    pub child: Child,
+    /// `host:port`.
+    pub addr: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The Jetty program `main_class` of `interop/java/src` (one that prints `PORT n` once it
+/// serves), and the compiled Java it runs from; `None` (a skip) without Java or Jetty, a failure
+/// under `CI`.
+pub fn jetty(main_class: &str) -> Option<(Running, hessian_testkit::java::Java)> {
+    let java = hessian_testkit::java::java_with_jetty()?;
+    let mut child =
+        java.command(main_class).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("spawn the Jetty program");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("PORT line");
+    let port = line.strip_prefix("PORT ").map(str::trim).unwrap_or_else(|| panic!("{main_class} said {line:?}"));
+    Some((Running { child, addr: format!("127.0.0.1:{port}") }, java))
+}

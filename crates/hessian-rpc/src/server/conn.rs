@@ -290,6 +290,8 @@ struct Conn<'s, S> {
     /// Resolves when the server starts shutting down.
     shutdown: Pin<&'s mut (dyn Future<Output = ()> + Send)>,
     stopping: bool,
+    /// [`ServerConfig::json_refusals`].
+    json_refusals: bool,
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Conn<'_, S> {
@@ -357,6 +359,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<'_, S> {
     /// Writes an error reply the driver made, then closes: the write side first, then reading
     /// (and dropping) what the client still sends for a while, so it reads the reply.
     async fn refuse(&mut self, reply: Reply) {
+        let reply = if self.json_refusals { reply.into_json() } else { reply };
         let body = reply.body.clone();
         write_reply(&mut self.out, &reply, false, false);
         if self.send(&body).await.is_err() {
@@ -396,6 +399,7 @@ pub(crate) async fn serve<S, R>(
         deadline: Deadline::new(),
         shutdown,
         stopping: false,
+        json_refusals: config.json_refusals,
     };
     conn.deadline.set(config.header_read_timeout);
     let mut chunked = ChunkedBody::default();
@@ -505,6 +509,10 @@ pub(crate) async fn serve<S, R>(
         let outgoing = match AssertUnwindSafe(respond.respond(&head, body)).catch_unwind().await {
             Ok(o) => o,
             Err(_) => Outgoing::Reply(Reply::text(http::StatusCode::INTERNAL_SERVER_ERROR, "internal error")),
+        };
+        let outgoing = match outgoing {
+            Outgoing::Reply(r) if conn.json_refusals => Outgoing::Reply(r.into_json()),
+            o => o,
         };
         // after this reply: keep the connection unless the request, the reply or a shutdown ends it
         let mut keep_alive = parsed.keep_alive && !conn.stopping;

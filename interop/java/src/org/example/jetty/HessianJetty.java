@@ -1,5 +1,6 @@
 package org.example.jetty;
 
+import com.caucho.burlap.server.BurlapServlet;
 import com.caucho.hessian.server.HessianServlet;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -19,6 +20,17 @@ public final class HessianJetty {
    * any free one); prints "PORT n" once started and serves until killed.
    */
   public static void serve(String[] args, Class<?> api, Object impl, String path) throws Exception {
+    serveAll(args, new String[] {path}, new Class<?>[] {api}, new Object[] {impl}, false);
+  }
+
+  /**
+   * Serves each {@code impls[i]} as {@code apis[i]} at {@code paths[i]}, one HessianServlet each
+   * (with {@code burlap}, also one BurlapServlet each at "/burlap" + {@code paths[i]}), on the
+   * port in {@code args[0]} (0 or none: any free one); prints "PORT n" once started and serves
+   * until killed.
+   */
+  public static void serveAll(String[] args, String[] paths, Class<?>[] apis, Object[] impls, boolean burlap)
+      throws Exception {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
@@ -26,12 +38,20 @@ public final class HessianJetty {
     connector.setPort(port);
     server.addConnector(connector);
 
-    HessianServlet servlet = new HessianServlet();
-    servlet.setHomeAPI(api);
-    servlet.setHome(impl);
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(servlet), path);
+    for (int i = 0; i < paths.length; i++) {
+      HessianServlet servlet = new HessianServlet();
+      servlet.setHomeAPI(apis[i]);
+      servlet.setHome(impls[i]);
+      context.addServlet(new ServletHolder(servlet), paths[i]);
+      if (burlap) {
+        BurlapServlet b = new BurlapServlet();
+        b.setAPIClass(apis[i]);
+        b.setService(impls[i]);
+        context.addServlet(new ServletHolder(b), "/burlap" + paths[i]);
+      }
+    }
     server.setHandler(context);
 
     server.start();
