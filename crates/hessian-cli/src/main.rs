@@ -6,6 +6,7 @@ mod dump;
 mod format;
 mod load;
 mod pretty;
+mod proxy;
 mod rpc;
 
 use clap::{Parser, Subcommand};
@@ -75,6 +76,9 @@ enum Command {
     /// warm-up, in `--protocol h2|h2.1|h1|hybrid|burlap`; prints throughput, latency
     /// percentiles and histogram, bytes per call (`--json`: one JSON object).
     Load(load::LoadArgs),
+    /// Forward every request and reply to `--upstream` byte for byte and show each call decoded:
+    /// one line per call (`--json`: JSON lines), `--record DIR`, a live browser view (`--ui`).
+    Proxy(proxy::ProxyArgs),
     /// Write Rust for a Java service: serde structs of its parameter and return classes (Java's
     /// names and Caucho's field order, reference fields `Option`), enums, its declared exceptions
     /// and per-method error enums, and the `#[hessian_rpc::service]` trait, read from compiled
@@ -356,6 +360,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Call(args) => return rpc::call(cli.format.unwrap_or(Format::H2), args),
         Command::ServeDemo(args) => return rpc::serve_demo(args),
         Command::Load(args) => return load::load(args),
+        Command::Proxy(args) => return proxy::proxy(args),
         Command::Codegen { service, inputs, output, options } => {
             return codegen(&service, &inputs, output.as_deref(), &options.options())
         }
@@ -424,7 +429,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             r.map_err(dump_err)?;
             flushed
         }
-        Command::Call(_) | Command::ServeDemo(_) | Command::Load(_) | Command::Codegen { .. } => Ok(()),
+        Command::Call(_) | Command::ServeDemo(_) | Command::Load(_) | Command::Proxy(_) | Command::Codegen { .. } => {
+            Ok(())
+        }
     }
 }
 
