@@ -142,19 +142,20 @@ async fn report(
     while let Some(ex) = rx.recv().await {
         let decoded = ex.decode();
         let summary = exchange::to_json(&ex, &decoded, false);
+        // recorded and shown in the view before the line goes out: a reader of the line finds both
+        if let Some(r) = &mut recorder {
+            if let Err(e) = r.write(&ex, summary.clone()) {
+                eprintln!("hessian proxy: recording stopped: {e}");
+                recorder = None;
+            }
+        }
+        store.push(ex.id, exchange::to_json(&ex, &decoded, true));
         {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();
             let text = if json { summary.to_string() } else { exchange::line(&ex, &decoded) };
             writeln!(out, "{text}").and_then(|()| out.flush()).map_err(stdout_err)?;
         }
-        if let Some(r) = &mut recorder {
-            if let Err(e) = r.write(&ex, summary) {
-                eprintln!("hessian proxy: recording stopped: {e}");
-                recorder = None;
-            }
-        }
-        store.push(ex.id, exchange::to_json(&ex, &decoded, true));
     }
     Ok(())
 }
@@ -267,6 +268,9 @@ async fn connection(
         let reply_capture = &mut ex.reply;
         let request_head_bytes = &ex.request_head;
         let client_r = &mut client;
+        // the final response head once it went to the client, with its status
+        let mut response: Option<(Vec<u8>, u16)> = None;
+        let response_ref = &mut response;
         let (forwarded, answer) = {
             let forward = async move {
                 up_w.write_all(request_head_bytes).await?;
@@ -285,15 +289,16 @@ async fn connection(
                         Err(e) => return Err((e, answered)),
                     };
                     let h = response_head(&raw, method).map_err(|e| (e, answered))?;
-                    client_w_ref.write_all(&raw).await.map_err(|e| (e.into(), answered))?;
+                    client_w_ref.write_all(&raw).await.map_err(|e| (RelayError::Write(e), answered))?;
                     answered = true;
                     if (100..200).contains(&h.status) && h.status != 101 {
-                        client_w_ref.flush().await.map_err(|e| (e.into(), answered))?;
+                        client_w_ref.flush().await.map_err(|e| (RelayError::Write(e), answered))?;
                         continue; // an interim response: the final one follows
                     }
+                    *response_ref = Some((raw, h.status));
                     relay_body(up_r, client_w_ref, h.framing, reply_capture).await.map_err(|e| (e, answered))?;
-                    client_w_ref.flush().await.map_err(|e| (e.into(), answered))?;
-                    return Ok((raw, h));
+                    client_w_ref.flush().await.map_err(|e| (RelayError::Write(e), answered))?;
+                    return Ok(h.keep_alive);
                 }
             };
             tokio::pin!(forward);
@@ -315,18 +320,21 @@ async fn connection(
         };
         ex.latency = t0.elapsed();
         let client_failed = matches!(forwarded, Some(Err(_)));
+        if let Some((raw, status)) = response {
+            (ex.response_head, ex.status) = (Some(raw), Some(status));
+        }
         let keep = match answer {
-            Some(Ok((raw, h))) => {
-                ex.status = Some(h.status);
-                ex.response_head = Some(raw);
+            Some(Ok(upstream_keeps)) => {
                 let request_done = matches!(forwarded, Some(Ok(())));
                 if let Some(Err(e)) = forwarded {
                     ex.error = Some(format!("request: {e}"));
                 }
-                h.keep_alive && head.keep_alive && request_done
+                upstream_keeps && head.keep_alive && request_done
             }
             Some(Err((e, answered))) => {
-                if answered {
+                if let RelayError::Write(e) = &e {
+                    ex.error = Some(format!("the client closed its connection before the response ended: {e}"));
+                } else if answered {
                     ex.error = Some(format!("response cut short: {e}"));
                 } else if !client_failed {
                     let (status, message) = upstream_failure(&cfg, &e);

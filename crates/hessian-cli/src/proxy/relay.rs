@@ -22,6 +22,9 @@ pub enum RelayError {
     /// The upstream could not be reached.
     #[error("cannot connect: {0}")]
     Connect(std::io::Error),
+    /// Writing to the receiving side failed (it closed its connection).
+    #[error("the receiving side closed its connection: {0}")]
+    Write(std::io::Error),
     /// The peer closed the connection before the message ended.
     #[error("connection closed after {0} bytes of the message")]
     Closed(u64),
@@ -331,20 +334,20 @@ where
                 let Some(bytes) = src.some(left).await? else { return Err(RelayError::Closed(capture.total)) };
                 left -= bytes.len() as u64;
                 capture.keep(bytes);
-                dst.write_all(bytes).await?;
+                dst.write_all(bytes).await.map_err(RelayError::Write)?;
             }
             Ok(())
         }
         Framing::UntilClose => {
             while let Some(bytes) = src.some(u64::MAX).await? {
                 capture.keep(bytes);
-                dst.write_all(bytes).await?;
+                dst.write_all(bytes).await.map_err(RelayError::Write)?;
             }
             Ok(())
         }
         Framing::Chunked => loop {
             let line = src.line(capture.total).await?;
-            dst.write_all(&line).await?;
+            dst.write_all(&line).await.map_err(RelayError::Write)?;
             let size_text = String::from_utf8_lossy(&line);
             let size_text = size_text.split(';').next().unwrap_or_default().trim();
             let size = u64::from_str_radix(size_text, 16)
@@ -353,7 +356,7 @@ where
                 // trailer fields, then the blank line
                 loop {
                     let line = src.line(capture.total).await?;
-                    dst.write_all(&line).await?;
+                    dst.write_all(&line).await.map_err(RelayError::Write)?;
                     if line == b"\r\n" || line == b"\n" {
                         return Ok(());
                     }
@@ -364,13 +367,13 @@ where
                 let Some(bytes) = src.some(left).await? else { return Err(RelayError::Closed(capture.total)) };
                 left -= bytes.len() as u64;
                 capture.keep(bytes);
-                dst.write_all(bytes).await?;
+                dst.write_all(bytes).await.map_err(RelayError::Write)?;
             }
             let end = src.line(capture.total).await?;
             if end != b"\r\n" && end != b"\n" {
                 return Err(RelayError::Malformed("chunk not followed by CRLF".into()));
             }
-            dst.write_all(&end).await?;
+            dst.write_all(&end).await.map_err(RelayError::Write)?;
         },
     }
 }

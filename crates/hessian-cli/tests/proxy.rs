@@ -1,0 +1,435 @@
+//! `hessian proxy` (issue 31): forwarding byte for byte, the decoded lines and records, bad
+//! input and failing upstreams, the browser view in headless chromium, and Caucho's Java client
+//! through the proxy to Caucho's servlets in Jetty.
+
+mod common;
+
+use serde_json::Value as Json;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn hessian(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hessian")).args(args).output().expect("run hessian")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A fresh empty directory under the system's temporary directory.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hessian-proxy-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A running `hessian proxy`, killed on drop, with its standard output read line by line.
+struct Proxy {
+    child: Child,
+    /// `127.0.0.1:PORT` it listens on.
+    addr: String,
+    /// `127.0.0.1:PORT` of the browser view, with `--ui`.
+    ui: Option<String>,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Proxy {
+    fn start(upstream: &str, extra: &[&str]) -> Proxy {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hessian"))
+            .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn hessian proxy");
+        let mut banner = String::new();
+        BufReader::new(child.stderr.take().expect("stderr")).read_line(&mut banner).expect("banner");
+        let after = |marker: &str| {
+            banner.split(marker).nth(1).map(|s| s.split([',', '/', ' ', '\n']).next().unwrap_or_default().to_owned())
+        };
+        let Some(addr) = after("listening on http://") else {
+            let _ = child.kill();
+            panic!("hessian proxy said {banner:?}");
+        };
+        let ui = after("browser view on http://");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Proxy { child, addr, ui, lines }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// The next line it prints (a call), within ten seconds.
+    fn line(&self) -> String {
+        self.lines.recv_timeout(Duration::from_secs(10)).expect("a line from hessian proxy")
+    }
+
+    /// The next `--json` line.
+    fn call(&self) -> Json {
+        let l = self.line();
+        serde_json::from_str(&l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP exchange over a fresh connection: `request` as is, then everything until close.
+fn raw_exchange(addr: &str, request: &[u8]) -> Vec<u8> {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(request).unwrap();
+    let mut got = Vec::new();
+    let _ = s.read_to_end(&mut got);
+    got
+}
+
+/// A one-connection upstream: reads `expect` bytes, answers `response`, closes; the thread
+/// returns what it read.
+fn scripted_upstream(expect: usize, response: Vec<u8>) -> (String, std::thread::JoinHandle<Vec<u8>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let handle = std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut got = vec![0; expect];
+        s.read_exact(&mut got).unwrap();
+        s.write_all(&response).unwrap();
+        got
+    });
+    (addr, handle)
+}
+
+#[test]
+fn calls_in_each_dialect_are_forwarded_printed_and_recorded_for_replay() {
+    let demo = common::Demo::start(0, &["--workers".into(), "1".into()]);
+    let upstream = format!("http://127.0.0.1:{}", demo.port);
+    let dir = temp_dir("record");
+    let rec = dir.join("rec");
+    let proxy = Proxy::start(&upstream, &["--json", "--record", rec.to_str().unwrap()]);
+    let cases: [(&[&str], &str, &str); 4] = [
+        (&["call", "PROXY/test2", "argInt_0x30", "48"], "h2.1", r#"true"#),
+        (&["--format", "h1", "call", "PROXY/test2", "argInt_0x30", "48"], "h1", "true"),
+        (&["--format", "h1", "call", "--hybrid", "PROXY/test2", "argInt_0x30", "48"], "hybrid", "true"),
+        (&["--format", "burlap", "call", "PROXY/test2", "argInt_0x30", "48"], "burlap", "true"),
+    ];
+    for (id, (args, dialect, reply)) in cases.iter().enumerate() {
+        let through: Vec<String> = args.iter().map(|a| a.replace("PROXY", &proxy.url(""))).collect();
+        let direct: Vec<String> = args.iter().map(|a| a.replace("PROXY", &upstream)).collect();
+        let via = hessian(&through.iter().map(String::as_str).collect::<Vec<_>>());
+        let plain = hessian(&direct.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(via.status.success(), "{through:?}: {}", text(&via.stderr));
+        assert_eq!(text(&via.stdout), text(&plain.stdout));
+        let c = proxy.call();
+        assert_eq!(c["id"], id as u64 + 1, "{c}");
+        assert_eq!(c["dialect"], *dialect, "{c}");
+        assert_eq!(c["method"], "argInt_0x30", "{c}");
+        assert_eq!(c["status"], 200, "{c}");
+        assert_eq!(c["outcome"], "reply", "{c}");
+        assert_eq!(c["request"]["json"]["args"], serde_json::json!([{"int": 48}]), "{c}");
+        assert_eq!(c["reply"]["json"]["reply"].to_string(), *reply, "{c}");
+        assert!(c["latency_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{c}");
+        assert!(c["request"]["head"].as_str().unwrap().starts_with("POST /test2 HTTP/1.1\r\n"), "{c}");
+        assert!(c["reply"]["head"].as_str().unwrap().starts_with("HTTP/1.1 200"), "{c}");
+    }
+    // a fault is a fault
+    let fault = hessian(&["call", &proxy.url("/test2"), "noSuchMethod"]);
+    assert!(!fault.status.success());
+    let c = proxy.call();
+    assert_eq!((c["outcome"].as_str(), c["method"].as_str()), (Some("fault"), Some("noSuchMethod")), "{c}");
+
+    // the record: an index line per call, and body files the other commands read
+    let index = std::fs::read_to_string(rec.join("calls.jsonl")).expect("calls.jsonl");
+    let recorded: Vec<Json> = index.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    assert_eq!(recorded.len(), 5);
+    let burlap_request = rec.join(recorded[3]["request"]["file"].as_str().expect("request file"));
+    let decoded = hessian(&["decode", "--compact", burlap_request.to_str().unwrap()]);
+    assert_eq!(text(&decoded.stdout).trim(), r#"{"call":"argInt_0x30","args":[{"int":48}]}"#);
+    let dump = hessian(&["dump", burlap_request.to_str().unwrap()]);
+    assert!(text(&dump.stdout).contains("method \"argInt_0x30\""), "{}", text(&dump.stdout));
+    let reply_file = rec.join(recorded[0]["reply"]["file"].as_str().expect("reply file"));
+    assert_eq!(
+        text(&hessian(&["decode", "--compact", reply_file.to_str().unwrap()]).stdout).trim(),
+        r#"{"reply":true}"#
+    );
+    let load = hessian(&[
+        "load",
+        "--call",
+        burlap_request.to_str().unwrap(),
+        &format!("{upstream}/test2"),
+        "-n",
+        "20",
+        "--warmup",
+        "0",
+        "--json",
+    ]);
+    assert!(load.status.success(), "{}", text(&load.stderr));
+    // a directory that holds a recording is not written over
+    let again =
+        hessian(&["proxy", "--listen", "127.0.0.1:0", "--upstream", &upstream, "--record", rec.to_str().unwrap()]);
+    assert!(
+        !again.status.success() && text(&again.stderr).contains("already holds a recording"),
+        "{}",
+        text(&again.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn heads_and_bodies_pass_unchanged_and_big_bodies_stream_past_the_capture() {
+    // a chunked request with an extension and a trailer, odd header spelling, a body of
+    // 3000 bytes, through a proxy that keeps 100 of them
+    let mut body = b"H\x02\x00C\x04echo\x91".to_vec();
+    body.push(b'S'); // a string of 2990 characters: S len-hi len-lo
+    body.extend_from_slice(&(2990u16).to_be_bytes());
+    body.extend(std::iter::repeat_n(b'x', 2990));
+    let mut request = b"POST /echo?x=1 HTTP/1.1\r\nHost: odd.example\r\nX-Weird:  spaced  \r\nhessian-type-maps: 1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n".to_vec();
+    for part in body.chunks(1000) {
+        request.extend_from_slice(format!("{:x};ext=1\r\n", part.len()).as_bytes());
+        request.extend_from_slice(part);
+        request.extend_from_slice(b"\r\n");
+    }
+    request.extend_from_slice(b"0\r\nX-Trailer: t\r\n\r\n");
+    let response = b"HTTP/1.1 200 OK\r\nContent-Type: x-application/hessian\r\nX-Upstream:yes\r\nContent-Length: 5\r\n\r\nH\x02\x00R\x91".to_vec();
+    let (upstream, seen) = scripted_upstream(request.len(), response.clone());
+    let proxy = Proxy::start(&format!("http://{upstream}"), &["--json", "--max-capture", "100"]);
+    let got = raw_exchange(&proxy.addr, &request);
+    assert_eq!(seen.join().unwrap(), request, "the upstream got other bytes than the client sent");
+    assert_eq!(got, response, "the client got other bytes than the upstream sent");
+    let c = proxy.call();
+    assert_eq!(c["request"]["bytes"], 3003, "{c}");
+    assert_eq!(
+        (c["request"]["captured"].as_u64(), c["request"]["truncated"].as_bool()),
+        (Some(100), Some(true)),
+        "{c}"
+    );
+    assert!(c["request"]["error"].as_str().unwrap().contains("--max-capture"), "{c}");
+    assert_eq!(c["dialect"], "h2.1", "{c}"); // the negotiation header
+    assert_eq!(c["reply"]["json"], serde_json::json!({"reply": {"int": 1}}), "{c}");
+}
+
+#[test]
+fn bad_bodies_are_forwarded_and_shown_and_failing_upstreams_give_502_or_504() {
+    // not Hessian: forwarded as is, shown with the decoder's error and offset
+    let junk = b"POST /x HTTP/1.1\r\nContent-Length: 9\r\nConnection: close\r\n\r\n\x01\x02junk!!!".to_vec();
+    let response = b"HTTP/1.1 500 Oops\r\nContent-Length: 4\r\nConnection: close\r\n\r\nH\x02\x00R".to_vec();
+    let (upstream, seen) = scripted_upstream(junk.len(), response.clone());
+    let proxy = Proxy::start(&format!("http://{upstream}"), &[]);
+    assert_eq!(raw_exchange(&proxy.addr, &junk), response);
+    assert_eq!(seen.join().unwrap(), junk);
+    let line = proxy.line();
+    assert!(line.contains("undecoded at offset"), "{line}");
+    assert!(line.contains("-> undecoded at offset 4: unexpected end of input"), "{line}");
+    assert!(line.contains(" 500 "), "{line}");
+    drop(proxy);
+
+    // the upstream is down: 502, saying so
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let down = closed.local_addr().unwrap().to_string();
+    drop(closed);
+    let proxy = Proxy::start(&format!("http://{down}"), &["--json"]);
+    let got = text(&raw_exchange(&proxy.addr, b"POST /x HTTP/1.1\r\nContent-Length: 1\r\n\r\nN"));
+    assert!(got.starts_with("HTTP/1.1 502 Bad Gateway\r\n"), "{got}");
+    assert!(got.contains(&format!("upstream {down}: cannot connect")), "{got}");
+    let c = proxy.call();
+    assert_eq!((c["status"].as_u64(), c["outcome"].as_str()), (Some(502), Some("error")), "{c}");
+    assert_eq!(c["request"]["json"], Json::Null, "{c}"); // `N` is Hessian 2's null
+    drop(proxy);
+
+    // the upstream accepts and says nothing: 504 after --timeout
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_addr = silent.local_addr().unwrap().to_string();
+    let proxy = Proxy::start(&format!("http://{silent_addr}"), &["--timeout", "1"]);
+    let started = std::time::Instant::now();
+    let got = text(&raw_exchange(&proxy.addr, b"POST /x HTTP/1.1\r\nContent-Length: 1\r\n\r\nN"));
+    assert!(got.starts_with("HTTP/1.1 504 Gateway Timeout\r\n"), "{got}");
+    assert!(got.contains("did not answer within 1s"), "{got}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(proxy.line().contains(" 504 "));
+    drop(silent);
+
+    // cut short: a reply that ends early reaches the client as far as it came
+    let cut = b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nH\x02\x00R".to_vec();
+    let request = b"POST /x HTTP/1.1\r\nContent-Length: 1\r\n\r\nN".to_vec();
+    let (upstream, _seen) = scripted_upstream(request.len(), cut.clone());
+    let proxy = Proxy::start(&format!("http://{upstream}"), &["--json"]);
+    assert_eq!(raw_exchange(&proxy.addr, &request), cut);
+    let c = proxy.call();
+    assert!(c["error"].as_str().unwrap().contains("response cut short"), "{c}");
+}
+
+#[test]
+fn the_view_stays_on_loopback_unless_opened() {
+    let refused =
+        hessian(&["proxy", "--listen", "127.0.0.1:0", "--upstream", "http://127.0.0.1:9", "--ui", "0.0.0.0:0"]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("--ui-open"), "{}", text(&refused.stderr));
+    let proxy = Proxy::start("http://127.0.0.1:9", &["--ui", "127.0.0.1:0"]);
+    let ui = proxy.ui.clone().expect("ui address");
+    let page = text(&raw_exchange(&ui, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("<title>hessian proxy</title>"), "{page}");
+    // a page of another site that resolves its name to 127.0.0.1 (DNS rebinding) gets nothing
+    let rebound = text(&raw_exchange(&ui, b"GET /api/calls HTTP/1.1\r\nHost: evil.example:8090\r\n\r\n"));
+    assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
+}
+
+/// `GET /api/calls?after=N` of the view.
+fn calls_after(ui: &str, after: u64) -> Vec<Json> {
+    let got =
+        text(&raw_exchange(ui, format!("GET /api/calls?after={after} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes()));
+    let body = got.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {got}"))
+}
+
+#[test]
+fn the_browser_view_shows_calls_live_decoded_and_escaped() {
+    let Some(chromium) = hessian_testkit::browser::chromium() else { return };
+    let demo = common::Demo::start(0, &["--workers".into(), "1".into()]);
+    let proxy = Proxy::start(&format!("http://127.0.0.1:{}", demo.port), &["--ui", "127.0.0.1:0"]);
+    let ui = proxy.ui.clone().expect("ui address");
+    let hostile = "<script>document.title='pwned'</script><b id=\"injected\">bold</b>";
+    for args in [
+        vec!["call".to_owned(), proxy.url("/test2"), "argInt_0x30".into(), "48".into()],
+        vec!["call".to_owned(), proxy.url("/echo"), "echo".into(), hostile.into()],
+        vec!["--format".to_owned(), "burlap".into(), "call".into(), proxy.url("/echo"), "<i id=\"m\">m</i>".into()],
+    ] {
+        let _ = hessian(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        proxy.line();
+    }
+    // the page's live channel: a call made after a poll arrives at the next poll
+    let seen = calls_after(&ui, 0);
+    assert_eq!(seen.len(), 3);
+    let last = seen.last().and_then(|c| c["id"].as_u64()).unwrap();
+    assert!(calls_after(&ui, last).is_empty());
+    let _ = hessian(&["--format", "h1", "call", &proxy.url("/test2"), "argString_0", "\"\""]);
+    proxy.line();
+    let new = calls_after(&ui, last);
+    assert_eq!(new.len(), 1);
+    assert_eq!((new[0]["method"].as_str(), new[0]["dialect"].as_str()), (Some("argString_0"), Some("h1")));
+
+    // the page in a real browser: every call listed with its method and decoded arguments
+    let dom = hessian_testkit::browser::dump_dom(&chromium, &format!("http://{ui}/"), 5000);
+    assert!(dom.contains("live: 4 calls"), "{dom}");
+    for needle in ["argInt_0x30", "{\"int\":48}", "argString_0", "echo", ">h1<", ">burlap<", ">h2.1<"] {
+        assert!(dom.contains(needle), "{needle} not in the page: {dom}");
+    }
+    // HTML in a string argument and in a method name is text, never markup
+    assert!(
+        dom.contains("&lt;script&gt;document.title='pwned'&lt;/script&gt;&lt;b id=\\\"injected\\\"&gt;bold&lt;/b&gt;"),
+        "{dom}"
+    );
+    assert!(dom.contains("&lt;i id=\"m\"&gt;m&lt;/i&gt;"), "{dom}");
+    assert!(!dom.contains("<b id=\"injected\">") && !dom.contains("<i id=\"m\">"), "{dom}");
+    assert!(!dom.contains("pwned</title>"), "{dom}");
+    // the selected call (the latest) side by side: typed JSON and the annotated dump
+    assert!(dom.contains("meaning"), "no annotated dump in {dom}");
+    assert!(dom.contains("\"call\": \"argString_0\""), "no typed JSON in {dom}");
+}
+
+/// Whether `a` and `b` recorded the same exchanges, byte for byte: the same heads and bodies.
+fn same_records(a: &Path, b: &Path) -> usize {
+    let read = |d: &Path| -> Vec<Json> {
+        std::fs::read_to_string(d.join("calls.jsonl"))
+            .expect("calls.jsonl")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect()
+    };
+    let (ra, rb) = (read(a), read(b));
+    assert_eq!(ra.len(), rb.len());
+    for (x, y) in ra.iter().zip(&rb) {
+        for side in ["request", "reply"] {
+            assert_eq!(x[side]["head"], y[side]["head"], "{side} heads differ: {x} / {y}");
+            assert_eq!(x[side]["truncated"], false);
+            let body = |d: &Path, c: &Json| c[side]["file"].as_str().map(|f| std::fs::read(d.join(f)).expect("body"));
+            assert_eq!(body(a, x), body(b, y), "{side} bodies differ: {x}");
+        }
+    }
+    ra.len()
+}
+
+#[test]
+fn caucho_client_through_the_proxy_to_caucho_servlets_passes_every_check() {
+    let Some(java) = hessian_testkit::java::java_with_jetty() else { return };
+    let mut child =
+        java.command("JettyProxyPeers").stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("Jetty");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("PORT line");
+    struct Kill(Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _jetty = Kill(child);
+    let port = line.trim().strip_prefix("PORT ").unwrap_or_else(|| panic!("JettyProxyPeers said {line:?}"));
+    let jetty = format!("http://127.0.0.1:{port}");
+    // client -> outer proxy -> inner proxy -> Jetty: what the outer one forwards is what the
+    // inner one receives, and what the inner one returns is what the outer one hands back
+    let dir = temp_dir("java");
+    let (outer_rec, inner_rec) = (dir.join("outer"), dir.join("inner"));
+    let inner = Proxy::start(&jetty, &["--json", "--record", inner_rec.to_str().unwrap()]);
+    let outer = Proxy::start(&inner.url(""), &["--json", "--record", outer_rec.to_str().unwrap()]);
+    let run = |base: &str, path: &str, mode: &str, suite: &str| {
+        let out = java.try_run("RpcJavaClient", &[&format!("{base}{path}"), mode, suite], b"");
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "RpcJavaClient {base}{path} {mode} {suite}: {stdout}\n{}", text(&out.stderr));
+        let ok: Vec<&str> = stdout.lines().filter(|l| l.starts_with("ok ")).collect();
+        let failed: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+        assert!(failed.is_empty(), "{mode} {suite} through {base}: {failed:?}");
+        ok.len()
+    };
+    let mut calls = 0;
+    for mode in ["h2", "h1", "hybrid"] {
+        let direct = run(&jetty, "/test2", mode, "test2");
+        let proxied = run(&outer.url(""), "/test2", mode, "test2");
+        assert!(proxied >= 180 && proxied == direct, "{mode}: {proxied} checks through the proxy, {direct} direct");
+        eprintln!("{mode}: {proxied} TestHessian2 checks passed through the proxy");
+        calls += proxied;
+    }
+    let direct = run(&jetty, "/burlap/bench", "burlap", "bench");
+    let proxied = run(&outer.url(""), "/burlap/bench", "burlap", "bench");
+    assert!(proxied >= 11 && proxied == direct, "burlap W1/W2: {proxied} through the proxy, {direct} direct");
+    calls += proxied;
+    // every call was decoded: a method, and the dialect the client spoke
+    let mut by_dialect = std::collections::HashMap::<String, usize>::new();
+    let mut exchanges = 0;
+    while let Ok(l) = outer.lines.recv_timeout(Duration::from_secs(3)) {
+        let c: Json = serde_json::from_str(&l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"));
+        // Java's proxies also send the odd GET (`toString` of a Burlap proxy), which is no call
+        if c["http_method"] == "POST" {
+            assert!(c["method"].is_string(), "{c}");
+            assert!(c["request"]["error"].is_null(), "{c}");
+        }
+        *by_dialect.entry(c["dialect"].as_str().unwrap_or("-").to_owned()).or_default() += 1;
+        exchanges += 1;
+    }
+    assert!(exchanges >= calls, "{exchanges} exchanges for {calls} checks");
+    for d in ["h2", "h1", "hybrid", "burlap"] {
+        assert!(by_dialect.get(d).is_some_and(|n| *n > 0), "no {d} call in {by_dialect:?}");
+    }
+    drop(outer);
+    drop(inner);
+    assert_eq!(same_records(&outer_rec, &inner_rec), exchanges);
+    let _ = std::fs::remove_dir_all(&dir);
+}
