@@ -4,6 +4,7 @@
 
 mod common;
 
+use hessian_testkit::browser::Browser;
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -292,57 +293,81 @@ fn the_view_stays_on_loopback_unless_opened() {
     assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
 }
 
-/// `GET /api/calls?after=N` of the view.
-fn calls_after(ui: &str, after: u64) -> Vec<Json> {
-    let got =
-        text(&raw_exchange(ui, format!("GET /api/calls?after={after} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes()));
-    let body = got.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or_default();
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {got}"))
-}
-
 #[test]
-fn the_browser_view_shows_calls_live_decoded_and_escaped() {
+fn the_browser_view_shows_calls_live_decoded_filtered_and_escaped() {
     let Some(chromium) = hessian_testkit::browser::chromium() else { return };
     let demo = common::Demo::start(0, &["--workers".into(), "1".into()]);
     let proxy = Proxy::start(&format!("http://127.0.0.1:{}", demo.port), &["--ui", "127.0.0.1:0"]);
     let ui = proxy.ui.clone().expect("ui address");
-    let hostile = "<script>document.title='pwned'</script><b id=\"injected\">bold</b>";
+    // the page is open, has polled once and lists nothing
+    let mut page = Browser::open(&chromium, &format!("http://{ui}/"));
+    let rows = "document.querySelectorAll('#calls tr').length";
+    page.wait_for(
+        "document.getElementById('state').textContent === 'live: 0 calls'",
+        Duration::from_secs(20),
+        "the page did not poll",
+    );
+    assert_eq!(page.evaluate(rows), 0);
+
+    // calls made now appear without a reload
+    let hostile = r#"<script>document.title='pwned'</script><b id="injected">bold</b>"#;
     for args in [
         vec!["call".to_owned(), proxy.url("/test2"), "argInt_0x30".into(), "48".into()],
         vec!["call".to_owned(), proxy.url("/echo"), "echo".into(), hostile.into()],
-        vec!["--format".to_owned(), "burlap".into(), "call".into(), proxy.url("/echo"), "<i id=\"m\">m</i>".into()],
+        vec!["--format".to_owned(), "burlap".into(), "call".into(), proxy.url("/echo"), r#"<i id="m">m</i>"#.into()],
+        vec![
+            "--format".to_owned(),
+            "h1".into(),
+            "call".into(),
+            proxy.url("/test2"),
+            "argString_0".into(),
+            r#""""#.into(),
+        ],
     ] {
         let _ = hessian(&args.iter().map(String::as_str).collect::<Vec<_>>());
         proxy.line();
     }
-    // the page's live channel: a call made after a poll arrives at the next poll
-    let seen = calls_after(&ui, 0);
-    assert_eq!(seen.len(), 3);
-    let last = seen.last().and_then(|c| c["id"].as_u64()).unwrap();
-    assert!(calls_after(&ui, last).is_empty());
-    let _ = hessian(&["--format", "h1", "call", &proxy.url("/test2"), "argString_0", "\"\""]);
-    proxy.line();
-    let new = calls_after(&ui, last);
-    assert_eq!(new.len(), 1);
-    assert_eq!((new[0]["method"].as_str(), new[0]["dialect"].as_str()), (Some("argString_0"), Some("h1")));
-
-    // the page in a real browser: every call listed with its method and decoded arguments
-    let dom = hessian_testkit::browser::dump_dom(&chromium, &format!("http://{ui}/"), 5000);
-    assert!(dom.contains("live: 4 calls"), "{dom}");
-    for needle in ["argInt_0x30", "{\"int\":48}", "argString_0", "echo", ">h1<", ">burlap<", ">h2.1<"] {
-        assert!(dom.contains(needle), "{needle} not in the page: {dom}");
+    page.wait_for(&format!("{rows} === 4"), Duration::from_secs(20), "the calls did not appear live");
+    let list = page.evaluate("document.getElementById('calls').textContent").as_str().unwrap_or_default().to_owned();
+    for needle in ["argInt_0x30", r#"{"int":48}"#, "argString_0", "echo", "h1", "burlap", "h2.1", "fault"] {
+        assert!(list.contains(needle), "{needle} not in the list: {list}");
     }
     // HTML in a string argument and in a method name is text, never markup
+    let no_markup = "document.getElementById('injected') === null && document.getElementById('m') === null";
+    assert_eq!(page.evaluate(no_markup), true);
+    assert_eq!(page.evaluate("document.title"), "hessian proxy");
+    let html = page.evaluate("document.body.innerHTML").as_str().unwrap_or_default().to_owned();
     assert!(
-        dom.contains("&lt;script&gt;document.title='pwned'&lt;/script&gt;&lt;b id=\\\"injected\\\"&gt;bold&lt;/b&gt;"),
-        "{dom}"
+        html.contains(r#"&lt;script&gt;document.title='pwned'&lt;/script&gt;&lt;b id=\"injected\"&gt;bold&lt;/b&gt;"#),
+        "{html}"
     );
-    assert!(dom.contains("&lt;i id=\"m\"&gt;m&lt;/i&gt;"), "{dom}");
-    assert!(!dom.contains("<b id=\"injected\">") && !dom.contains("<i id=\"m\">"), "{dom}");
-    assert!(!dom.contains("pwned</title>"), "{dom}");
-    // the selected call (the latest) side by side: typed JSON and the annotated dump
-    assert!(dom.contains("meaning"), "no annotated dump in {dom}");
-    assert!(dom.contains("\"call\": \"argString_0\""), "no typed JSON in {dom}");
+    assert!(html.contains(r#"&lt;i id="m"&gt;m&lt;/i&gt;"#), "{html}");
+    assert!(!html.contains(r#"<b id="injected">"#) && !html.contains(r#"<i id="m">"#), "{html}");
+
+    // filters: by method, dialect and outcome
+    let filter = |page: &mut Browser, id: &str, value: &str| {
+        page.evaluate(&format!(
+            "(() => {{ const e = document.getElementById('{id}'); e.value = {value:?}; \
+             e.dispatchEvent(new Event('input')); return document.querySelectorAll('#calls tr').length; }})()"
+        ))
+    };
+    assert_eq!(filter(&mut page, "f-method", "argInt"), 1);
+    assert_eq!(filter(&mut page, "f-method", ""), 4);
+    assert_eq!(filter(&mut page, "f-dialect", "burlap"), 1);
+    assert_eq!(filter(&mut page, "f-dialect", ""), 4);
+    assert_eq!(filter(&mut page, "f-status", "fault"), 1);
+    assert_eq!(filter(&mut page, "f-status", "reply"), 3);
+    assert_eq!(filter(&mut page, "f-status", ""), 4);
+
+    // a selected call side by side: typed JSON and the annotated dump of request and reply
+    page.evaluate(r#"document.querySelector('#calls tr[data-id="2"]').click()"#);
+    let side = |page: &mut Browser, id: &str| {
+        page.evaluate(&format!("document.getElementById('{id}').textContent")).as_str().unwrap_or_default().to_owned()
+    };
+    let (request, reply) = (side(&mut page, "request-side"), side(&mut page, "reply-side"));
+    assert!(request.contains(r#""call": "echo""#) && request.contains("pwned"), "{request}");
+    assert!(request.contains("meaning") && request.contains(r#"method "echo""#), "no dump: {request}");
+    assert!(reply.contains(r#""reply": "<script>"#) && reply.contains("status 200"), "{reply}");
 }
 
 /// Whether `a` and `b` recorded the same exchanges, byte for byte: the same heads and bodies.
