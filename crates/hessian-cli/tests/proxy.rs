@@ -196,6 +196,57 @@ fn calls_in_each_dialect_are_forwarded_printed_and_recorded_for_replay() {
 }
 
 #[test]
+fn hessian_2_1_referring_messages_decode_through_the_maps_the_proxy_saw() {
+    let demo = common::Demo::start(0, &["--workers".into(), "1".into()]);
+    let upstream = format!("http://127.0.0.1:{}", demo.port);
+    let dir = temp_dir("h21");
+    let rec = dir.join("rec");
+    let proxy = Proxy::start(&upstream, &["--json", "--record", rec.to_str().unwrap()]);
+    let money = r#"{"object":"com.example.Money","fields":{"cents":{"int":5},"currency":"EUR"}}"#;
+    let load = hessian(&["load", "--protocol", "h2.1", &proxy.url("/echo"), "echo", money, "-n", "3", "--warmup", "1"]);
+    assert!(load.status.success(), "{}", text(&load.stderr));
+    let calls: Vec<Json> = (0..4).map(|_| proxy.call()).collect();
+    // the first call is plain and defines the map; the next ones refer to it, both ways
+    assert!(calls[0]["request"]["hex"].as_str().unwrap().starts_with("480200"), "{}", calls[0]);
+    let arg: Json = serde_json::from_str(money).unwrap();
+    for c in &calls[1..] {
+        assert!(c["request"]["hex"].as_str().unwrap().starts_with("4802015430"), "not referring: {c}");
+        assert_eq!(c["dialect"], "h2.1");
+        assert_eq!(c["request"]["json"], serde_json::json!({"call": "echo", "args": [arg]}), "{c}");
+        assert_eq!(c["request"]["type_map"].as_str().map(str::len), Some(32), "{c}");
+        assert_eq!(c["reply"]["json"], serde_json::json!({"reply": arg}), "{c}");
+        assert!(c["reply"]["hex"].as_str().unwrap().starts_with("4802015430"), "reply not referring: {c}");
+        assert_eq!(c["reply"]["type_map"].as_str().map(str::len), Some(32), "{c}");
+    }
+    // the record has the plain message a referring one stands for, which decode reads
+    let index = std::fs::read_to_string(rec.join("calls.jsonl")).unwrap();
+    let second: Json = serde_json::from_str(index.lines().nth(1).unwrap()).unwrap();
+    let raw_file = rec.join(second["request"]["file"].as_str().unwrap());
+    let plain_file = rec.join(second["request"]["plain_file"].as_str().expect("plain_file"));
+    let decoded = hessian(&["decode", "--compact", plain_file.to_str().unwrap()]);
+    assert_eq!(
+        serde_json::from_slice::<Json>(&decoded.stdout).unwrap(),
+        serde_json::json!({"call": "echo", "args": [arg]})
+    );
+    // a proxy that did not see the map says which map it lacks, and still forwards the call
+    let fresh = Proxy::start(&upstream, &["--json"]);
+    let body = std::fs::read(&raw_file).unwrap();
+    let mut request =
+        format!("POST /echo HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()).into_bytes();
+    request.extend_from_slice(&body);
+    let got = text(&raw_exchange(&fresh.addr, &request));
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+    let c = fresh.call();
+    let why = c["request"]["error"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("has not seen defined") && why.contains(second["request"]["type_map"].as_str().unwrap()),
+        "{c}"
+    );
+    assert_eq!(c["request"]["offset"], 5, "{c}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn heads_and_bodies_pass_unchanged_and_big_bodies_stream_past_the_capture() {
     // a chunked request with an extension and a trailer, odd header spelling, a body of
     // 3000 bytes, through a proxy that keeps 100 of them

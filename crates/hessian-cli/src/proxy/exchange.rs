@@ -4,6 +4,7 @@
 //! offset. The decoding reuses the tool's own (`crate::format`, `crate::dump`).
 
 use super::relay::Capture;
+use super::type_maps::{Expanded, TypeMaps};
 use crate::document::Document;
 use crate::format::{codec, detect, CodecError, Format};
 use hessian_rpc::negotiation::{OFFER_HEADER, TYPE_MAP_HEADER};
@@ -67,6 +68,10 @@ pub struct Decoded {
     pub dialect: Option<&'static str>,
     request: Body,
     reply: Body,
+    /// A referring request rebuilt with its type map's definitions.
+    request_map: Option<Expanded>,
+    /// A referring reply rebuilt with its type map's definitions.
+    reply_map: Option<Expanded>,
 }
 
 /// The dialect's name as the tool spells it (`--protocol` of `hessian load`).
@@ -94,6 +99,21 @@ fn decode_body(data: &[u8], total: u64, format: Option<Format>) -> Body {
     }
 }
 
+/// Decodes one side, a Hessian 2.1 referring message through the map it names (`maps`).
+fn decode_side(capture: &Capture, format: Option<Format>, maps: &TypeMaps) -> (Body, Option<Expanded>) {
+    if capture.truncated {
+        let message =
+            format!("body of {} bytes: only the first {} were kept (--max-capture)", capture.total, capture.data.len());
+        return (Body::Undecoded { message, offset: None }, None);
+    }
+    match maps.expand(&capture.data) {
+        None => (decode_body(&capture.data, capture.total, format), None),
+        Some(Ok(e)) => (decode_body(&e.plain, capture.total, Some(Format::H2)), Some(e)),
+        // the digest starts at offset 5, after `H 02 01 T 30`
+        Some(Err(message)) => (Body::Undecoded { message, offset: Some(5) }, None),
+    }
+}
+
 fn error_offset(e: &CodecError) -> Option<u64> {
     match e {
         CodecError::Unreadable { tried } => tried.first().map(|(_, e)| e.offset()),
@@ -103,41 +123,41 @@ fn error_offset(e: &CodecError) -> Option<u64> {
 }
 
 impl Exchange {
-    /// Decodes the captured bodies. A capture cut at `--max-capture` is reported as such rather
-    /// than decoded (its end is missing).
-    pub fn decode(&self) -> Decoded {
+    /// Decodes the captured bodies (a capture cut at `--max-capture` is reported as such: its
+    /// end is missing), referring messages through the type maps learned so far, and learns the
+    /// maps the exchange's plain messages define.
+    pub fn decode(&self, maps: &mut TypeMaps) -> Decoded {
         let call = Dialect::detect(&self.request.data);
         let negotiating = self.negotiating || hessian::negotiate::is_referring(&self.request.data);
-        let truncated = |c: &Capture| Body::Undecoded {
-            message: format!("body of {} bytes: only the first {} were kept (--max-capture)", c.total, c.data.len()),
-            offset: None,
-        };
-        let request = if self.request.truncated {
-            truncated(&self.request)
-        } else {
-            decode_body(&self.request.data, self.request.total, call.map(|d| Format::from(d.call)))
-        };
+        let (request, request_map) = decode_side(&self.request, call.map(|d| Format::from(d.call)), maps);
         let reply_format = match (&request, call) {
             (_, Some(d)) => Some(Format::from(d.reply)),
             (Body::Decoded(f, _), None) => Some(*f),
             _ => None,
         };
-        let reply = if self.reply.truncated {
-            truncated(&self.reply)
-        } else {
-            match decode_body(&self.reply.data, self.reply.total, reply_format) {
-                // not the reply of the call's dialect (an error page, another format): any format
-                Body::Undecoded { .. } if reply_format.is_some() => {
-                    decode_body(&self.reply.data, self.reply.total, None)
-                }
-                b => b,
+        let (reply, reply_map) = match decode_side(&self.reply, reply_format, maps) {
+            // not the reply of the call's dialect (an error page, another format): any format
+            (Body::Undecoded { .. }, None) if reply_format.is_some() && !self.reply.truncated => {
+                (decode_body(&self.reply.data, self.reply.total, None), None)
             }
+            other => other,
         };
-        Decoded { dialect: call.map(|d| dialect_name(d, negotiating)), request, reply }
+        for c in [&self.request, &self.reply] {
+            if !c.truncated {
+                maps.learn(&c.data);
+            }
+        }
+        Decoded { dialect: call.map(|d| dialect_name(d, negotiating)), request, reply, request_map, reply_map }
     }
 }
 
 impl Decoded {
+    /// The plain messages the referring request and reply stand for (rebuilt with their type
+    /// maps' definitions), when they were referring messages.
+    pub fn plain_messages(&self) -> [Option<&[u8]>; 2] {
+        [self.request_map.as_ref().map(|m| m.plain.as_slice()), self.reply_map.as_ref().map(|m| m.plain.as_slice())]
+    }
+
     /// The called method, when the request is a call.
     pub fn method(&self) -> Option<&str> {
         match &self.request {
@@ -160,7 +180,7 @@ impl Decoded {
     }
 }
 
-fn body_json(body: &Body, capture: &Capture) -> Json {
+fn body_json(body: &Body, capture: &Capture, map: Option<&Expanded>) -> Json {
     let hex: String = capture.data.iter().take(HEX_PREVIEW).map(|b| format!("{b:02x}")).collect();
     let mut j = json!({
         "bytes": capture.total,
@@ -168,6 +188,9 @@ fn body_json(body: &Body, capture: &Capture) -> Json {
         "truncated": capture.truncated,
         "hex": hex,
     });
+    if let Some(m) = map {
+        j["type_map"] = json!(m.digest);
+    }
     match body {
         Body::Empty => {}
         Body::Decoded(f, d) => {
@@ -184,7 +207,21 @@ fn body_json(body: &Body, capture: &Capture) -> Json {
 
 /// The annotated dump of a body (the trace so far and the error for a bad one), cut at
 /// [`MAX_DUMP`].
-fn dump_text(body: &Body, capture: &Capture) -> String {
+fn dump_text(body: &Body, capture: &Capture, map: Option<&Expanded>) -> String {
+    if let (Some(m), Body::Decoded(f, _)) = (map, body) {
+        let mut out = format!(
+            "Hessian 2.1 message referring to type map {}: the plain message it stands for, the map's \
+             definitions put back (offsets are that message's)\n",
+            m.digest
+        );
+        let mut trace = Vec::new();
+        let r = codec(*f).dump(&m.plain, &mut trace);
+        out.push_str(&String::from_utf8_lossy(&trace));
+        if let Err(e) = r {
+            out.push_str(&format!("error: {e}\n"));
+        }
+        return out;
+    }
     let format = match body {
         Body::Empty => return String::new(),
         Body::Decoded(f, _) => *f,
@@ -221,13 +258,13 @@ fn head_text(head: &[u8]) -> String {
 /// The exchange as one JSON object: what `--json` prints (`with_dumps` false) and what the
 /// browser view shows (`with_dumps` true).
 pub fn to_json(ex: &Exchange, d: &Decoded, with_dumps: bool) -> Json {
-    let mut request = body_json(&d.request, &ex.request);
-    let mut reply = body_json(&d.reply, &ex.reply);
+    let mut request = body_json(&d.request, &ex.request, d.request_map.as_ref());
+    let mut reply = body_json(&d.reply, &ex.reply, d.reply_map.as_ref());
     request["head"] = json!(head_text(&ex.request_head));
     reply["head"] = json!(ex.response_head.as_deref().map(head_text));
     if with_dumps {
-        request["dump"] = json!(dump_text(&d.request, &ex.request));
-        reply["dump"] = json!(dump_text(&d.reply, &ex.reply));
+        request["dump"] = json!(dump_text(&d.request, &ex.request, d.request_map.as_ref()));
+        reply["dump"] = json!(dump_text(&d.reply, &ex.reply, d.reply_map.as_ref()));
     }
     json!({
         "id": ex.id,
@@ -330,7 +367,7 @@ mod tests {
     fn a_hessian2_call_and_reply_decode_to_typed_json() {
         // H 2 0 C "add2" 2 1 2, then H 2 0 R 3
         let ex = exchange(b"H\x02\x00C\x04add2\x92\x91\x92", b"H\x02\x00R\x93");
-        let d = ex.decode();
+        let d = ex.decode(&mut TypeMaps::default());
         assert_eq!((d.dialect, d.method(), d.outcome(&ex)), (Some("h2"), Some("add2"), "reply"));
         let j = to_json(&ex, &d, true);
         assert_eq!(j["request"]["json"], json!({"call": "add2", "args": [{"int": 1}, {"int": 2}]}));
@@ -343,14 +380,14 @@ mod tests {
     #[test]
     fn bad_bodies_show_error_and_offset() {
         let ex = exchange(b"H\x02\x00C\x04add2\x92\x91", b"<html>oops</html>");
-        let d = ex.decode();
+        let d = ex.decode(&mut TypeMaps::default());
         let j = to_json(&ex, &d, true);
         assert_eq!(j["request"]["offset"], json!(11), "{j}");
         assert!(j["request"]["error"].as_str().is_some());
         assert_eq!(j["request"]["hex"], json!("480200430461646432 9291".replace(' ', "")));
         assert_eq!(d.outcome(&ex), "error");
         let garbage = exchange(b"\xff\xfe junk", b"");
-        let d = garbage.decode();
+        let d = garbage.decode(&mut TypeMaps::default());
         assert_eq!(d.dialect, None);
         assert!(line(&garbage, &d).contains("undecoded at offset 3: class definition"), "{}", line(&garbage, &d));
     }

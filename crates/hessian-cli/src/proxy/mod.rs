@@ -7,6 +7,7 @@
 mod exchange;
 mod record;
 mod relay;
+mod type_maps;
 mod ui;
 
 use crate::{stdout_err, CliError};
@@ -139,12 +140,13 @@ async fn report(
     mut recorder: Option<record::Recorder>,
     store: Arc<ui::Store>,
 ) -> Result<(), CliError> {
+    let mut maps = type_maps::TypeMaps::default();
     while let Some(ex) = rx.recv().await {
-        let decoded = ex.decode();
+        let decoded = ex.decode(&mut maps);
         let summary = exchange::to_json(&ex, &decoded, false);
         // recorded and shown in the view before the line goes out: a reader of the line finds both
         if let Some(r) = &mut recorder {
-            if let Err(e) = r.write(&ex, summary.clone()) {
+            if let Err(e) = r.write(&ex, &decoded, summary.clone()) {
                 eprintln!("hessian proxy: recording stopped: {e}");
                 recorder = None;
             }

@@ -1,9 +1,10 @@
 //! `hessian proxy --record DIR`: every exchange as one line of `DIR/calls.jsonl` (the JSON that
 //! `--json` prints, heads included, with the names of the body files), and each body's captured
 //! bytes in a file of its own, `DIR/NNNNNN.request.bin` and `DIR/NNNNNN.reply.bin`: exactly the
-//! message that `hessian decode`, `hessian dump` and `hessian load --call` read.
+//! message that `hessian decode`, `hessian dump` and `hessian load --call` read (for a Hessian
+//! 2.1 referring message, `NNNNNN.request.plain.bin` too: the plain message it stands for).
 
-use super::exchange::Exchange;
+use super::exchange::{Decoded, Exchange};
 use crate::CliError;
 use serde_json::{json, Value as Json};
 use std::fs::File;
@@ -34,14 +35,22 @@ impl Recorder {
     }
 
     /// Writes the bodies of `ex` and appends `summary` (with the body files' names) to the index.
-    pub fn write(&mut self, ex: &Exchange, mut summary: Json) -> std::io::Result<()> {
-        for (side, capture) in [("request", &ex.request), ("reply", &ex.reply)] {
+    /// A Hessian 2.1 referring message is also written as the plain message it stands for
+    /// (`NNNNNN.request.plain.bin`), which the other commands read without knowing its map.
+    pub fn write(&mut self, ex: &Exchange, decoded: &Decoded, mut summary: Json) -> std::io::Result<()> {
+        let plain = decoded.plain_messages();
+        for ((side, capture), plain) in [("request", &ex.request), ("reply", &ex.reply)].into_iter().zip(plain) {
             if capture.total == 0 {
                 continue;
             }
             let name = format!("{:06}.{side}.bin", ex.id);
             std::fs::write(self.dir.join(&name), &capture.data)?;
             summary[side]["file"] = json!(name);
+            if let Some(plain) = plain {
+                let name = format!("{:06}.{side}.plain.bin", ex.id);
+                std::fs::write(self.dir.join(&name), plain)?;
+                summary[side]["plain_file"] = json!(name);
+            }
         }
         writeln!(self.index, "{summary}")?;
         self.index.flush()
