@@ -241,15 +241,20 @@ fn keep_alive(version: u8, fields: &[(String, String)]) -> bool {
     version >= 1 || tokens.iter().any(|t| t == "keep-alive")
 }
 
+/// A complete parse of a head, or why it is not one.
+fn parsed(result: httparse::Result<usize>, what: &str) -> Result<(), RelayError> {
+    match result {
+        Ok(httparse::Status::Complete(_)) => Ok(()),
+        Ok(httparse::Status::Partial) => Err(RelayError::Malformed(format!("incomplete {what} head"))),
+        Err(e) => Err(RelayError::Malformed(format!("{what} head: {e}"))),
+    }
+}
+
 /// Parses a request head.
 pub fn request_head(raw: &[u8]) -> Result<Head, RelayError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_FIELDS];
     let mut req = httparse::Request::new(&mut headers);
-    match req.parse(raw) {
-        Ok(httparse::Status::Complete(_)) => {}
-        Ok(httparse::Status::Partial) => return Err(RelayError::Malformed("incomplete request head".into())),
-        Err(e) => return Err(RelayError::Malformed(format!("request head: {e}"))),
-    }
+    parsed(req.parse(raw), "request")?;
     let fields = fields(req.headers);
     let framing = body_framing(&fields)?.unwrap_or(Framing::Empty);
     let version = req.version.unwrap_or(1);
@@ -267,11 +272,7 @@ pub fn request_head(raw: &[u8]) -> Result<Head, RelayError> {
 pub fn response_head(raw: &[u8], request_method: &str) -> Result<Head, RelayError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_FIELDS];
     let mut res = httparse::Response::new(&mut headers);
-    match res.parse(raw) {
-        Ok(httparse::Status::Complete(_)) => {}
-        Ok(httparse::Status::Partial) => return Err(RelayError::Malformed("incomplete response head".into())),
-        Err(e) => return Err(RelayError::Malformed(format!("response head: {e}"))),
-    }
+    parsed(res.parse(raw), "response")?;
     let status = res.code.unwrap_or_default();
     let fields = fields(res.headers);
     let no_body = request_method.eq_ignore_ascii_case("HEAD") || status < 200 || status == 204 || status == 304;
@@ -315,6 +316,22 @@ impl Capture {
     }
 }
 
+/// Streams exactly `n` bytes from `src` to `dst`, keeping them in `capture`.
+async fn relay_exact<R, W>(src: &mut Reader<R>, dst: &mut W, n: u64, capture: &mut Capture) -> Result<(), RelayError>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut left = n;
+    while left > 0 {
+        let Some(bytes) = src.some(left).await? else { return Err(RelayError::Closed(capture.total)) };
+        left -= bytes.len() as u64;
+        capture.keep(bytes);
+        dst.write_all(bytes).await.map_err(RelayError::Write)?;
+    }
+    Ok(())
+}
+
 /// Streams one body from `src` to `dst` exactly as it arrives (chunk frames and trailers
 /// included), keeping its payload in `capture`.
 pub async fn relay_body<R, W>(
@@ -329,15 +346,7 @@ where
 {
     match framing {
         Framing::Empty => Ok(()),
-        Framing::Length(mut left) => {
-            while left > 0 {
-                let Some(bytes) = src.some(left).await? else { return Err(RelayError::Closed(capture.total)) };
-                left -= bytes.len() as u64;
-                capture.keep(bytes);
-                dst.write_all(bytes).await.map_err(RelayError::Write)?;
-            }
-            Ok(())
-        }
+        Framing::Length(n) => relay_exact(src, dst, n, capture).await,
         Framing::UntilClose => {
             while let Some(bytes) = src.some(u64::MAX).await? {
                 capture.keep(bytes);
@@ -362,13 +371,7 @@ where
                     }
                 }
             }
-            let mut left = size;
-            while left > 0 {
-                let Some(bytes) = src.some(left).await? else { return Err(RelayError::Closed(capture.total)) };
-                left -= bytes.len() as u64;
-                capture.keep(bytes);
-                dst.write_all(bytes).await.map_err(RelayError::Write)?;
-            }
+            relay_exact(src, dst, size, capture).await?;
             let end = src.line(capture.total).await?;
             if end != b"\r\n" && end != b"\n" {
                 return Err(RelayError::Malformed("chunk not followed by CRLF".into()));

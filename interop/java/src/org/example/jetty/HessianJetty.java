@@ -5,6 +5,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHolder;
+import java.util.function.Consumer;
 
 /**
  * Caucho's HessianServlet in embedded Jetty 9.4 on 127.0.0.1, as the Jetty programs of the tests
@@ -19,6 +20,19 @@ public final class HessianJetty {
    * any free one); prints "PORT n" once started and serves until killed.
    */
   public static void serve(String[] args, Class<?> api, Object impl, String path) throws Exception {
+    serveContext(args, context -> {
+      HessianServlet servlet = new HessianServlet();
+      servlet.setHomeAPI(api);
+      servlet.setHome(impl);
+      context.addServlet(new ServletHolder(servlet), path);
+    });
+  }
+
+  /**
+   * Serves the servlets {@code mount} adds to the root context, on the port in {@code args[0]}
+   * (0 or none: any free one); prints "PORT n" once started and serves until killed.
+   */
+  public static void serveContext(String[] args, Consumer<ServletContextHandler> mount) throws Exception {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
@@ -26,12 +40,9 @@ public final class HessianJetty {
     connector.setPort(port);
     server.addConnector(connector);
 
-    HessianServlet servlet = new HessianServlet();
-    servlet.setHomeAPI(api);
-    servlet.setHome(impl);
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
     context.setContextPath("/");
-    context.addServlet(new ServletHolder(servlet), path);
+    mount.accept(context);
     server.setHandler(context);
 
     server.start();
