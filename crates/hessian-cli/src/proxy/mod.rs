@@ -86,10 +86,13 @@ pub fn proxy(a: ProxyArgs) -> Result<(), CliError> {
         let io = |what: &str, source| CliError::Io { path: what.to_owned(), source };
         let listener = TcpListener::bind(&a.listen).await.map_err(|e| io(&a.listen, e))?;
         let local = listener.local_addr().map_err(|e| io(&a.listen, e))?;
-        let store = Arc::new(ui::Store::new(a.ui_keep));
-        let ui_local = match ui_addr {
-            Some(addr) => Some(ui::serve(addr, a.ui_open, store.clone()).await.map_err(|e| io(&addr.to_string(), e))?),
-            None => None,
+        let (store, ui_local) = match ui_addr {
+            Some(addr) => {
+                let store = Arc::new(ui::Store::new(a.ui_keep));
+                let bound = ui::serve(addr, a.ui_open, store.clone()).await.map_err(|e| io(&addr.to_string(), e))?;
+                (Some(store), Some(bound))
+            }
+            None => (None, None),
         };
         // the banner goes to standard error: standard output holds only the calls
         eprintln!(
@@ -97,7 +100,14 @@ pub fn proxy(a: ProxyArgs) -> Result<(), CliError> {
             ui_local.map(|u| format!(", browser view on http://{u}/")).unwrap_or_default()
         );
         let (tx, rx) = mpsc::channel::<Exchange>(1024);
-        let sink = tokio::spawn(report(rx, a.json, recorder, store));
+        // decoding a large body takes a while: on a thread of its own, not a runtime worker
+        let json = a.json;
+        let (done_tx, mut done_rx) = tokio::sync::oneshot::channel::<()>();
+        let sink = std::thread::spawn(move || {
+            let r = report(rx, json, recorder, store);
+            let _ = done_tx.send(());
+            r
+        });
         let cfg =
             Arc::new(Config { upstream, max_capture: a.max_capture, timeout: Duration::from_secs(a.timeout.max(1)) });
         let ids = Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -109,10 +119,19 @@ pub fn proxy(a: ProxyArgs) -> Result<(), CliError> {
                     tokio::spawn(connection(stream, peer, cfg.clone(), tx.clone(), ids.clone()));
                 }
                 _ = tokio::signal::ctrl_c() => break,
+                // standard output closed (`hessian proxy | head`): nothing can be shown any more
+                _ = &mut done_rx => break,
             }
         }
         drop(tx);
-        sink.await.map_err(|e| CliError::Usage(format!("proxy reporter: {e}")))?
+        // the calls already finished are reported; connections still open are not waited for
+        for _ in 0..20 {
+            if sink.is_finished() {
+                return sink.join().unwrap_or_else(|_| Err(CliError::Usage("the proxy's reporter failed".into())));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(())
     })
 }
 
@@ -134,14 +153,14 @@ fn upstream_address(url: &str) -> Result<String, CliError> {
 }
 
 /// Prints, records and publishes each exchange, in the order they finish.
-async fn report(
+fn report(
     mut rx: mpsc::Receiver<Exchange>,
     json: bool,
     mut recorder: Option<record::Recorder>,
-    store: Arc<ui::Store>,
+    store: Option<Arc<ui::Store>>,
 ) -> Result<(), CliError> {
     let mut maps = type_maps::TypeMaps::default();
-    while let Some(ex) = rx.recv().await {
+    while let Some(ex) = rx.blocking_recv() {
         let decoded = ex.decode(&mut maps);
         let summary = exchange::to_json(&ex, &decoded, false);
         // recorded and shown in the view before the line goes out: a reader of the line finds both
@@ -151,7 +170,9 @@ async fn report(
                 recorder = None;
             }
         }
-        store.push(ex.id, exchange::to_json(&ex, &decoded, true));
+        if let Some(store) = &store {
+            store.push(ex.id, exchange::to_json(&ex, &decoded, true));
+        }
         {
             let stdout = std::io::stdout();
             let mut out = stdout.lock();

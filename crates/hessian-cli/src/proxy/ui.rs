@@ -17,6 +17,8 @@ const INDEX_HTML: &str = include_str!("ui/index.html");
 const APP_JS: &str = include_str!("ui/app.js");
 /// Calls sent per answer of `/api/calls` (the page asks again for the rest).
 const PAGE: usize = 200;
+/// Largest JSON of one call the view keeps whole; a larger one keeps its summary only.
+const MAX_CALL_JSON: usize = 1024 * 1024;
 
 /// The address of `--ui`, refused when it is not loopback and `--ui-open` is absent.
 pub fn check_address(addr: &str, open: bool) -> Result<SocketAddr, CliError> {
@@ -46,9 +48,25 @@ impl Store {
         Store { calls: Mutex::new(VecDeque::new()), keep: keep.max(1) }
     }
 
-    /// Adds a call (its JSON with dumps).
-    pub fn push(&self, id: u64, call: Json) {
-        let text = Arc::new(call.to_string());
+    /// Adds a call (its JSON with dumps). A call whose JSON exceeds [`MAX_CALL_JSON`] keeps its
+    /// summary (method, status, sizes, …) without the decoded bodies and dumps, and says so.
+    pub fn push(&self, id: u64, mut call: Json) {
+        let mut text = call.to_string();
+        if text.len() > MAX_CALL_JSON {
+            for side in ["request", "reply"] {
+                if let Some(part) = call.get_mut(side).and_then(Json::as_object_mut) {
+                    for key in ["json", "dump", "hex", "head"] {
+                        part.remove(key);
+                    }
+                }
+            }
+            call["view_note"] = Json::from(format!(
+                "{} bytes of JSON: too large for the view, which shows its summary only (--record keeps it whole)",
+                text.len()
+            ));
+            text = call.to_string();
+        }
+        let text = Arc::new(text);
         let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
         calls.push_back((id, text));
         while calls.len() > self.keep {
@@ -153,5 +171,12 @@ mod tests {
         assert_eq!(s.after(0), r#"[{"id":2},{"id":3}]"#);
         assert_eq!(s.after(2), r#"[{"id":3}]"#);
         assert_eq!(s.after(3), "[]");
+        s.push(
+            4,
+            serde_json::json!({"id": 4, "method": "big", "request": {"bytes": 1, "json": "x".repeat(MAX_CALL_JSON)}}),
+        );
+        let kept: Json = serde_json::from_str(&s.after(3)).unwrap();
+        assert_eq!(kept[0]["method"], "big");
+        assert!(kept[0]["request"].get("json").is_none() && kept[0]["view_note"].is_string(), "{kept}");
     }
 }

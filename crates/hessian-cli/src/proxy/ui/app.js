@@ -61,12 +61,14 @@ function side(container, title, part, c) {
   if (part.truncated) sizes += ' (only the first ' + part.captured + ' kept)';
   if (title === 'Reply') sizes += ', ' + c.latency_ms + ' ms, status ' + (c.status === null ? 'none' : c.status);
   container.appendChild(el('div', sizes, 'sizes'));
+  if (part.type_map) container.appendChild(el('div', 'Hessian 2.1, type map ' + part.type_map, 'sizes'));
   if (part.error) {
     container.appendChild(el('div', 'not decoded' + (part.offset === null ? '' : ' at offset ' + part.offset) +
       ': ' + part.error, 'err'));
-    container.appendChild(el('pre', part.hex.replace(/(..)/g, '$1 ').trim(), 'hex'));
+    if (part.hex) container.appendChild(el('pre', part.hex.replace(/(..)/g, '$1 ').trim(), 'hex'));
   }
   if (title === 'Reply' && c.error) container.appendChild(el('div', c.error, 'err'));
+  if (c.view_note) container.appendChild(el('div', c.view_note, 'err'));
   if (part.json !== undefined) container.appendChild(el('pre', JSON.stringify(part.json, null, 2), 'json'));
   if (part.dump) container.appendChild(el('pre', part.dump, 'dump'));
   if (part.head) container.appendChild(el('pre', part.head, 'head'));
