@@ -45,7 +45,7 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
     pub max_capture: usize,
     /// Seconds to wait for the upstream (to connect, for its response, for each read of a body)
-    /// before answering 504.
+    /// before answering 504; also how long a client's connection may sit idle.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub timeout: u64,
     /// Serve the browser view on this address (e.g. `127.0.0.1:8090`).

@@ -209,6 +209,10 @@ fn fields(raw: &[httparse::Header<'_>]) -> Vec<(String, String)> {
 fn body_framing(fields: &[(String, String)]) -> Result<Option<Framing>, RelayError> {
     let te = fields.iter().filter(|(n, _)| n == "transfer-encoding").map(|(_, v)| v.as_str()).collect::<Vec<_>>();
     if !te.is_empty() {
+        // a message framed both ways may be read otherwise by the next hop (request smuggling)
+        if fields.iter().any(|(n, _)| n == "content-length") {
+            return Err(RelayError::Malformed("both Transfer-Encoding and Content-Length".into()));
+        }
         let last = te.join(",").rsplit(',').next().map(|s| s.trim().to_ascii_lowercase()).unwrap_or_default();
         return if last == "chunked" {
             Ok(Some(Framing::Chunked))
@@ -423,6 +427,7 @@ mod tests {
         let h = request_head(b"POST /x HTTP/1.0\r\nTransfer-Encoding: gzip, chunked\r\n\r\n").unwrap();
         assert_eq!((h.framing, h.keep_alive), (Framing::Chunked, false));
         assert!(request_head(b"POST /x HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n").is_err());
+        assert!(request_head(b"POST /x HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n").is_err());
         let r = response_head(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n", "POST").unwrap();
         assert_eq!((r.status, r.framing, r.keep_alive), (200, Framing::UntilClose, false));
         let r = response_head(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n", "HEAD").unwrap();
