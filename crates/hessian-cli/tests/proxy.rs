@@ -294,6 +294,22 @@ fn bad_bodies_are_forwarded_and_shown_and_failing_upstreams_give_502_or_504() {
     assert!(line.contains(" 500 "), "{line}");
     drop(proxy);
 
+    // beyond the decoder's limits (lists nested 300 deep): forwarded, shown with the limit
+    let mut deep = b"H\x02\x00C\x04echo\x91".to_vec();
+    deep.extend(std::iter::repeat_n(b'W', 300).chain(std::iter::repeat_n(b'Z', 300)));
+    let mut request =
+        format!("POST /x HTTP/1.1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", deep.len()).into_bytes();
+    request.extend_from_slice(&deep);
+    let (upstream, seen) = scripted_upstream(request.len(), response.clone());
+    let proxy = Proxy::start(&format!("http://{upstream}"), &["--json"]);
+    assert_eq!(raw_exchange(&proxy.addr, &request), response);
+    assert_eq!(seen.join().unwrap(), request);
+    let c = proxy.call();
+    assert!(c["request"]["error"].as_str().unwrap().contains("depth limit of 256 exceeded"), "{c}");
+    assert_eq!(c["request"]["offset"], 267, "{c}");
+    assert_eq!(c["dialect"], "h2", "{c}");
+    drop(proxy);
+
     // the upstream is down: 502, saying so
     let closed = TcpListener::bind("127.0.0.1:0").unwrap();
     let down = closed.local_addr().unwrap().to_string();
