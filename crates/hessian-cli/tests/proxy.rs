@@ -280,6 +280,54 @@ fn heads_and_bodies_pass_unchanged_and_big_bodies_stream_past_the_capture() {
 }
 
 #[test]
+fn slow_bodies_are_streamed_in_both_directions_not_held() {
+    // each half of each body goes on only after the other side has seen the first half: a proxy
+    // that waited for whole bodies would stall here
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let upstream = listener.local_addr().unwrap().to_string();
+    let (to_client, from_upstream) = mpsc::channel::<&str>();
+    let (to_upstream, from_client) = mpsc::channel::<&str>();
+    let head = b"POST /x HTTP/1.1\r\nContent-Length: 2000\r\n\r\n";
+    let server = std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut first = vec![0; head.len() + 1000];
+        s.read_exact(&mut first).unwrap();
+        to_client.send("upstream has the first half").unwrap();
+        let mut second = vec![0; 1000];
+        s.read_exact(&mut second).unwrap();
+        s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2000\r\n\r\n").unwrap();
+        s.write_all(&[b'a'; 1000]).unwrap();
+        from_client.recv_timeout(Duration::from_secs(10)).expect("the client never saw the first half");
+        s.write_all(&[b'b'; 1000]).unwrap();
+    });
+    let proxy = Proxy::start(&format!("http://{upstream}"), &["--json", "--max-capture", "10"]);
+    let mut c = TcpStream::connect(&proxy.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    c.write_all(head).unwrap();
+    c.write_all(&[b'x'; 1000]).unwrap();
+    from_upstream.recv_timeout(Duration::from_secs(10)).expect("the upstream never saw the first half");
+    c.write_all(&[b'y'; 1000]).unwrap();
+    let mut reply_head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !reply_head.ends_with(b"\r\n\r\n") {
+        c.read_exact(&mut byte).unwrap();
+        reply_head.push(byte[0]);
+    }
+    let mut first = vec![0; 1000];
+    c.read_exact(&mut first).unwrap();
+    assert_eq!(first, [b'a'; 1000]);
+    to_upstream.send("client has the first half").unwrap();
+    let mut second = vec![0; 1000];
+    c.read_exact(&mut second).unwrap();
+    assert_eq!(second, [b'b'; 1000]);
+    server.join().unwrap();
+    let call = proxy.call();
+    assert_eq!((call["request"]["bytes"].as_u64(), call["reply"]["bytes"].as_u64()), (Some(2000), Some(2000)));
+    assert_eq!((call["request"]["captured"].as_u64(), call["reply"]["truncated"].as_bool()), (Some(10), Some(true)));
+}
+
+#[test]
 fn bad_bodies_are_forwarded_and_shown_and_failing_upstreams_give_502_or_504() {
     // not Hessian: forwarded as is, shown with the decoder's error and offset
     let junk = b"POST /x HTTP/1.1\r\nContent-Length: 9\r\nConnection: close\r\n\r\n\x01\x02junk!!!".to_vec();
