@@ -328,6 +328,28 @@ fn slow_bodies_are_streamed_in_both_directions_not_held() {
 }
 
 #[test]
+fn an_upload_longer_than_the_timeout_is_not_a_gateway_timeout() {
+    // six pieces 400 ms apart: each read is within --timeout 1, the whole upload is not
+    let mut request = b"POST /x HTTP/1.1\r\nContent-Length: 6\r\nConnection: close\r\n\r\n".to_vec();
+    let body_at = request.len();
+    request.extend_from_slice(b"abcdef");
+    let response = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".to_vec();
+    let (upstream, seen) = scripted_upstream(request.len(), response.clone());
+    let proxy = Proxy::start(&format!("http://{upstream}"), &["--timeout", "1"]);
+    let mut c = TcpStream::connect(&proxy.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    c.write_all(&request[..body_at]).unwrap();
+    for piece in request[body_at..].chunks(1) {
+        std::thread::sleep(Duration::from_millis(400));
+        c.write_all(piece).unwrap();
+    }
+    let mut got = Vec::new();
+    let _ = c.read_to_end(&mut got);
+    assert_eq!(text(&got), text(&response));
+    assert_eq!(seen.join().unwrap(), request);
+}
+
+#[test]
 fn bad_bodies_are_forwarded_and_shown_and_failing_upstreams_give_502_or_504() {
     // not Hessian: forwarded as is, shown with the decoder's error and offset
     let junk = b"POST /x HTTP/1.1\r\nContent-Length: 9\r\nConnection: close\r\n\r\n\x01\x02junk!!!".to_vec();

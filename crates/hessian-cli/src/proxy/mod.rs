@@ -44,8 +44,8 @@ pub struct ProxyArgs {
     /// capture marked truncated.
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
     pub max_capture: usize,
-    /// Seconds to wait for the upstream (to connect, for its response, for each read of a body)
-    /// before answering 504; also how long a client's connection may sit idle.
+    /// Seconds to wait for the upstream (to connect, for its response once the whole request went
+    /// up, for each read of a body) before answering 504; also how long a client may pause.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub timeout: u64,
     /// Serve the browser view on this address (e.g. `127.0.0.1:8090`).
@@ -294,11 +294,16 @@ async fn connection(
         // the final response head once it went to the client, with its status
         let mut response: Option<(Vec<u8>, u16)> = None;
         let response_ref = &mut response;
+        // --timeout counts for the response once the whole request went up (a slow upload is
+        // not the upstream's delay)
+        let request_sent = std::sync::atomic::AtomicBool::new(false);
+        let request_sent_ref = &request_sent;
         let (forwarded, answer) = {
             let forward = async move {
                 up_w.write_all(request_head_bytes).await?;
                 relay_body(client_r, up_w, head.framing, request_capture).await?;
                 up_w.flush().await?;
+                request_sent_ref.store(true, std::sync::atomic::Ordering::Relaxed);
                 Ok::<(), RelayError>(())
             };
             let method = head.method.as_str();
@@ -309,6 +314,9 @@ async fn connection(
                     let raw = match up_r.head().await {
                         Ok(Some(h)) => h,
                         Ok(None) => return Err((RelayError::Closed(0), answered)),
+                        Err(RelayError::Timeout(_)) if !request_sent_ref.load(std::sync::atomic::Ordering::Relaxed) => {
+                            continue
+                        }
                         Err(e) => return Err((e, answered)),
                     };
                     let h = response_head(&raw, method).map_err(|e| (e, answered))?;
@@ -319,6 +327,9 @@ async fn connection(
                         continue; // an interim response: the final one follows
                     }
                     *response_ref = Some((raw, h.status));
+                    if h.status == 101 {
+                        return Ok(false); // protocol upgrades are not relayed: the connection ends
+                    }
                     relay_body(up_r, client_w_ref, h.framing, reply_capture).await.map_err(|e| (e, answered))?;
                     client_w_ref.flush().await.map_err(|e| (RelayError::Write(e), answered))?;
                     return Ok(h.keep_alive);
