@@ -516,9 +516,16 @@ fn same_records(a: &Path, b: &Path) -> usize {
             .map(|l| serde_json::from_str(l).expect("JSON"))
             .collect()
     };
-    let (ra, rb) = (read(a), read(b));
+    // in the order the requests arrived (lines are in the order exchanges ended, which differs
+    // when a client leaves before the end of a reply and goes on with a new connection)
+    let by_id = |mut r: Vec<Json>| {
+        r.sort_by_key(|c| c["id"].as_u64());
+        r
+    };
+    let (ra, rb) = (by_id(read(a)), by_id(read(b)));
     assert_eq!(ra.len(), rb.len());
     for (x, y) in ra.iter().zip(&rb) {
+        assert_eq!(x["id"], y["id"]);
         for side in ["request", "reply"] {
             assert_eq!(x[side]["head"], y[side]["head"], "{side} heads differ: {x} / {y}");
             assert_eq!(x[side]["truncated"], false);
@@ -529,23 +536,64 @@ fn same_records(a: &Path, b: &Path) -> usize {
     ra.len()
 }
 
+/// A Java program of the tests, killed on drop.
+struct JavaProcess(Child);
+
+impl Drop for JavaProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the Java server `class` on a free port; returns it and its `http://127.0.0.1:PORT`.
+fn start_java(java: &hessian_testkit::java::Java, class: &str) -> (JavaProcess, String) {
+    let mut child = java.command(class).arg("0").stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect(class);
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("PORT line");
+    let running = JavaProcess(child);
+    let port = line.trim().strip_prefix("PORT ").unwrap_or_else(|| panic!("{class} said {line:?}")).to_owned();
+    (running, format!("http://127.0.0.1:{port}"))
+}
+
+#[test]
+fn java_negotiating_client_and_server_speak_2_1_through_the_proxy() {
+    let Some(java) = hessian_testkit::java::java() else { return };
+    let (_server, base) = start_java(&java, "NegotiatingServer");
+    let proxy = Proxy::start(&base, &["--json"]);
+    let calls = 20;
+    let out = java.try_run("NegotiateCheck", &["w2", &proxy.url(""), &calls.to_string()], b"");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "NegotiateCheck through the proxy: {stdout}\n{}", text(&out.stderr));
+    // the negotiation headers went through: the client learned that the server speaks 2.1
+    let summary = stdout.lines().find(|l| l.starts_with("summary ")).unwrap_or_else(|| panic!("{stdout}"));
+    for want in [format!("ok={calls}"), "failed=0".into(), "support=AWARE".into(), "plain_requests=1".into()] {
+        assert!(summary.split_whitespace().any(|kv| kv == want), "{want} not in {summary}");
+    }
+    let seen: Vec<Json> = (0..calls).map(|_| proxy.call()).collect();
+    assert!(
+        seen[0]["request"]["head"].as_str().unwrap().to_ascii_lowercase().contains("hessian-type-maps: 1"),
+        "{}",
+        seen[0]
+    );
+    assert!(
+        seen[0]["reply"]["head"].as_str().unwrap().to_ascii_lowercase().contains("hessian-type-map:"),
+        "{}",
+        seen[0]
+    );
+    for c in &seen[1..] {
+        assert_eq!((c["dialect"].as_str(), c["method"].as_str()), (Some("h2.1"), Some("exchange")), "{c}");
+        assert!(c["request"]["type_map"].is_string(), "not referring: {c}");
+        let order = &c["request"]["json"]["args"][0];
+        assert_eq!(order["object"], "com.squarespace.hopper.types.Order", "{c}");
+        assert_eq!(c["reply"]["json"]["reply"]["object"], "com.squarespace.hopper.types.Order", "{c}");
+    }
+}
+
 #[test]
 fn caucho_client_through_the_proxy_to_caucho_servlets_passes_every_check() {
     let Some(java) = hessian_testkit::java::java_with_jetty() else { return };
-    let mut child =
-        java.command("JettyProxyPeers").stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("Jetty");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("PORT line");
-    struct Kill(Child);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let _jetty = Kill(child);
-    let port = line.trim().strip_prefix("PORT ").unwrap_or_else(|| panic!("JettyProxyPeers said {line:?}"));
-    let jetty = format!("http://127.0.0.1:{port}");
+    let (_jetty, jetty) = start_java(&java, "JettyProxyPeers");
     // client -> outer proxy -> inner proxy -> Jetty: what the outer one forwards is what the
     // inner one receives, and what the inner one returns is what the outer one hands back
     let dir = temp_dir("java");
