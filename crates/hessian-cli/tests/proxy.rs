@@ -158,7 +158,12 @@ fn calls_in_each_dialect_are_forwarded_printed_and_recorded_for_replay() {
     let c = proxy.call();
     assert_eq!((c["outcome"].as_str(), c["method"].as_str()), (Some("fault"), Some("noSuchMethod")), "{c}");
 
-    // the record: an index line per call, and body files the other commands read
+    // the record: its user's alone, an index line per call, and body files the other commands read
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&rec).unwrap().permissions().mode() & 0o777, 0o700);
+    }
     let index = std::fs::read_to_string(rec.join("calls.jsonl")).expect("calls.jsonl");
     let recorded: Vec<Json> = index.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
     assert_eq!(recorded.len(), 5);

@@ -22,7 +22,13 @@ impl Recorder {
     /// recording is refused (its body files would be overwritten).
     pub fn create(dir: &Path) -> Result<Recorder, CliError> {
         let io = |path: &Path, source| CliError::Io { path: path.display().to_string(), source };
-        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        // the recording holds every argument and reply: a directory the proxy creates is its
+        // user's alone (an existing one keeps its permissions)
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir).map_err(|e| io(dir, e))?;
         let index_path = dir.join("calls.jsonl");
         let index = std::fs::OpenOptions::new().write(true).create_new(true).open(&index_path).map_err(|e| {
             if e.kind() == std::io::ErrorKind::AlreadyExists {
