@@ -7,6 +7,7 @@ mod format;
 mod gateway;
 mod load;
 mod pretty;
+mod proxy;
 mod rpc;
 
 use clap::{Parser, Subcommand};
@@ -80,6 +81,9 @@ enum Command {
     /// warm-up, in `--protocol h2|h2.1|h1|hybrid|burlap`; prints throughput, latency
     /// percentiles and histogram, bytes per call (`--json`: one JSON object).
     Load(load::LoadArgs),
+    /// Forward every request and reply to `--upstream` byte for byte and show each call decoded:
+    /// one line per call (`--json`: JSON lines), `--record DIR`, a live browser view (`--ui`).
+    Proxy(proxy::ProxyArgs),
     /// Write Rust for a Java service: serde structs of its parameter and return classes (Java's
     /// names and Caucho's field order, reference fields `Option`), enums, its declared exceptions
     /// and per-method error enums, and the `#[hessian_rpc::service]` trait, read from compiled
@@ -362,6 +366,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::ServeDemo(args) => return rpc::serve_demo(args),
         Command::Gateway(args) => return gateway::gateway(cli.format.unwrap_or(Format::H2), args),
         Command::Load(args) => return load::load(args),
+        Command::Proxy(args) => return proxy::proxy(args),
         Command::Codegen { service, inputs, output, options } => {
             return codegen(&service, &inputs, output.as_deref(), &options.options())
         }
@@ -430,9 +435,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
             r.map_err(dump_err)?;
             flushed
         }
-        Command::Call(_) | Command::ServeDemo(_) | Command::Gateway(_) | Command::Load(_) | Command::Codegen { .. } => {
-            Ok(())
-        }
+        Command::Call(_)
+        | Command::ServeDemo(_)
+        | Command::Gateway(_)
+        | Command::Load(_)
+        | Command::Proxy(_)
+        | Command::Codegen { .. } => Ok(()),
     }
 }
 

@@ -22,7 +22,7 @@ pub const JETTY_JARS: &[&str] = &[
 /// The sources of `interop/java/src` that need [`JETTY_JARS`]; without Jetty installed they are
 /// left out of the compilation, so the other Java programs still build.
 pub const JETTY_SOURCES: &[&str] =
-    &["HessianJetty.java", "JettyBench.java", "JettyFaults.java", "InventoryJetty.java", "JettyGateway.java"];
+    &["HessianJetty.java", "JettyBench.java", "JettyFaults.java", "InventoryJetty.java", "JettyGateway.java", "JettyProxyPeers.java"];
 
 /// Whether every jar of [`JETTY_JARS`] is installed.
 pub fn jetty_present() -> bool {

@@ -7,9 +7,11 @@
 //!   specification as [`hessian::Value`]s), [`structs`] (the same as serde structs, and a
 //!   hand-written W3) and [`catalogue`] (the Hessian 2.0 conformance catalogue: Caucho's
 //!   `TestHessian2` replies and every compact-range boundary);
+//! - [`browser`]: headless chromium driven over the DevTools protocol, for the tests of browser views;
 //! - [`xorshift`] and [`junk`]: the pseudo-random numbers and bytes of the tests that feed
 //!   decoders random input (seeded, so that a failure repeats).
 
+pub mod browser;
 pub mod java;
 pub mod peers;
 

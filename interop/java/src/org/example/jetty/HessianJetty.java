@@ -6,6 +6,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHolder;
+import java.util.function.Consumer;
 
 /**
  * Caucho's HessianServlet in embedded Jetty 9.4 on 127.0.0.1, as the Jetty programs of the tests
@@ -31,6 +32,27 @@ public final class HessianJetty {
    */
   public static void serveAll(String[] args, String[] paths, Class<?>[] apis, Object[] impls, boolean burlap)
       throws Exception {
+    serveContext(args, context -> {
+      for (int i = 0; i < paths.length; i++) {
+        HessianServlet servlet = new HessianServlet();
+        servlet.setHomeAPI(apis[i]);
+        servlet.setHome(impls[i]);
+        context.addServlet(new ServletHolder(servlet), paths[i]);
+        if (burlap) {
+          BurlapServlet b = new BurlapServlet();
+          b.setAPIClass(apis[i]);
+          b.setService(impls[i]);
+          context.addServlet(new ServletHolder(b), "/burlap" + paths[i]);
+        }
+      }
+    });
+  }
+
+  /**
+   * Serves the servlets {@code mount} adds to the root context, on the port in {@code args[0]}
+   * (0 or none: any free one); prints "PORT n" once started and serves until killed.
+   */
+  public static void serveContext(String[] args, Consumer<ServletContextHandler> mount) throws Exception {
     int port = args.length > 0 ? Integer.parseInt(args[0]) : 0;
     Server server = new Server();
     ServerConnector connector = new ServerConnector(server);
@@ -40,18 +62,7 @@ public final class HessianJetty {
 
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
     context.setContextPath("/");
-    for (int i = 0; i < paths.length; i++) {
-      HessianServlet servlet = new HessianServlet();
-      servlet.setHomeAPI(apis[i]);
-      servlet.setHome(impls[i]);
-      context.addServlet(new ServletHolder(servlet), paths[i]);
-      if (burlap) {
-        BurlapServlet b = new BurlapServlet();
-        b.setAPIClass(apis[i]);
-        b.setService(impls[i]);
-        context.addServlet(new ServletHolder(b), "/burlap" + paths[i]);
-      }
-    }
+    mount.accept(context);
     server.setHandler(context);
 
     server.start();
