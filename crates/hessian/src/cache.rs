@@ -188,8 +188,7 @@ pub(crate) struct TableRest {
 /// A class definition written in this message for a struct (or Java enum) name.
 pub(crate) struct ClassEntry {
     pub(crate) name: &'static str,
-    /// Shared with the [`Schema`] the entry was made from.
-    pub(crate) fields: Arc<[&'static str]>,
+    pub(crate) fields: Vec<&'static str>,
     /// Its index in the message (and, once in the encoder's tables, there).
     pub(crate) id: u32,
     /// Whether other entries have the same name (different Rust types, one remote name).
@@ -230,7 +229,7 @@ pub(crate) struct Undo {
 pub(crate) struct Schema {
     /// The name as serde gave it: instances are found by its address (the derive's literal).
     pub(crate) name: &'static str,
-    pub(crate) fields: Arc<[&'static str]>,
+    pub(crate) fields: Box<[&'static str]>,
     /// `serde::ser::fields_sig` of `fields`.
     pub(crate) sig: u64,
     pub(crate) def: Arc<ClassDef>,

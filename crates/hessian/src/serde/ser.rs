@@ -33,52 +33,98 @@ use std::cell::Cell;
 use std::io::Write;
 use std::sync::Arc;
 
-/// The class entries of a message. The vector is reused from message to message on this thread
-/// (an entry's field list is shared with the thread's [`Schema`] it came from), so that a
-/// message allocates nothing for it.
+/// The class entries of a message: the first `len` of `entries`. The vector is reused from
+/// message to message on this thread, and so are the entries beyond `len` with their field
+/// lists, whose room the next entries in their places copy their fields into: a message
+/// allocates nothing for its class list, and shares nothing (no reference count) with the
+/// thread's [`Schema`]s.
 struct ClassList {
     entries: Vec<ClassEntry>,
+    len: usize,
 }
 
 impl ClassList {
     #[inline]
     fn new() -> Self {
-        ClassList { entries: CLASS_POOL.try_with(Cell::take).unwrap_or_default() }
+        ClassList { entries: CLASS_POOL.try_with(Cell::take).unwrap_or_default(), len: 0 }
     }
 
     /// An empty list that leaves this thread's pool alone.
     fn detached() -> Self {
-        ClassList { entries: Vec::new() }
+        ClassList { entries: Vec::new(), len: 0 }
     }
 
-    /// Appends an entry and returns its index.
+    /// Appends `entry` with a copy of `fields` (into the room of an earlier entry's field list
+    /// where there is one) and returns its index.
     #[inline]
-    fn push(&mut self, entry: ClassEntry) -> usize {
-        self.entries.push(entry);
-        self.entries.len() - 1
+    fn push(&mut self, mut entry: ClassEntry, fields: &[&'static str]) -> usize {
+        let i = self.len;
+        match self.entries.get_mut(i) {
+            Some(slot) => {
+                let mut list = std::mem::take(&mut slot.fields);
+                list.clear();
+                list.extend_from_slice(fields);
+                entry.fields = list;
+                *slot = entry;
+            }
+            None => {
+                entry.fields = fields.to_vec();
+                self.entries.push(entry);
+            }
+        }
+        self.len = i + 1;
+        i
+    }
+
+    /// Keeps the first `n` entries (the room of the others stays for reuse).
+    #[inline]
+    fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n);
     }
 
     /// Keeps only the entries of classes numbered below `n` (a type map's), as entries found
     /// before this message: nothing to undo, never chosen yet.
     fn keep_seeded(&mut self, n: u32) {
+        self.entries.truncate(self.len);
         self.entries.retain_mut(|e| {
             e.spec = None;
             e.used = 0;
             e.id < n
         });
+        self.len = self.entries.len();
+    }
+
+    /// The heap bytes of the list, the room of its field lists included.
+    fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.entries.capacity() * size_of::<ClassEntry>()
+            + self.entries.iter().map(|e| e.fields.capacity() * size_of::<&str>()).sum::<usize>()
+    }
+
+    /// Drops the room beyond the entries and their field lists.
+    fn shrink(&mut self) {
+        self.entries.truncate(self.len);
+        self.entries.shrink_to_fit();
+        for e in &mut self.entries {
+            e.fields.shrink_to_fit();
+        }
     }
 }
 
 impl std::ops::Deref for ClassList {
-    type Target = Vec<ClassEntry>;
-    fn deref(&self) -> &Vec<ClassEntry> {
-        &self.entries
+    type Target = [ClassEntry];
+    #[inline]
+    fn deref(&self) -> &[ClassEntry] {
+        // `len` never exceeds the vector's length (`push`, `truncate`, `keep_seeded`)
+        self.entries.get(..self.len).unwrap_or_default()
     }
 }
 
 impl std::ops::DerefMut for ClassList {
-    fn deref_mut(&mut self) -> &mut Vec<ClassEntry> {
-        &mut self.entries
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [ClassEntry] {
+        let len = self.len;
+        self.entries.get_mut(..len).unwrap_or_default()
     }
 }
 
@@ -91,7 +137,6 @@ impl Drop for ClassList {
         if cap == 0 || cap > KEEP {
             return;
         }
-        self.entries.clear();
         let entries = std::mem::take(&mut self.entries);
         // During thread teardown the pool may be gone: then the vector is simply freed.
         let _ = CLASS_POOL.try_with(|p| p.set(entries));
@@ -150,12 +195,6 @@ fn schema_index(schemas: &mut Vec<Schema>, name: &'static str, fields: &[&'stati
     let bytes = scratch.into_vec().into_boxed_slice();
     schemas.push(Schema { name, fields: fields.into(), sig, def, bytes, stable });
     Ok(schemas.len() - 1)
-}
-
-/// The heap bytes of a shared field list of `n` names (counted whole by each entry holding it:
-/// the thread's schema it came from may be gone).
-fn fields_bytes(n: usize) -> usize {
-    2 * std::mem::size_of::<usize>() + n * std::mem::size_of::<&str>()
 }
 
 /// The signature of a struct with no fields yet.
@@ -428,7 +467,7 @@ impl<W: Write> Serializer<W> {
         self.st.tick += 1;
         let entry = ClassEntry {
             name,
-            fields: schema.fields.clone(),
+            fields: Vec::new(),
             id,
             ambiguous,
             used: self.st.tick,
@@ -438,7 +477,7 @@ impl<W: Write> Serializer<W> {
             alt_name: None,
             alt_sig: 0,
         };
-        Ok(self.st.classes.push(entry))
+        Ok(self.st.classes.push(entry, &schema.fields))
     }
 
     /// The first instance of a struct name in this message, when the output is one vector and
@@ -543,11 +582,7 @@ impl Serializer<Vec<u8>> {
     /// their field lists (the output buffer is the caller's).
     pub(crate) fn kept_heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        let list = &self.st.classes;
-        size_of::<Self>()
-            + self.enc.tables().heap_bytes()
-            + list.entries.capacity() * size_of::<ClassEntry>()
-            + list.entries.iter().map(|e| fields_bytes(e.fields.len())).sum::<usize>()
+        size_of::<Self>() + self.enc.tables().heap_bytes() + self.st.classes.heap_bytes()
     }
 
     /// The most [`kept_heap_bytes`](Self::kept_heap_bytes) of a kept serializer for `classes`
@@ -556,14 +591,14 @@ impl Serializer<Vec<u8>> {
         use std::mem::size_of;
         size_of::<Self>()
             + crate::tables::Tables::seed_bytes(classes, 0, false)
-            + classes * (size_of::<ClassEntry>() + fields_bytes(0))
+            + classes * size_of::<ClassEntry>()
             + fields * size_of::<&str>()
     }
 
     /// Gives back the room beyond the tables' and entries' contents.
     pub(crate) fn shrink_kept(&mut self) {
         self.enc.tables_mut().shrink();
-        self.st.classes.entries.shrink_to_fit();
+        self.st.classes.shrink();
     }
 }
 
