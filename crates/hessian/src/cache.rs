@@ -14,8 +14,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// The recycled vector of a class list's entries.
-pub(crate) type ClassPool = Vec<ClassEntry>;
+/// The recycled vectors of a class list: its entries and their field names.
+pub(crate) type ClassPool = (Vec<ClassEntry>, Vec<&'static str>);
 
 /// Every cache of one thread (or, in [`Kept`], of one session).
 pub(crate) struct Caches {
@@ -34,7 +34,7 @@ thread_local! {
     static THREAD: Caches = const {
         Caches {
             schemas: RefCell::new(Vec::new()),
-            class_pool: Cell::new(Vec::new()),
+            class_pool: Cell::new((Vec::new(), Vec::new())),
             last_len: Cell::new(0),
             defs: RefCell::new(DefCache(Vec::new(), Vec::new())),
             starts: Cell::new(Vec::new()),
@@ -186,9 +186,12 @@ pub(crate) struct TableRest {
 }
 
 /// A class definition written in this message for a struct (or Java enum) name.
+#[derive(Clone, Copy)]
 pub(crate) struct ClassEntry {
     pub(crate) name: &'static str,
-    pub(crate) fields: Vec<&'static str>,
+    /// Where its field names start in its class list's names, and how many there are.
+    pub(crate) fields_at: u32,
+    pub(crate) fields_len: u32,
     /// Its index in the message (and, once in the encoder's tables, there).
     pub(crate) id: u32,
     /// Whether other entries have the same name (different Rust types, one remote name).

@@ -33,113 +33,114 @@ use std::cell::Cell;
 use std::io::Write;
 use std::sync::Arc;
 
-/// The class entries of a message: the first `len` of `entries`. The vector is reused from
-/// message to message on this thread, and so are the entries beyond `len` with their field
-/// lists, whose room the next entries in their places copy their fields into: a message
-/// allocates nothing for its class list, and shares nothing (no reference count) with the
-/// thread's [`Schema`]s.
+/// The class entries of a message, their field names one after the other in `names` (an
+/// entry's are `names[fields_at..][..fields_len]`). Both vectors are reused from message to
+/// message on this thread: a message allocates nothing for its class list, and an entry is
+/// plain data (no drop, no reference count shared with the thread's [`Schema`]s).
 struct ClassList {
     entries: Vec<ClassEntry>,
-    len: usize,
+    names: Vec<&'static str>,
 }
 
 impl ClassList {
     #[inline]
     fn new() -> Self {
-        ClassList { entries: CLASS_POOL.try_with(Cell::take).unwrap_or_default(), len: 0 }
+        let (entries, names) = CLASS_POOL.try_with(Cell::take).unwrap_or_default();
+        ClassList { entries, names }
     }
 
     /// An empty list that leaves this thread's pool alone.
     fn detached() -> Self {
-        ClassList { entries: Vec::new(), len: 0 }
+        ClassList { entries: Vec::new(), names: Vec::new() }
     }
 
-    /// Appends `entry` with a copy of `fields` (into the room of an earlier entry's field list
-    /// where there is one) and returns its index.
+    /// Appends `entry` with `fields` and returns its index.
     #[inline]
     fn push(&mut self, mut entry: ClassEntry, fields: &[&'static str]) -> usize {
-        let i = self.len;
-        match self.entries.get_mut(i) {
-            Some(slot) => {
-                let mut list = std::mem::take(&mut slot.fields);
-                list.clear();
-                list.extend_from_slice(fields);
-                entry.fields = list;
-                *slot = entry;
-            }
-            None => {
-                entry.fields = fields.to_vec();
-                self.entries.push(entry);
-            }
-        }
-        self.len = i + 1;
-        i
+        entry.fields_at = self.names.len() as u32;
+        entry.fields_len = fields.len() as u32;
+        self.names.extend_from_slice(fields);
+        self.entries.push(entry);
+        self.entries.len() - 1
     }
 
-    /// Keeps the first `n` entries (the room of the others stays for reuse).
+    /// The field names of entry `e` (of this list).
+    #[inline]
+    fn fields(&self, e: &ClassEntry) -> &[&'static str] {
+        let at = e.fields_at as usize;
+        self.names.get(at..at + e.fields_len as usize).unwrap_or_default()
+    }
+
+    /// The field names of entry `i`, if there is one.
+    #[inline]
+    fn fields_of(&self, i: usize) -> Option<&[&'static str]> {
+        self.entries.get(i).map(|e| self.fields(e))
+    }
+
+    /// Keeps the first `n` entries.
     #[inline]
     fn truncate(&mut self, n: usize) {
-        self.len = self.len.min(n);
+        if let Some(e) = self.entries.get(n) {
+            self.names.truncate(e.fields_at as usize);
+            self.entries.truncate(n);
+        }
     }
 
     /// Keeps only the entries of classes numbered below `n` (a type map's), as entries found
     /// before this message: nothing to undo, never chosen yet.
     fn keep_seeded(&mut self, n: u32) {
-        self.entries.truncate(self.len);
-        self.entries.retain_mut(|e| {
+        let (entries, names) = (std::mem::take(&mut self.entries), std::mem::take(&mut self.names));
+        for mut e in entries.iter().copied().filter(|e| e.id < n) {
+            let at = e.fields_at as usize;
+            let fields = names.get(at..at + e.fields_len as usize).unwrap_or_default();
             e.spec = None;
             e.used = 0;
-            e.id < n
-        });
-        self.len = self.entries.len();
+            self.push(e, fields);
+        }
     }
 
-    /// The heap bytes of the list, the room of its field lists included.
+    /// The heap bytes of the list.
     fn heap_bytes(&self) -> usize {
         use std::mem::size_of;
-        self.entries.capacity() * size_of::<ClassEntry>()
-            + self.entries.iter().map(|e| e.fields.capacity() * size_of::<&str>()).sum::<usize>()
+        self.entries.capacity() * size_of::<ClassEntry>() + self.names.capacity() * size_of::<&str>()
     }
 
-    /// Drops the room beyond the entries and their field lists.
+    /// Drops the room beyond the entries and names.
     fn shrink(&mut self) {
-        self.entries.truncate(self.len);
         self.entries.shrink_to_fit();
-        for e in &mut self.entries {
-            e.fields.shrink_to_fit();
-        }
+        self.names.shrink_to_fit();
     }
 }
 
 impl std::ops::Deref for ClassList {
-    type Target = [ClassEntry];
+    type Target = Vec<ClassEntry>;
     #[inline]
-    fn deref(&self) -> &[ClassEntry] {
-        // `len` never exceeds the vector's length (`push`, `truncate`, `keep_seeded`)
-        self.entries.get(..self.len).unwrap_or_default()
+    fn deref(&self) -> &Vec<ClassEntry> {
+        &self.entries
     }
 }
 
 impl std::ops::DerefMut for ClassList {
     #[inline]
-    fn deref_mut(&mut self) -> &mut [ClassEntry] {
-        let len = self.len;
-        self.entries.get_mut(..len).unwrap_or_default()
+    fn deref_mut(&mut self) -> &mut Vec<ClassEntry> {
+        &mut self.entries
     }
 }
 
 impl Drop for ClassList {
     #[inline]
     fn drop(&mut self) {
-        /// The most entries a kept vector has room for (bounded by the program's structs).
+        /// The most entries (and field names) a kept vector has room for.
         const KEEP: usize = 256;
         let cap = self.entries.capacity();
-        if cap == 0 || cap > KEEP {
+        if cap == 0 || cap > KEEP || self.names.capacity() > 8 * KEEP {
             return;
         }
-        let entries = std::mem::take(&mut self.entries);
-        // During thread teardown the pool may be gone: then the vector is simply freed.
-        let _ = CLASS_POOL.try_with(|p| p.set(entries));
+        self.entries.clear();
+        self.names.clear();
+        let vectors = (std::mem::take(&mut self.entries), std::mem::take(&mut self.names));
+        // During thread teardown the pool may be gone: then the vectors are simply freed.
+        let _ = CLASS_POOL.try_with(|p| p.set(vectors));
     }
 }
 
@@ -298,18 +299,18 @@ impl<W: Write> Serializer<W> {
             if c.id < have {
                 continue;
             }
-            let (name, sig) = (c.name, c.sig);
+            let (name, sig, fields) = (c.name, c.sig, self.st.classes.fields(c));
             let def = SCHEMAS
                 .try_with(|s| {
                     let s = s.borrow();
-                    s.iter().find(|d| d.name == name && d.sig == sig && *d.fields == *c.fields).map(|d| d.def.clone())
+                    s.iter().find(|d| d.name == name && d.sig == sig && *d.fields == *fields).map(|d| d.def.clone())
                 })
                 .ok()
                 .flatten()
                 .unwrap_or_else(|| {
                     Arc::new(ClassDef {
                         name: name.to_owned(),
-                        fields: c.fields.iter().map(|f| (*f).to_owned()).collect(),
+                        fields: fields.iter().map(|f| (*f).to_owned()).collect(),
                     })
                 });
             let id = self.enc.tables_mut().push_class(def);
@@ -376,15 +377,14 @@ impl<W: Write> Serializer<W> {
     fn find_class(&mut self, name: &'static str, len: usize) -> Option<(usize, bool)> {
         // Pointer identity first (the derive's literal), then content.
         // (the other copy of a name is fast once an instance of it has been checked)
-        if self.st.classes.is_empty() {
-            return None;
-        }
         let at = |c: &ClassEntry| std::ptr::eq(c.name, name) || c.alt_name.is_some_and(|a| std::ptr::eq(a, name));
         if let Some(i) = self.st.classes.iter().position(at) {
             let c = &self.st.classes[i];
             if !c.ambiguous {
                 return Some((i, c.fast && (std::ptr::eq(c.name, name) || c.alt_sig != 0)));
             }
+        } else if self.st.classes.is_empty() {
+            return None;
         }
         self.find_class_slow(name, len).map(|i| (i, false))
     }
@@ -406,7 +406,7 @@ impl<W: Write> Serializer<W> {
                 .classes
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| c.name == name && (!exact || c.fields.len() == len))
+                .filter(|(_, c)| c.name == name && (!exact || c.fields_len as usize == len))
                 .max_by_key(|(_, c)| c.used)
                 .map(|(i, _)| i)
         };
@@ -418,7 +418,8 @@ impl<W: Write> Serializer<W> {
 
     fn define_class(&mut self, name: &'static str, fields: &[&'static str]) -> Result<usize> {
         let sig = fields_sig(fields);
-        if let Some(i) = self.st.classes.iter().position(|c| c.name == name && *c.fields == *fields) {
+        let list = &self.st.classes;
+        if let Some(i) = list.iter().position(|c| c.name == name && list.fields(c) == fields) {
             self.st.tick += 1;
             let c = &mut self.st.classes[i];
             c.used = self.st.tick;
@@ -467,7 +468,8 @@ impl<W: Write> Serializer<W> {
         self.st.tick += 1;
         let entry = ClassEntry {
             name,
-            fields: Vec::new(),
+            fields_at: 0,
+            fields_len: 0,
             id,
             ambiguous,
             used: self.st.tick,
@@ -516,7 +518,7 @@ impl<W: Write> Serializer<W> {
     fn unit_variant(&mut self, name: &'static str, variant: &'static str) -> Result<()> {
         // A Java enum: an object of the enum's class with the single field `name`.
         let class = match self.find_class(name, 1) {
-            Some((c, _)) if *self.st.classes[c].fields == ["name"] => c,
+            Some((c, _)) if self.st.classes.fields_of(c) == Some(&["name"][..]) => c,
             _ => self.define_class(name, &["name"])?,
         };
         self.object_header(class)?;
@@ -801,7 +803,7 @@ impl<W: Write> Serializer<W> {
             }
             return Ok(false);
         }
-        let expected = self.st.classes.get(class as usize).and_then(|c| c.fields.get(next as usize));
+        let expected = self.st.classes.fields_of(class as usize).and_then(|f| f.get(next as usize));
         match expected {
             Some(f) if std::ptr::eq(*f, key) || *f == key => Ok(true),
             other => {
@@ -827,7 +829,7 @@ impl<W: Write> Serializer<W> {
                 Err(self.pos_err(ErrorKind::Unencodable(String::new())))
             }
             Mode::Checked => {
-                let expected = self.st.classes.get(class as usize).map_or(0, |c| c.fields.len());
+                let expected = self.st.classes.get(class as usize).map_or(0, |c| c.fields_len as usize);
                 if next as usize == expected {
                     // every field matched, in order: instances with this field sequence (by
                     // signature) may take the fast path from now on
