@@ -28,7 +28,12 @@ pub(crate) struct Caches {
     table_rest: Cell<Option<Box<TableRest>>>,
     spare_out: Cell<Vec<u8>>,
     spare_read: Cell<Option<Box<[u8]>>>,
+    serializer: Cell<Option<Reused>>,
 }
+
+/// A serializer of the serde layer kept between messages (`serde::ser`), unnamed here so that
+/// this module stays below the layers that define it.
+pub(crate) type Reused = Box<dyn std::any::Any + Send>;
 
 thread_local! {
     static THREAD: Caches = const {
@@ -42,6 +47,7 @@ thread_local! {
             table_rest: Cell::new(None),
             spare_out: Cell::new(Vec::new()),
             spare_read: Cell::new(None),
+            serializer: Cell::new(None),
         }
     };
 }
@@ -79,6 +85,8 @@ pub(crate) static STARTS: Slot<Cell<Vec<u64>>> = Slot { get: |c| &c.starts };
 pub(crate) static CLASS_VECS: Slot<Cell<Vec<Arc<ClassDef>>>> = Slot { get: |c| &c.class_vecs };
 /// The rest of the last [`Tables`](crate::Tables) dropped that had any, emptied.
 pub(crate) static TABLE_REST: Slot<Cell<Option<Box<TableRest>>>> = Slot { get: |c| &c.table_rest };
+/// The Hessian 2 serializer of the free functions, between messages (`serde::ser`).
+pub(crate) static SERIALIZER: Slot<Cell<Option<Reused>>> = Slot { get: |c| &c.serializer };
 /// The spare output buffer (`write::spare`).
 pub(crate) static SPARE: Slot<Cell<Vec<u8>>> = Slot { get: |c| &c.spare_out };
 /// The spare read buffer (`read::ReadBuffer`).
@@ -96,6 +104,7 @@ pub(crate) struct Kept {
     table_rest: Option<Box<TableRest>>,
     spare_out: Vec<u8>,
     spare_read: Option<Box<[u8]>>,
+    serializer: Option<Reused>,
 }
 
 /// Which caches [`swap`] exchanges.
@@ -141,6 +150,7 @@ pub(crate) fn swap(kept: &mut Kept, parts: Parts) {
             cell(&c.class_pool, &mut kept.class_pool);
             kept.last_len = c.last_len.replace(kept.last_len);
             cell(&c.spare_out, &mut kept.spare_out);
+            cell(&c.serializer, &mut kept.serializer);
         }
         if parts.has(Parts::READ) {
             refcell(&c.defs, &mut kept.defs);

@@ -84,3 +84,50 @@ fn the_serde_readers_keep_to_their_limits_in_every_format() {
         assert!(matches!(e.kind(), hessian::ErrorKind::LimitExceeded { .. }), "{name}: {e}");
     }
 }
+
+/// A message's first write may be one with no payload (a boolean, a small int, a null) into an
+/// output vector that has no room yet: on a fresh thread, after a `to_vec` (which hands its
+/// vector to the caller), and after a large message; each gives `to_vec`'s bytes. (The fast
+/// paths once took an empty vector's limit for room and stored past its end.)
+#[test]
+fn a_first_write_without_payload_into_an_empty_output_is_safe() {
+    fn scalars() {
+        let values: [&dyn erased::Write; 6] = [&true, &false, &0i32, &-1i64, &None::<i32>, &()];
+        for v in values {
+            let want = v.to_vec();
+            let mut got = Vec::new();
+            v.to_writer(&mut got);
+            assert_eq!(got, want);
+            // after `to_vec` took its vector, and after a message larger than the kept room
+            let _ = hessian::to_vec(&true).unwrap();
+            let mut got = Vec::new();
+            v.to_writer(&mut got);
+            assert_eq!(got, want);
+            let _ = hessian::to_vec(&vec![7u8; 100_000]).unwrap();
+            let mut big = Vec::new();
+            hessian::to_writer(&mut big, &vec!["x".repeat(1000); 100]).unwrap();
+            let mut got = Vec::new();
+            v.to_writer(&mut got);
+            assert_eq!(got, want);
+        }
+    }
+    std::thread::spawn(scalars).join().unwrap();
+    scalars();
+}
+
+/// `to_vec` and `to_writer` over a value whose type is erased, for the test above.
+mod erased {
+    pub trait Write {
+        fn to_vec(&self) -> Vec<u8>;
+        fn to_writer(&self, out: &mut Vec<u8>);
+    }
+
+    impl<T: serde::Serialize> Write for T {
+        fn to_vec(&self) -> Vec<u8> {
+            hessian::to_vec(self).unwrap()
+        }
+        fn to_writer(&self, out: &mut Vec<u8>) {
+            hessian::to_writer(out, self).unwrap()
+        }
+    }
+}

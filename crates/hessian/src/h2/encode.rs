@@ -23,11 +23,13 @@ pub struct Encoder<W: Write> {
     /// whole output and a flush only moves the window; otherwise it is always 0.
     base: usize,
     direct: bool,
-    /// `buf.len()` at or below which a write of at most [`SMALL`] code bytes plus `n` payload
-    /// bytes (checked as `len + n <= limit`) needs neither a flush of Java's buffer nor a bigger
-    /// vector: `min(base + FAST_FILL, capacity - SMALL)`. Recomputed after every slow path; a
-    /// stale value is only ever too low (the capacity never shrinks and `base` never goes back
-    /// while writing), so it can cost a slow path but never skip a flush.
+    /// One past the `buf.len()` at or below which a write of at most [`SMALL`] code bytes plus
+    /// `n` payload bytes (checked as `len + n < limit`) needs neither a flush of Java's buffer nor
+    /// a bigger vector: `min(base + FAST_FILL, capacity - SMALL) + 1`, or 0 (no write fits) while
+    /// the vector has less than [`SMALL`] bytes of room, e.g. an empty one not yet grown.
+    /// Recomputed after every slow path; a stale value is only ever too low (the capacity never
+    /// shrinks and `base` never goes back while writing), so it can cost a slow path but never
+    /// skip a flush.
     ///
     /// The unchecked stores (`put_word`, `put_code_u64`, `copy_ascii`) rely on it: only
     /// `update_limit` sets it, from the current capacity, and nothing shrinks `buf`.
@@ -80,6 +82,29 @@ impl Encoder<Vec<u8>> {
         self.flushed = 0;
         self.base = 0;
         self.update_limit();
+    }
+
+    /// Starts a new message of a one-vector encoder in its own vector (cleared), keeping the
+    /// tables as they are.
+    #[inline]
+    pub(crate) fn restart(&mut self) {
+        debug_assert!(self.direct, "only a one-vector encoder restarts");
+        self.buf.clear();
+        self.flushed = 0;
+        self.base = 0;
+        self.update_limit();
+    }
+
+    /// The bytes written so far by a one-vector encoder.
+    #[inline]
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The room of a one-vector encoder's vector.
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.capacity()
     }
 
     /// Takes the bytes written by a one-vector encoder, leaving it without an output until
@@ -188,7 +213,7 @@ impl<W: Write> Encoder<W> {
         // Below the limit none of the flush checks of the parts fires (see `limit`). The first
         // of them is `flushIfFull`'s, which `room` makes with the same rule.
         self.room(bytes.len(), Flush::Lt32)?;
-        if self.buf.len() + bytes.len() <= self.limit {
+        if self.buf.len() + bytes.len() < self.limit {
             self.buf.extend_from_slice(bytes);
             return Ok(());
         }
@@ -263,14 +288,17 @@ impl<W: Write> Encoder<W> {
     /// Recomputes [`limit`](Self::limit) after the capacity or Java's window moved.
     #[inline]
     fn update_limit(&mut self) {
-        self.limit = (self.base + FAST_FILL).min(self.buf.capacity().saturating_sub(SMALL));
+        self.limit = match self.buf.capacity().checked_sub(SMALL) {
+            Some(room) => (self.base + FAST_FILL).min(room) + 1,
+            None => 0,
+        };
     }
 
     /// Prepares a write of at most [`SMALL`] code bytes plus `n` payload bytes whose Java
     /// counterpart checks the buffer with `rule`: one comparison when nothing is to be done.
     #[inline(always)]
     fn room(&mut self, n: usize, rule: Flush) -> Result<()> {
-        if self.buf.len() + n <= self.limit {
+        if self.buf.len() + n < self.limit {
             Ok(())
         } else {
             self.room_slow(n, rule)
@@ -437,7 +465,7 @@ impl<W: Write> Encoder<W> {
         // Common case, kept small so that it inlines: an ASCII string of at most SHORT_ASCII
         // bytes that fits without any flush; the copy checks that it is ASCII on the way.
         let len = s.len();
-        if len <= SHORT_ASCII && self.buf.len() + len <= self.limit {
+        if len <= SHORT_ASCII && self.buf.len() + len < self.limit {
             // SAFETY: the limit check leaves `len` + SMALL bytes of spare capacity.
             if unsafe { put_short_ascii(&mut self.buf, s.as_bytes()) } {
                 return Ok(());
@@ -453,7 +481,7 @@ impl<W: Write> Encoder<W> {
             return self.write_utf16_str(s);
         }
         let bytes = s.as_bytes();
-        if bytes.len() <= STRING_SHORT_MAX && self.buf.len() + bytes.len() <= self.limit {
+        if bytes.len() <= STRING_SHORT_MAX && self.buf.len() + bytes.len() < self.limit {
             // Longer than the inline path takes, but no flush is due (the limit check).
             self.put_str_header(bytes.len());
             self.buf.extend_from_slice(bytes);

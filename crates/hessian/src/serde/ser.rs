@@ -24,7 +24,7 @@
 //! appears.
 
 use super::serializer::{self, SerdeEncoder};
-use crate::cache::{ClassEntry, Schema, Undo, CLASS_POOL, LAST_LEN, SCHEMAS};
+use crate::cache::{ClassEntry, Schema, Undo, CLASS_POOL, LAST_LEN, SCHEMAS, SERIALIZER};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h2::Encoder;
 use crate::value::ClassDef;
@@ -604,30 +604,86 @@ impl Serializer<Vec<u8>> {
     }
 }
 
+/// The one-vector serializer of [`to_vec`] and [`to_writer`], kept by the thread from message to
+/// message (with its class list, tables and output buffer), so that a small message does not
+/// build and drop them. Taken from the thread's place for a message and put back after; a
+/// message that finds the place empty (one written from inside another's `Serialize`) makes a
+/// serializer of its own.
+type Plain = Serializer<Vec<u8>>;
+
+/// The most output room a kept serializer keeps between messages.
+const KEEP_OUT: usize = 64 << 10;
+
+/// The thread's kept serializer, ready for a new message writing into `buf`: every piece of
+/// message state as a new serializer has it (see [`Serializer::restart_plain`]).
+#[inline]
+fn take_plain(buf: Option<Vec<u8>>) -> Box<Plain> {
+    let kept = SERIALIZER.try_with(Cell::take).ok().flatten().and_then(|b| b.downcast::<Plain>().ok());
+    match kept {
+        Some(mut s) => {
+            s.restart_plain(buf);
+            s
+        }
+        None => Box::new(Serializer::from_parts(Encoder::vec_from(buf.unwrap_or_default()), ClassList::new())),
+    }
+}
+
+/// Puts `s` back in the thread's place (its output buffer too, unless large).
+#[inline]
+fn keep_plain(mut s: Box<Plain>) {
+    if s.enc.capacity() > KEEP_OUT {
+        s.enc.restart_into(Vec::new());
+    }
+    let _ = SERIALIZER.try_with(|c| c.set(Some(s)));
+}
+
+impl Plain {
+    /// Starts a new message as a new serializer would, writing into `buf` if given (else into
+    /// the output buffer kept from the last message, cleared): nothing of any earlier message
+    /// is left (no class entry, no table entry, no reference, no probe or speculation state).
+    #[inline]
+    fn restart_plain(&mut self, buf: Option<Vec<u8>>) {
+        match buf {
+            Some(buf) => self.enc.restart_into(buf),
+            None => self.enc.restart(),
+        }
+        self.refs = 0;
+        self.shared = None;
+        self.st.classes.truncate(0);
+        self.st.clear_message();
+        self.st.tick = 0;
+        self.enc.tables_mut().reset();
+    }
+}
+
 /// Serializes `value` as one Hessian 2.0 value into a new byte vector.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let hint = LAST_LEN.try_with(Cell::get).unwrap_or(0).min(MAX_HINT);
-    let mut s = Serializer::from_parts(Encoder::vec_with_capacity(hint), ClassList::new());
-    s.entry(value)?;
-    let out = s.enc.into_vec();
+    let mut s = take_plain(Some(Vec::with_capacity(hint.max(64))));
+    let r = s.entry(value);
+    let out = s.enc.take_vec();
+    keep_plain(s);
+    r?;
     let _ = LAST_LEN.try_with(|l| l.set(out.len()));
     Ok(out)
 }
 
 /// Serializes `value` as one Hessian 2.0 value into `writer` (flushed at the end).
 ///
-/// The message is built in memory first, in the thread's spare buffer (kept between messages up
-/// to 64 KiB, see [`Session`](crate::Session)), and handed to `writer` with one `write_all`: the
-/// same bytes as [`to_vec`], at its cost. To stream a message too large to hold, write it with a
-/// [`Serializer::new`] over the writer.
+/// The message is built in memory first, in the output buffer the thread keeps between
+/// messages (up to 64 KiB, see [`Session`](crate::Session)), and handed to `writer` with one
+/// `write_all`: the same bytes as [`to_vec`], at its cost. To stream a message too large to
+/// hold, write it with a [`Serializer::new`] over the writer.
 pub fn to_writer<W: Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> Result<()> {
-    let mut s = Serializer::from_parts(Encoder::vec_from(crate::write::spare(0)), ClassList::new());
-    s.entry(value)?;
-    let out = s.enc.into_vec();
-    let written = writer.write_all(&out).and_then(|()| writer.flush());
-    crate::write::keep_spare(out);
+    let mut s = take_plain(None);
+    let r = s.entry(value);
     // at the message's start: how much of it the writer took before it failed is not known
-    written.map_err(|e| Error::new(ErrorKind::Io(e), 0))
+    let written = r.and_then(|()| {
+        let out = s.enc.bytes();
+        writer.write_all(out).and_then(|()| writer.flush()).map_err(|e| Error::new(ErrorKind::Io(e), 0))
+    });
+    keep_plain(s);
+    written
 }
 
 /// Hessian 2's part of the serializer: structs and Java enums as objects of class definitions
