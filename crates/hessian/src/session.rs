@@ -21,9 +21,10 @@ use serde::ser::Serialize;
 ///   (`serde::ser`);
 /// - the decoder's *definitions*: the class definitions read before, found again by their
 ///   bytes, with the check of their fields against a Rust type's done once (`h2::decode`);
-/// - recycled vectors: the serializer's class entries, the decoder's class table and reference
-///   starts, the output buffer of the `to_writer` functions and the read buffer of the
-///   `from_reader` functions.
+/// - recycled state: the Hessian 2 serializer of `to_vec` and `to_writer` itself (its class
+///   entries, tables and output buffer, restarted as new for every message), the decoder's class
+///   table and reference starts, the output buffer of the other `to_writer` functions and the
+///   read buffer of the `from_reader` functions.
 ///
 /// **None of it changes a result**: every message gives the same bytes, the same values and the
 /// same errors (at the same offsets) as it would on a fresh thread; a definition is used only
