@@ -193,7 +193,7 @@ impl Tables {
     /// Whether the tables hold exactly their seed: `classes` class definitions and no type names
     /// beyond it (what [`reset`](Self::reset) returns to).
     pub(crate) fn is_seed_of(&self, classes: usize) -> bool {
-        let types_are_seed = self.rest.as_deref().is_none_or(|r| r.types.len() == r.seeded_types);
+        let types_are_seed = !self.rest.as_deref().is_some_and(|r| r.types.len() != r.seeded_types);
         self.seeded_classes() == classes && self.classes.len() == classes && types_are_seed
     }
 
