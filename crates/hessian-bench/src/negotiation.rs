@@ -353,36 +353,42 @@ pub fn min_max(v: &[f64]) -> (f64, f64) {
 }
 
 impl Paired {
-    /// From the round trips of the two clients, round by round.
+    /// From the round trips of the two clients, round by round, the rounds cut into
+    /// [`BLOCKS`] consecutive blocks.
     fn of(h2: &[Duration], h21: &[Duration]) -> Option<Paired> {
-        let us = |d: &Duration| d.as_secs_f64() * 1e6;
-        let mut d: Vec<f64> = h2.iter().zip(h21).map(|(a, b)| us(b) - us(a)).collect();
-        let n = d.len();
+        let us = |t: &[Duration]| t.iter().map(|d| d.as_secs_f64() * 1e6).collect::<Vec<f64>>();
+        let n = h2.len().min(h21.len());
+        Paired::of_us(&us(h2), &us(h21), n.div_ceil(BLOCKS))
+    }
+
+    /// From the round trips (µs) of two clients whose calls alternate, `a[i]` and `b[i]` made
+    /// one after the other (the figures are `b` over `a`: "2.1" is `b`), the pairs cut into
+    /// consecutive blocks of `block` pairs (the seed suite's experiment 2 makes a block of each
+    /// of its rounds). None with fewer than 10 pairs.
+    pub fn of_us(a: &[f64], b: &[f64], block: usize) -> Option<Paired> {
+        let n = a.len().min(b.len());
         if n < 10 {
             return None;
         }
+        let (a, b) = (&a[..n], &b[..n]);
+        let mut d: Vec<f64> = a.iter().zip(b).map(|(a, b)| b - a).collect();
         d.sort_by(f64::total_cmp);
         let half = 0.98 * (n as f64).sqrt();
         let lo = ((n as f64 / 2.0 - half).floor().max(0.0) as usize).min(n - 1);
         let hi = ((n as f64 / 2.0 + half).ceil() as usize).min(n - 1);
         let faster = d.iter().filter(|x| **x < 0.0).count() as f64 / n as f64;
-        let ratio_of = |a: &[Duration], b: &[Duration]| {
-            let m = |t: &[Duration]| median(t.iter().map(us).collect());
-            m(b) / m(a).max(1e-9)
-        };
-        let round_ratio_of =
-            |a: &[Duration], b: &[Duration]| median(a.iter().zip(b).map(|(a, b)| us(b) / us(a).max(1e-9)).collect());
-        let (h2, h21) = (&h2[..n], &h21[..n]);
-        let size = n.div_ceil(BLOCKS);
-        let blocks: Vec<(&[Duration], &[Duration])> = h2.chunks(size).zip(h21.chunks(size)).collect();
+        let ratio_of = |a: &[f64], b: &[f64]| median(b.to_vec()) / median(a.to_vec()).max(1e-9);
+        let round_ratio_of = |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(a, b)| b / a.max(1e-9)).collect());
+        let size = block.max(1);
+        let blocks: Vec<(&[f64], &[f64])> = a.chunks(size).zip(b.chunks(size)).collect();
         Some(Paired {
             rounds: n,
             median: d[n / 2],
             low: d[lo],
             high: d[hi],
             faster,
-            ratio: ratio_of(h2, h21),
-            round_ratio: round_ratio_of(h2, h21),
+            ratio: ratio_of(a, b),
+            round_ratio: round_ratio_of(a, b),
             block_ratios: blocks.iter().map(|(a, b)| ratio_of(a, b)).collect(),
             block_round_ratios: blocks.iter().map(|(a, b)| round_ratio_of(a, b)).collect(),
         })

@@ -204,28 +204,11 @@ fn ratio_figure(o: &Outcome, java: &Result<hessian_testkit::java::Java, (bool, S
         };
         let t = &h21.times;
         let time_us = Summary { n: h21.calls, mean: t.mean, median: t.median, p99: t.p99, min: t.min, max: t.max };
-        let (lo, hi) = p.block_range();
-        let (rlo, rhi) = p.block_round_range();
-        let mut values = BTreeMap::new();
-        for (k, v) in [
-            ("ratio_of_medians", p.ratio),
-            ("block_ratio_min", lo),
-            ("block_ratio_max", hi),
-            ("median_of_round_ratios", p.round_ratio),
-            ("block_round_ratio_min", rlo),
-            ("block_round_ratio_max", rhi),
-            ("median_difference_us", p.median),
-            ("ci95_low_us", p.low),
-            ("ci95_high_us", p.high),
-            ("share_of_rounds_21_faster", p.faster),
-            ("rounds", p.rounds as f64),
-            ("hessian2_median_us", h2.times.median),
-            ("hessian21_median_us", h21.times.median),
-        ] {
-            values.insert(k.to_owned(), v);
-        }
-        let blocks: Vec<String> = p.block_ratios.iter().map(|r| format!("{r:.3}")).collect();
-        s.notes.insert("block ratios, in order".into(), blocks.join(", "));
+        let mut values = crate::seed::rounds::paired_values(p, "share_of_rounds_21_faster");
+        values.remove("pairs");
+        values.insert("hessian2_median_us".into(), h2.times.median);
+        values.insert("hessian21_median_us".into(), h21.times.median);
+        s.notes.insert("block ratios, in order".into(), crate::seed::rounds::block_note(p));
         s.points.push(Point { x: 0.0, time_us, values });
         series.push(s);
     }
