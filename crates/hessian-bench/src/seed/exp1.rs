@@ -154,12 +154,21 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, alternating) vary one \
              factor each; latency and bandwidth go through a delaying TCP proxy in the client's process (`tc netem` \
              is not available here). Rerun alone: `target/release/negotiation_bench` (see `BENCHMARKS.md`). \
-             Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`) making {} calls \
-             after {} warm-up calls at each number of calls in flight (one connection each, the client on a two-thread \
-             runtime), against the Rust demo server and Java's (Caucho's skeleton behind the JDK's HTTP server; \
-             `NegotiatingServer` for 2.1), point by point with every row in turn (the order rotating); at each point one typed reply is checked first, then only the statuses.",
-            load_counts(opts.mode).1,
-            load_counts(opts.mode).0
+             Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`), one connection per \
+             call in flight, the client on a two-thread runtime, against the Rust demo server and Java's (Caucho's \
+             skeleton behind the JDK's HTTP server; `NegotiatingServer` for 2.1), **in rounds**: every row first \
+             makes {} warm-up calls at 16 in flight (its servers' JIT), then {} rounds each run a batch of every row \
+             at every number of calls in flight (a new client: {} warm-up calls, at least one per connection, then \
+             {} measured; {} measured in all per point), the batches in an order that rotates each round and runs \
+             backwards every other round. A point's calls per second is the median of its rounds' rates, with the \
+             slowest and fastest round in brackets (⚠ when they spread more than {:.0} % of the median); its latencies \
+             are over all its measured calls. In each batch one typed reply is checked first, then only the statuses.",
+            load_counts(opts.mode).0,
+            load_rounds(opts.mode),
+            load_batch(opts.mode, 1).0,
+            load_batch(opts.mode, 1).1,
+            load_batch(opts.mode, 1).1 * load_rounds(opts.mode),
+            100.0 * crate::seed::rounds::FLAG,
         ),
         figures,
         findings,
@@ -352,13 +361,32 @@ fn outcome_findings(o: &Outcome) -> Vec<String> {
     out
 }
 
-/// Warm-up and measured calls per point of the load figure in `mode`.
+/// Warm-up and measured calls per point of the load figure in `mode` (in all: the rounds share
+/// the measured calls, and each round's batch makes its share of the warm-up calls first).
 fn load_counts(mode: Mode) -> (u64, u64) {
     match mode {
         Mode::Tiny => (4, 20),
         Mode::Quick => (200, 2000),
         Mode::Full => (2000, 20_000),
     }
+}
+
+/// Rounds of the load figure in `mode`: each runs a batch of every row at every number of calls
+/// in flight, in a rotating order ([`crate::seed::rounds::order`]).
+fn load_rounds(mode: Mode) -> u64 {
+    match mode {
+        Mode::Tiny => 2,
+        Mode::Quick => 5,
+        Mode::Full => 10,
+    }
+}
+
+/// One batch of the load figure at `c` calls in flight in `mode`: its warm-up calls (at least
+/// one per connection) and its measured calls.
+fn load_batch(mode: Mode, c: usize) -> (u64, u64) {
+    let (warmup, calls) = load_counts(mode);
+    let r = load_rounds(mode);
+    ((warmup / r).max(c as u64), calls.div_ceil(r))
 }
 
 /// Where a row of the load figure calls: the URL, the dialect and whether with type maps.
@@ -424,26 +452,46 @@ fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::j
             rows.push((s, target));
         }
     }
-    // point by point, every row in turn (the order rotating), so that a drift in the machine's
-    // load (a JVM compiling in the background) does not fall on one row
+    // in rounds: each round runs a batch of every row at every number of calls in flight (a
+    // new client each), the batches in an order that rotates from round to round, so that a
+    // drift in the machine's load (a JVM compiling in the background) falls on every row alike;
+    // first, every row warms up (its servers' JIT) at 16 in flight
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
-    for (k, c) in IN_FLIGHT.into_iter().enumerate() {
-        let n = rows.len();
-        for i in (0..n).map(|i| (i + k) % n) {
+    let run = |target: &Target, c: usize, counts: (u64, u64)| -> Result<Batch, String> {
+        let (url, dialect, type_maps) = target;
+        match &rt {
+            Ok(rt) => load_batch_run(rt, url, *dialect, *type_maps, c, counts),
+            Err(e) => Err(format!("runtime: {e}")),
+        }
+    };
+    for (s, target) in &mut rows {
+        let Some(t) = target.as_ref() else { continue };
+        if let Err(e) = run(t, 16, (load_counts(mode).0, 0)) {
+            s.fail(format!("warm-up: {e}"));
+            *target = None;
+        }
+    }
+    let entries: Vec<(usize, usize)> = (0..rows.len()).flat_map(|i| (0..IN_FLIGHT.len()).map(move |k| (i, k))).collect();
+    // per row and number in flight: per round, the latencies and the rate
+    let mut got: Vec<Vec<Vec<Batch>>> = rows.iter().map(|_| IN_FLIGHT.iter().map(|_| Vec::new()).collect()).collect();
+    for round in 0..load_rounds(mode) as usize {
+        for e in crate::seed::rounds::order(entries.len(), round) {
+            let (i, k) = entries[e];
             let (s, target) = &mut rows[i];
-            let Some((url, dialect, type_maps)) = target.clone() else { continue };
-            let point = match &rt {
-                Ok(rt) => load_point(rt, &url, dialect, type_maps, c, load_counts(mode)),
-                Err(e) => Err(format!("runtime: {e}")),
-            };
-            match point {
-                Ok(p) => s.points.push(p),
+            let Some(t) = target.as_ref() else { continue };
+            let c = IN_FLIGHT[k];
+            match run(t, c, load_batch(mode, c)) {
+                Ok(b) => got[i][k].push(b),
                 Err(e) => {
-                    s.points.clear();
-                    s.fail(e);
+                    s.fail(format!("round {}: {e}", round + 1));
                     *target = None;
                 }
             }
+        }
+    }
+    for ((s, target), got) in rows.iter_mut().zip(got) {
+        if target.is_some() {
+            s.points = IN_FLIGHT.iter().zip(got).map(|(c, batches)| load_point(*c, batches)).collect();
         }
     }
     let series = rows.into_iter().map(|(s, _)| s).collect();
@@ -458,15 +506,26 @@ fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::j
     }
 }
 
-/// One point of a row of the load figure: a checked call, then the run at `c` calls in flight.
-fn load_point(
+/// One batch of the load figure: the latencies of its measured calls and their rate, and the
+/// bytes per call.
+struct Batch {
+    latencies: Vec<std::time::Duration>,
+    rate: f64,
+    request_bytes: f64,
+    reply_bytes: f64,
+    resends: u64,
+}
+
+/// One batch of a row of the load figure: a checked call, then the run at `c` calls in flight
+/// (a new client: `warmup` calls, then `calls` measured).
+fn load_batch_run(
     rt: &tokio::runtime::Runtime,
     url: &str,
     dialect: hessian_rpc::Dialect,
     type_maps: bool,
     c: usize,
     (warmup, calls): (u64, u64),
-) -> Result<Point, String> {
+) -> Result<Batch, String> {
     use hessian_testkit::structs::w2;
     let request = hessian::serde::to_value(&w2::request()).map_err(|e| e.to_string())?;
     let call = hessian_rpc::Call::new("exchange", vec![request]);
@@ -476,8 +535,8 @@ fn load_point(
     let typed =
         rt.block_on(proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),))).map_err(|e| e.to_string())?;
     crate::seed::exp2::check_order(&typed, &w2::reply())?;
-    let r =
-        rt.block_on(hessian_rpc::load::run(&client, &proxy, &call, c, warmup, hessian_rpc::load::Limit::Calls(calls)));
+    let limit = hessian_rpc::load::Limit::Calls(calls.max(1));
+    let r = rt.block_on(hessian_rpc::load::run(&client, &proxy, &call, c, warmup, limit));
     if r.errors + r.faults > 0 || r.calls == 0 {
         return Err(format!(
             "{} in flight: {} of {} calls failed ({})",
@@ -487,13 +546,38 @@ fn load_point(
             r.first_error.unwrap_or_default()
         ));
     }
-    let time_us = Summary::of(&r.latencies);
+    Ok(Batch {
+        rate: r.rate(),
+        request_bytes: r.request_bytes,
+        reply_bytes: r.reply_bytes,
+        resends: r.resends,
+        latencies: r.latencies,
+    })
+}
+
+/// A point of the load figure from its batches, one per round: the latencies of all measured
+/// calls; calls per second the median of the rounds' rates, with their min–max and spread
+/// ((max − min) ÷ median, flagged above [`crate::seed::rounds::FLAG`]).
+fn load_point(c: usize, batches: Vec<Batch>) -> Point {
+    let mut rates: Vec<f64> = batches.iter().map(|b| b.rate).collect();
+    rates.sort_by(f64::total_cmp);
+    let rate = rates.get(rates.len() / 2).copied().unwrap_or(0.0);
+    let latencies: Vec<std::time::Duration> = batches.iter().flat_map(|b| b.latencies.iter().copied()).collect();
+    let k = batches.len().max(1) as f64;
     let mut values = BTreeMap::new();
-    values.insert("calls_per_second".into(), r.rate());
-    values.insert("request_bytes".into(), r.request_bytes);
-    values.insert("reply_bytes".into(), r.reply_bytes);
-    values.insert("resends".into(), r.resends as f64);
-    Ok(Point { x: c as f64, time_us, values })
+    values.insert("calls_per_second".into(), rate);
+    values.insert("request_bytes".into(), batches.iter().map(|b| b.request_bytes).sum::<f64>() / k);
+    values.insert("reply_bytes".into(), batches.iter().map(|b| b.reply_bytes).sum::<f64>() / k);
+    values.insert("resends".into(), batches.iter().map(|b| b.resends as f64).sum());
+    values.insert("rounds".into(), batches.len() as f64);
+    if let (Some(lo), Some(hi)) = (rates.first(), rates.last()) {
+        values.insert("round_rate_min".into(), *lo);
+        values.insert("round_rate_max".into(), *hi);
+        if rate > 0.0 {
+            values.insert("round_spread".into(), (hi - lo) / rate);
+        }
+    }
+    Point { x: c as f64, time_us: Summary::of(&latencies), values }
 }
 
 fn load_findings(f: &Figure) -> Vec<String> {
