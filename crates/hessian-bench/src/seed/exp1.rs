@@ -54,6 +54,7 @@ fn config(mode: Mode, java: bool) -> Result<Config, String> {
         c.mode = "full";
         c.sweep_calls = 5000;
         c.sweep_warmup = 1000;
+        c.sweep_rounds = 10;
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the suite's executable: {e}"))?;
     // one thread: both clients of a pair served alike (see `negotiation::Config::rust_server`)
@@ -83,6 +84,17 @@ fn point(x: f64, r: &Row) -> Point {
     values.insert("first_call_request_bytes".into(), r.first_request as f64);
     values.insert("first_call_reply_bytes".into(), r.first_reply as f64);
     values.insert("resends".into(), r.resends as f64);
+    // the spread of the row's block medians (the blocks of an interleaved row, the rounds of a
+    // sweep point): its repeatability, flagged above `rounds::FLAG` as experiment 2's rounds
+    let (lo, hi) = negotiation::min_max(&r.block_medians);
+    if !r.block_medians.is_empty() {
+        values.insert("rounds".into(), r.block_medians.len() as f64);
+        values.insert("round_median_min".into(), lo);
+        values.insert("round_median_max".into(), hi);
+        if t.median > 0.0 {
+            values.insert("round_spread".into(), (hi - lo) / t.median);
+        }
+    }
     Point { x, time_us, values }
 }
 
@@ -110,6 +122,8 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let (java_warmup, server_warmup) = config(opts.mode, false)
         .map(|c| (c.java_warmup.as_secs_f64(), c.java_server_warmup.as_secs_f64()))
         .unwrap_or_default();
+    let sweep_rounds = config(opts.mode, false).map(|c| c.sweep_rounds).unwrap_or_default();
+    let flag = 100.0 * crate::seed::rounds::FLAG;
     let mut figures = Vec::new();
     let mut findings = Vec::new();
     match outcome {
@@ -149,10 +163,15 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              alternating, so that a drift in the machine's load falls on both alike. Figure `exp1-w2-ratio` is the \
              2.1 median over the Hessian 2 median of each pairing, with its spread: the same ratio in each of \
              {BLOCKS} consecutive blocks of rounds (min–max), the median of the per-round ratios and of the \
-             per-round differences (95 % confidence interval of the sign test). Hessian 1 runs alone, a new client \
-             ({warmup} warm-up calls, then {measured}). Every reply is checked. Bytes are HTTP bodies as each \
-             client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, alternating) vary one \
-             factor each; latency and bandwidth go through a delaying TCP proxy in the client's process (`tc netem` \
+             per-round differences (95 % confidence interval of the sign test). Hessian 1 is a third client in the \
+             same rounds (one call of each of the three per round, in an order that rotates from round to round and \
+             runs backwards every other round; with a Java server, Hessian 1 calls a skeleton of its own, so that \
+             each Java server's JIT sees one protocol). A W2 row's spread is the lowest and highest median of its \
+             {BLOCKS} blocks of consecutive rounds (⚠ above {flag:.0} % of its median). Every reply is checked. \
+             Bytes are HTTP bodies as each client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, \
+             alternating) vary one factor each, **in rounds**: {sweep_rounds} rounds, each running a batch of \
+             every point of the sweep (new clients, their share of the warm-up and measured calls) in a rotating \
+             order, the spread being the lowest and highest round median (⚠ above {flag:.0} %); latency and bandwidth go through a delaying TCP proxy in the client's process (`tc netem` \
              is not available here). Rerun alone: `target/release/negotiation_bench` (see `BENCHMARKS.md`). \
              Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`), one connection per \
              call in flight, the client on a two-thread runtime, against the Rust demo server and Java's (Caucho's \
@@ -251,7 +270,9 @@ fn outcome_figures(
             if r.interleaved {
                 s.notes.insert(
                     "measured".into(),
-                    "interleaved call by call with the other protocol's client (figure exp1-w2-ratio)".into(),
+                    "interleaved call by call with the other two protocols' clients (Hessian 2 against 2.1: figure \
+                     exp1-w2-ratio)"
+                        .into(),
                 );
             }
             if r.protocol == "Hessian 2.1" {

@@ -161,14 +161,17 @@ pub fn repeatability(f: &Figure) -> Option<String> {
         })
         .collect();
     let widest = points.iter().filter_map(|(_, p)| rounds::spread(p)).fold(0.0, f64::max);
+    // experiment 1's W2 rows interleave call by call: their "rounds" are blocks of consecutive
+    // rounds of calls
+    let (unit, one) = if f.id == "exp1-w2" { ("blocks of consecutive rounds", "block") } else { ("rounds", "round") };
     let measure = match f.id.as_str() {
         "exp1-load" => "calls per second (relative to their median over the rounds)",
         id if id.contains("rust-java") => "median ratio (relative to the median of all pairs' ratios)",
         _ => "median round trip (relative to the median of all calls)",
     };
     Some(format!(
-        "**Repeatability across {rounds_n:.0} rounds:** {} of {} points spread more than {:.0} % between the \
-         slowest and the fastest round's {measure} (⚠){}; the widest spread is {:.0} %.",
+        "**Repeatability across {rounds_n:.0} {unit}:** {} of {} points spread more than {:.0} % between the \
+         slowest and the fastest {one}'s {measure} (⚠){}; the widest spread is {:.0} %.",
         flagged.len(),
         points.len(),
         100.0 * rounds::FLAG,

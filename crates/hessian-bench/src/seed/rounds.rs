@@ -13,15 +13,7 @@ use std::collections::BTreeMap;
 /// Points whose round medians spread more than this share of the point's median are flagged.
 pub const FLAG: f64 = 0.25;
 
-/// The order of `rows` rows in round `round`: round r starts with row r mod rows, then goes
-/// forward (even rounds) or backward (odd rounds) around the circle.
-pub fn order(rows: usize, round: usize) -> Vec<usize> {
-    if rows == 0 {
-        return Vec::new();
-    }
-    let start = round % rows;
-    (0..rows).map(|j| if round.is_multiple_of(2) { (start + j) % rows } else { (start + rows - j) % rows }).collect()
-}
+pub use hessian_bench::rotation::order;
 
 /// A point from the measured round trips of each round, in microseconds (a round without
 /// samples counts for nothing); `values` gets the request and reply bytes when they are finite.
