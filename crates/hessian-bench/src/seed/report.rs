@@ -156,7 +156,11 @@ pub fn repeatability(f: &Figure) -> Option<String> {
         .iter()
         .filter(|(_, p)| rounds::flagged(p))
         .map(|(s, p)| {
-            let at = if f.kind == "line" { format!(" at {} = {}", f.x_label, p.x) } else { String::new() };
+            let at = match f.kind.as_str() {
+                "line" => format!(" at {} = {}", f.x_label, p.x),
+                _ if f.id.starts_with("exp3") => format!(" × {}", p.x),
+                _ => String::new(),
+            };
             format!("{}{at} ({:.0} %)", s.label, 100.0 * rounds::spread(p).unwrap_or(0.0))
         })
         .collect();
@@ -166,6 +170,7 @@ pub fn repeatability(f: &Figure) -> Option<String> {
     let (unit, one) = if f.id == "exp1-w2" { ("blocks of consecutive rounds", "block") } else { ("rounds", "round") };
     let measure = match f.id.as_str() {
         "exp1-load" => "calls per second (relative to their median over the rounds)",
+        id if id.starts_with("exp3") => "encode + decode median (relative to the whole run's)",
         id if id.contains("rust-java") => "median ratio (relative to the median of all pairs' ratios)",
         _ => "median round trip (relative to the median of all calls)",
     };
@@ -388,17 +393,20 @@ fn ratio_table(out: &mut String, f: &Figure, c: &RatioCols) {
 }
 
 fn codec_table(out: &mut String, f: &Figure) {
-    out.push_str("| codec | instances | bytes | encode median (p99) µs | encode min–max µs | decode median (p99) µs | decode min–max µs | status |\n");
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---|\n");
+    out.push_str(
+        "| codec | instances | bytes | encode median (p99) µs | encode min–max µs | decode median (p99) µs | decode min–max µs \
+         | encode + decode median per round, lowest–highest µs | status |\n",
+    );
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for s in &f.series {
         if s.points.is_empty() {
-            let _ = writeln!(out, "| {} | | | | | | | {} |", s.label, status_cell(s));
+            let _ = writeln!(out, "| {} | | | | | | | | {} |", s.label, status_cell(s));
         }
         for p in &s.points {
             let d = |k: &str| p.values.get(k).copied().unwrap_or(f64::NAN);
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} ({}) | {}–{} | {} ({}) | {}–{} | {} |",
+                "| {} | {} | {} | {} ({}) | {}–{} | {} ({}) | {}–{} | {} | {} |",
                 s.label,
                 p.x,
                 bytes(p.values.get("bytes").copied()),
@@ -410,9 +418,13 @@ fn codec_table(out: &mut String, f: &Figure) {
                 us(d("decode_p99_us")),
                 us(d("decode_min_us")),
                 us(d("decode_max_us")),
+                round_spread(p).trim().trim_start_matches('[').replace(']', ""),
                 status_cell(s)
             );
         }
+    }
+    if let Some(text) = repeatability(f) {
+        let _ = writeln!(out, "\n{text}");
     }
 }
 
