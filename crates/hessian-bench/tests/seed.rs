@@ -68,6 +68,32 @@ fn tiny_run_writes_a_complete_report() {
         assert!(matches!((r, lo, hi), (Some(r), Some(lo), Some(hi)) if r > 0.0 && lo > 0.0 && lo <= hi), "{s}");
     }
     assert!(report.contains("2.1 ÷ Hessian 2, medians"), "no ratio table in the report");
+    // every W2 row that ran: its bytes on the socket both ways, through the counting relay, more
+    // than its bodies (which the relay's recording confirms), and the spread of its blocks
+    for s in experiments[0]["figures"][0]["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
+        let v = &s["points"][0]["values"];
+        assert!(s["notes"].get("bytes check").is_none(), "{}: {}", s["id"], s["notes"]);
+        for (socket, body) in [("request_socket_bytes", "request_bytes"), ("reply_socket_bytes", "reply_bytes")] {
+            assert!(v[socket].as_f64() > v[body].as_f64() && v[body].as_f64() > Some(0.0), "{}: {v}", s["id"]);
+        }
+        assert_eq!(v["rounds"].as_f64(), Some(5.0), "{}: {v}", s["id"]);
+    }
+    // the sweeps, the load figure and experiment 3 in rounds: every point has its spread
+    for e in &experiments[..] {
+        for f in e["figures"].as_array().into_iter().flatten() {
+            let id = text(f, "id");
+            if !(id.starts_with("exp1-sweep") || id == "exp1-load" || id.starts_with("exp3")) {
+                continue;
+            }
+            for s in f["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
+                for p in s["points"].as_array().into_iter().flatten() {
+                    let v = &p["values"];
+                    assert_eq!(v["rounds"].as_f64(), Some(2.0), "{id} {}: {v}", s["id"]);
+                    assert!(v["round_spread"].as_f64().is_some_and(|x| x >= 0.0), "{id} {}: {v}", s["id"]);
+                }
+            }
+        }
+    }
     let mut java_rows = 0;
     for e in experiments {
         assert!(report.contains(&text(e, "title")), "report lacks experiment {}", text(e, "title"));

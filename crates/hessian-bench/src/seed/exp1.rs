@@ -140,7 +140,10 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         }
     }
     pb.set_message("W2 under load");
-    let load = load_figure(opts, &wanted, &java);
+    let (load, socket) = load_figure(opts, &wanted, &java);
+    if let Some(w2) = figures.iter_mut().find(|f| f.id == "exp1-w2") {
+        put_socket_bytes(w2, &socket);
+    }
     findings.extend(load_findings(&load));
     figures.push(load);
     Experiment {
@@ -419,7 +422,11 @@ const IN_FLIGHT: [usize; 4] = [1, 4, 16, 64];
 /// W2 `exchange` under load (`hessian_rpc::load`, the engine of `hessian load`): calls per second
 /// and latency at 1 to 64 calls in flight, Hessian 1, 2 and 2.1, against the Rust and the Java
 /// server.
-fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::java::Java, (bool, String)>) -> Figure {
+fn load_figure(
+    opts: &Options,
+    wanted: &[&str],
+    java: &Result<hessian_testkit::java::Java, (bool, String)>,
+) -> (Figure, SocketBytes) {
     use crate::seed::procs::Server;
     use crate::seed::remote::{backend, Backend};
     use hessian_rpc::Dialect;
@@ -515,8 +522,44 @@ fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::j
             s.points = IN_FLIGHT.iter().zip(got).map(|(c, batches)| load_point(*c, batches)).collect();
         }
     }
+    // the W2 rows' bytes on the socket, through a counting relay in front of these servers (the
+    // same programs as the W2 rows')
+    let mut bytes = SocketBytes::new();
+    if let Ok(rt) = &rt {
+        let addr = |b: Option<&Result<Backend, String>>| -> Result<std::net::SocketAddr, String> {
+            b.ok_or("no server")?.as_ref().map_err(String::clone)?.socket_addr()
+        };
+        for (id, _, dialect, type_maps) in protocols.iter().filter(|p| wanted.contains(&p.0)) {
+            let java_server = if *type_maps { &java_negotiating } else { &java_plain };
+            for (pair, rust_client, server) in [
+                ("rust-rust", true, addr(Some(&rust))),
+                ("java-rust", false, addr(Some(&rust))),
+                ("rust-java", true, addr(java_server.as_ref())),
+                ("java-java", false, addr(java_server.as_ref())),
+            ] {
+                if pair != "rust-rust" && java.is_err() {
+                    continue;
+                }
+                let count = server.and_then(|server| {
+                    let relay = hessian_bench::relay::Relay::counting(server).map_err(|e| format!("counting relay: {e}"))?;
+                    relay.record(true);
+                    let url = format!("http://{}/bench", relay.local_addr());
+                    if rust_client {
+                        rust_byte_calls(rt, &url, *dialect, *type_maps)?;
+                    } else {
+                        let j = java.as_ref().map_err(|(_, why)| why.clone())?;
+                        java_byte_calls(j, &url, id)?;
+                    }
+                    // the last bytes (a reply's tail) settle before the recording is read
+                    std::thread::sleep(std::time::Duration::from_millis(25));
+                    socket_per_call(&relay.taps())
+                });
+                bytes.insert(format!("{pair}-{id}"), count);
+            }
+        }
+    }
     let series = rows.into_iter().map(|(s, _)| s).collect();
-    Figure {
+    let figure = Figure {
         id: "exp1-load".into(),
         title: "W2 exchange under load: calls per second against calls in flight".into(),
         kind: "line".into(),
@@ -524,6 +567,122 @@ fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::j
         y_label: "calls/s".into(),
         chart: Some("exp1-load.svg".into()),
         series,
+    };
+    (figure, bytes)
+}
+
+/// Per W2 row id (`rust-java-hessian2.1`, …): its bytes per call on the socket, or why they
+/// could not be counted.
+type SocketBytes = BTreeMap<String, Result<Wire, String>>;
+
+/// A W2 row's bytes per counted call: on the socket each way (start lines, headers, bodies)
+/// and the bodies, as the relay recorded them.
+#[derive(Clone, Copy, Debug)]
+struct Wire {
+    up: f64,
+    down: f64,
+    body_up: f64,
+    body_down: f64,
+}
+
+/// Uncounted and counted calls of a byte count: the uncounted ones set up the connection (and
+/// Hessian 2.1's type maps).
+const BYTE_CALLS: (usize, usize) = (2, 5);
+
+/// The Rust client's calls of a byte count: every reply checked.
+fn rust_byte_calls(
+    rt: &tokio::runtime::Runtime,
+    url: &str,
+    dialect: hessian_rpc::Dialect,
+    type_maps: bool,
+) -> Result<(), String> {
+    use hessian_testkit::structs::w2;
+    let client = hessian_rpc::Client::builder().dialect(dialect).type_maps(type_maps).build();
+    let bench = hessian_demo::BenchClient::new(client.proxy(url).map_err(|e| e.to_string())?);
+    let expected = w2::reply();
+    rt.block_on(async {
+        for i in 0..BYTE_CALLS.0 + BYTE_CALLS.1 {
+            let got = bench.exchange(w2::request()).await.map_err(|e| format!("byte count, call {i}: {e}"))?;
+            crate::seed::exp2::check_order(&got, &expected).map_err(|e| format!("byte count, call {i}: {e}"))?;
+        }
+        Ok(())
+    })
+}
+
+/// The Java client's calls of a byte count: `NegotiationBench MODE URL WARMUP CALLS`, which
+/// checks every reply (and exits 1 on a wrong one).
+fn java_byte_calls(java: &hessian_testkit::java::Java, url: &str, protocol: &str) -> Result<(), String> {
+    let mode = match protocol {
+        "hessian1" => "h1",
+        "hessian2" => "h2",
+        _ => "h21",
+    };
+    let mut cmd = javapeer::command(java, "NegotiationBench");
+    cmd.args([mode, url, &BYTE_CALLS.0.to_string(), &BYTE_CALLS.1.to_string()]);
+    let out = crate::seed::procs::run_client("NegotiationBench", cmd, std::time::Duration::from_secs(120))?;
+    if !out.lines().any(|l| l.starts_with("RESULT ")) {
+        return Err(format!("NegotiationBench printed no result: {}", out.trim()));
+    }
+    Ok(())
+}
+
+/// Bytes per call of the last [`BYTE_CALLS`]`.1` requests and replies of a relay's recording
+/// (its connections in order): on the socket and the bodies. It must hold every call: a client
+/// that went around the relay fails the count.
+fn socket_per_call(taps: &[hessian_bench::relay::Tap]) -> Result<Wire, String> {
+    use crate::seed::wire::http1_messages;
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    for t in taps {
+        up.extend(http1_messages(&t.up, false)?);
+        // 1xx replies (a `100 Continue`) are not the calls' replies
+        down.extend(http1_messages(&t.down, true)?.into_iter().filter(|m| m.1 > 0));
+    }
+    let (warm, k) = BYTE_CALLS;
+    if up.len() != warm + k || down.len() != warm + k {
+        return Err(format!("the relay saw {} requests and {} replies for {} calls", up.len(), down.len(), warm + k));
+    }
+    let per = |m: &[(u64, u64)], f: fn(&(u64, u64)) -> u64| m[warm..].iter().map(f).sum::<u64>() as f64 / k as f64;
+    Ok(Wire {
+        up: per(&up, |m| m.0),
+        down: per(&down, |m| m.0),
+        body_up: per(&up, |m| m.1),
+        body_down: per(&down, |m| m.1),
+    })
+}
+
+/// Puts the W2 rows' socket bytes (`request_socket_bytes`, `reply_socket_bytes`) into the
+/// figure's points; a body count that differs from the client's own, or a count that failed,
+/// is noted on the row (a failed count also fails the row).
+fn put_socket_bytes(f: &mut Figure, bytes: &SocketBytes) {
+    for s in &mut f.series {
+        let Some(count) = bytes.get(&s.id) else { continue };
+        match count {
+            Ok(w) => {
+                let Some(p) = s.points.first_mut() else { continue };
+                p.values.insert("request_socket_bytes".into(), w.up);
+                p.values.insert("reply_socket_bytes".into(), w.down);
+                let client = (p.values.get("request_bytes").copied(), p.values.get("reply_bytes").copied());
+                let differs = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() > 0.5);
+                if differs(client.0, w.body_up) || differs(client.1, w.body_down) {
+                    s.notes.insert(
+                        "bytes check".into(),
+                        format!(
+                            "the client counted {:.0} / {:.0} body bytes, the relay's recording {:.0} / {:.0}",
+                            client.0.unwrap_or(f64::NAN),
+                            client.1.unwrap_or(f64::NAN),
+                            w.body_up,
+                            w.body_down
+                        ),
+                    );
+                }
+            }
+            Err(e) => {
+                if s.status == crate::seed::results::Status::Ok {
+                    s.points.clear();
+                    s.fail(format!("byte count: {e}"));
+                }
+            }
+        }
     }
 }
 
