@@ -781,3 +781,24 @@ fn load_findings(f: &Figure) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mode_measures_in_rounds() {
+        for mode in [Mode::Tiny, Mode::Quick, Mode::Full] {
+            // the load figure: several rounds, each batch at least one call per connection
+            assert!(load_rounds(mode) >= 2, "{mode:?}");
+            for c in IN_FLIGHT {
+                let (warmup, calls) = load_batch(mode, c);
+                assert!(warmup >= c as u64 && calls >= 1, "{mode:?} {c}");
+            }
+            // the sweeps: several rounds, each with its share of the calls
+            let c = config(mode, false).unwrap_or_else(|e| panic!("{e}"));
+            assert!(c.sweep_rounds >= 2 && c.sweep_calls >= c.sweep_rounds, "{mode:?}");
+        }
+        assert_eq!(config(Mode::Full, false).map(|c| c.sweep_rounds).ok(), Some(10));
+    }
+}

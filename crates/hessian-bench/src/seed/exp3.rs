@@ -432,3 +432,33 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         seconds: t0.elapsed().as_secs_f64(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mode_measures_in_rounds() {
+        for mode in [Mode::Tiny, Mode::Quick, Mode::Full] {
+            assert!(rounds_of(mode) >= 2, "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn a_point_keeps_the_spread_of_its_rounds() {
+        let c = Case {
+            row: 0,
+            count: 1,
+            runner: Runner::Java("hessian2"),
+            bytes: 34.0,
+            rounds: vec![(vec![1.0, 1.0, 1.0], vec![2.0, 2.0, 2.0]), (vec![2.0, 2.0, 2.0], vec![4.0, 4.0, 4.0])],
+        };
+        let p = case_point(&c);
+        assert_eq!(p.values["rounds"], 2.0);
+        assert_eq!(p.values["bytes"], 34.0);
+        // round sums 3 and 6 over the whole run's 2 + 4
+        assert_eq!((p.values["round_median_min"], p.values["round_median_max"]), (3.0, 6.0));
+        assert!((p.values["round_spread"] - 0.5).abs() < 1e-12);
+        assert!(rounds::flagged(&p));
+    }
+}
