@@ -145,7 +145,12 @@ fn tiny_run_writes_a_complete_report() {
     assert!(h2["points"][0]["values"]["reply_bytes"].as_f64().unwrap_or(0.0) > 0.0);
     // experiment 2 runs in rounds: every ok row's W1 and W2 points carry the spread across them,
     // Java rows (one long-lived client each) included, and the report says how repeatable it was
-    for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str())) {
+    for fig in exp2["figures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str()))
+    {
         for s in fig["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
             for p in s["points"].as_array().into_iter().flatten() {
                 let v = &p["values"];
@@ -180,7 +185,12 @@ fn tiny_run_writes_a_complete_report() {
     // bytes for every row that ran: on the socket both ways (through the counting relay; RMI: its
     // counting sockets), and the bodies wherever there is HTTP, read from the relay's recording,
     // which agrees with what the Rust clients counted themselves
-    for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str())) {
+    for fig in exp2["figures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str()))
+    {
         for s in fig["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
             let at = format!("{} {}", text(fig, "id"), s["id"]);
             assert!(s["notes"].get("bytes check").is_none(), "{at}: {}", s["notes"]);
@@ -215,7 +225,12 @@ fn tiny_run_writes_a_complete_report() {
     // the AMF3 rows: Rust to Rust, and Py3AMF's client to the Rust gateway (skipped locally
     // without Python), through W1 and W2 like every row (their bytes checked above)
     for id in ["amf", "amf-python"] {
-        for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str())) {
+        for fig in exp2["figures"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str()))
+        {
             let row = fig["series"].as_array().and_then(|v| v.iter().find(|s| s["id"] == id));
             let row = row.unwrap_or_else(|| panic!("no {id} row in {}", text(fig, "id")));
             let ok = row["status"] == "ok" || (id == "amf-python" && row["status"] == "skipped" && !ci);

@@ -21,8 +21,14 @@ pub const JETTY_JARS: &[&str] = &[
 
 /// The sources of `interop/java/src` that need [`JETTY_JARS`]; without Jetty installed they are
 /// left out of the compilation, so the other Java programs still build.
-pub const JETTY_SOURCES: &[&str] =
-    &["HessianJetty.java", "JettyBench.java", "JettyFaults.java", "InventoryJetty.java", "JettyGateway.java", "JettyProxyPeers.java"];
+pub const JETTY_SOURCES: &[&str] = &[
+    "HessianJetty.java",
+    "JettyBench.java",
+    "JettyFaults.java",
+    "InventoryJetty.java",
+    "JettyGateway.java",
+    "JettyProxyPeers.java",
+];
 
 /// Whether every jar of [`JETTY_JARS`] is installed.
 pub fn jetty_present() -> bool {

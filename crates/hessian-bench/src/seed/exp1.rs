@@ -499,7 +499,8 @@ fn load_figure(
             *target = None;
         }
     }
-    let entries: Vec<(usize, usize)> = (0..rows.len()).flat_map(|i| (0..IN_FLIGHT.len()).map(move |k| (i, k))).collect();
+    let entries: Vec<(usize, usize)> =
+        (0..rows.len()).flat_map(|i| (0..IN_FLIGHT.len()).map(move |k| (i, k))).collect();
     // per row and number in flight: per round, the latencies and the rate
     let mut got: Vec<Vec<Vec<Batch>>> = rows.iter().map(|_| IN_FLIGHT.iter().map(|_| Vec::new()).collect()).collect();
     for round in 0..load_rounds(mode) as usize {
@@ -541,7 +542,8 @@ fn load_figure(
                     continue;
                 }
                 let count = server.and_then(|server| {
-                    let relay = hessian_bench::relay::Relay::counting(server).map_err(|e| format!("counting relay: {e}"))?;
+                    let relay =
+                        hessian_bench::relay::Relay::counting(server).map_err(|e| format!("counting relay: {e}"))?;
                     relay.record(true);
                     let url = format!("http://{}/bench", relay.local_addr());
                     if rust_client {

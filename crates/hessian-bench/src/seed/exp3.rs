@@ -127,7 +127,13 @@ fn java_timeout(secs: f64) -> Duration {
 
 /// One timing of a Java case by the long-lived `SeedSerialTiming serve`: its bytes and samples
 /// (`warm`: untimed, nothing returned but the check).
-fn java_timing(peer: &mut procs::Peer, name: &str, count: usize, secs: f64, warm: bool) -> Result<(f64, Timing), String> {
+fn java_timing(
+    peer: &mut procs::Peer,
+    name: &str,
+    count: usize,
+    secs: f64,
+    warm: bool,
+) -> Result<(f64, Timing), String> {
     let command = format!("{} {name} {count} {secs}", if warm { "warm" } else { "run" });
     let line = peer.ask(&command, &["TIMES", "FAIL"], java_timeout(secs))?;
     if let Some(why) = line.strip_prefix("FAIL") {
@@ -178,11 +184,8 @@ fn case_point(c: &Case) -> Point {
     let dec: Vec<f64> = c.rounds.iter().flat_map(|(_, d)| d.iter().copied()).collect();
     let mut p = rounds::point(c.count as f64, &enc, f64::NAN, f64::NAN);
     let d = Summary::of_us(dec);
-    let sums: Vec<f64> = c
-        .rounds
-        .iter()
-        .map(|(e, d)| Summary::of_us(e.clone()).median + Summary::of_us(d.clone()).median)
-        .collect();
+    let sums: Vec<f64> =
+        c.rounds.iter().map(|(e, d)| Summary::of_us(e.clone()).median + Summary::of_us(d.clone()).median).collect();
     let (lo, hi) = hessian_bench::negotiation::min_max(&sums);
     let whole = p.time_us.median + d.median;
     if !sums.is_empty() && whole > 0.0 {
@@ -208,7 +211,9 @@ fn measure_rows(opts: &Options, pb: &ProgressBar) -> Vec<Series> {
         let row = rows.len();
         for (count, case) in COUNTS.into_iter().zip(made) {
             match case {
-                Ok((run, bytes)) => cases.push(Case { row, count, runner: Runner::Rust(run), bytes, rounds: Vec::new() }),
+                Ok((run, bytes)) => {
+                    cases.push(Case { row, count, runner: Runner::Rust(run), bytes, rounds: Vec::new() })
+                }
                 Err(e) => s.fail(format!("{count} instances: {e}")),
             }
         }

@@ -172,11 +172,13 @@ mod tests {
 
     #[test]
     fn http1_messages_one_by_one() {
-        let requests = b"POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi";
+        let requests =
+            b"POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi";
         let each = http1_messages(requests, false).unwrap_or_default();
         assert_eq!(each, [(44, 5), (41, 2)]);
         assert_eq!(each.iter().map(|m| m.0).sum::<u64>(), requests.len() as u64);
-        let replies = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n";
+        let replies =
+            b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n";
         let each = http1_messages(replies, true).unwrap_or_default();
         assert_eq!(each, [(25, 0), (replies.len() as u64 - 25, 3)]);
         assert!(http1_messages(b"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nshort", false).is_err());
