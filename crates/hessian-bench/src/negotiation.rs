@@ -1012,8 +1012,9 @@ async fn conversations(url: &str, k: usize, conversations: usize) -> Res<Vec<Raw
     Ok(acc)
 }
 
-/// A sweep's points measured in rounds: each round runs a batch of every point (`batch(i,
-/// round)` measures point `i`: Hessian 2 and 2.1, in that order), the points in the rotating
+/// A sweep's points measured in rounds: an untimed batch of every point first (`round`
+/// `usize::MAX`), then each round runs a batch of every point (`batch(i, round)` measures point
+/// `i`: Hessian 2 and 2.1, in that order), the points in the rotating
 /// order of [`crate::rotation::order`], so that a drift in the machine's load does not fall on
 /// one value of the factor; a point's rows add up its rounds (their block medians are the
 /// rounds' medians).
@@ -1024,6 +1025,11 @@ fn sweep_rounds(
 ) -> Res<Vec<Point>> {
     let pair = "Rust → Rust";
     let mut acc: Vec<Vec<Raw>> = points.iter().map(|_| vec![Raw::default(), Raw::default()]).collect();
+    // an untimed batch of every point first (as experiment 2's pre-warm), so that the first
+    // round does not also measure what came before the sweep
+    for (i, (label, _)) in points.iter().enumerate() {
+        batch(i, usize::MAX).map_err(|e| format!("at {label}, pre-warm: {e}"))?;
+    }
     for round in 0..rounds.max(1) {
         for i in crate::rotation::order(points.len(), round) {
             let raws = batch(i, round).map_err(|e| format!("at {}, round {}: {e}", points[i].0, round + 1))?;
