@@ -179,17 +179,19 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`), one connection per \
              call in flight, the client on a two-thread runtime, against the Rust demo server and Java's (Caucho's \
              skeleton behind the JDK's HTTP server; `NegotiatingServer` for 2.1), **in rounds**: every row first \
-             makes {} warm-up calls at 16 in flight (its servers' JIT), then {} rounds each run a batch of every row \
+             makes {} warm-up calls and then calls for {} s at 16 in flight (its servers' JIT), then {} rounds each run \
+             a batch of every row \
              at every number of calls in flight (a new client: {} warm-up calls, at least one per connection, then \
-             {} measured; {} measured in all per point), the batches in an order that rotates each round and runs \
+             measured calls for {} s; {} s in all per point), the batches in an order that rotates each round and runs \
              backwards every other round. A point's calls per second is the median of its rounds' rates, with the \
              slowest and fastest round in brackets (⚠ when they spread more than {:.0} % of the median); its latencies \
              are over all its measured calls. In each batch one typed reply is checked first, then only the statuses.",
-            load_counts(opts.mode).0,
+            load_warmup(opts.mode),
+            load_prewarm_secs(opts.mode),
             load_rounds(opts.mode),
             load_batch(opts.mode, 1).0,
-            load_batch(opts.mode, 1).1,
-            load_batch(opts.mode, 1).1 * load_rounds(opts.mode),
+            load_batch_secs(opts.mode),
+            load_batch_secs(opts.mode) * load_rounds(opts.mode) as f64,
             100.0 * crate::seed::rounds::FLAG,
         ),
         figures,
@@ -385,13 +387,34 @@ fn outcome_findings(o: &Outcome) -> Vec<String> {
     out
 }
 
-/// Warm-up and measured calls per point of the load figure in `mode` (in all: the rounds share
-/// the measured calls, and each round's batch makes its share of the warm-up calls first).
-fn load_counts(mode: Mode) -> (u64, u64) {
+/// Warm-up calls per row of the load figure in `mode`, before the rounds (each round's batch
+/// then makes its share of them first).
+fn load_warmup(mode: Mode) -> u64 {
     match mode {
-        Mode::Tiny => (4, 20),
-        Mode::Quick => (200, 2000),
-        Mode::Full => (2000, 20_000),
+        Mode::Tiny => 4,
+        Mode::Quick => 200,
+        Mode::Full => 2000,
+    }
+}
+
+/// Seconds of calls at 16 in flight after a row's warm-up calls, before the rounds: the Java
+/// servers' JIT needs seconds (200 calls took 40 ms), as experiment 2's pre-warm found.
+fn load_prewarm_secs(mode: Mode) -> f64 {
+    match mode {
+        Mode::Tiny => 0.05,
+        Mode::Quick => 1.5,
+        Mode::Full => 5.0,
+    }
+}
+
+/// Seconds of measured calls per batch of the load figure in `mode`: a batch runs for a time,
+/// not a number of calls, so that a fast row's batch is not over in a few milliseconds, where
+/// one scheduling hiccup halves its rate (400 calls of the Rust server at 1 in flight took 13 ms).
+fn load_batch_secs(mode: Mode) -> f64 {
+    match mode {
+        Mode::Tiny => 0.02,
+        Mode::Quick => 0.2,
+        Mode::Full => 1.0,
     }
 }
 
@@ -406,11 +429,10 @@ fn load_rounds(mode: Mode) -> u64 {
 }
 
 /// One batch of the load figure at `c` calls in flight in `mode`: its warm-up calls (at least
-/// one per connection) and its measured calls.
-fn load_batch(mode: Mode, c: usize) -> (u64, u64) {
-    let (warmup, calls) = load_counts(mode);
-    let r = load_rounds(mode);
-    ((warmup / r).max(c as u64), calls.div_ceil(r))
+/// one per connection) and how long its measured calls run.
+fn load_batch(mode: Mode, c: usize) -> (u64, hessian_rpc::load::Limit) {
+    let warmup = (load_warmup(mode) / load_rounds(mode)).max(c as u64);
+    (warmup, hessian_rpc::load::Limit::Time(std::time::Duration::from_secs_f64(load_batch_secs(mode))))
 }
 
 /// Where a row of the load figure calls: the URL, the dialect and whether with type maps.
@@ -485,7 +507,7 @@ fn load_figure(
     // drift in the machine's load (a JVM compiling in the background) falls on every row alike;
     // first, every row warms up (its servers' JIT) at 16 in flight
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
-    let run = |target: &Target, c: usize, counts: (u64, u64)| -> Result<Batch, String> {
+    let run = |target: &Target, c: usize, counts: (u64, hessian_rpc::load::Limit)| -> Result<Batch, String> {
         let (url, dialect, type_maps) = target;
         match &rt {
             Ok(rt) => load_batch_run(rt, url, *dialect, *type_maps, c, counts),
@@ -494,7 +516,8 @@ fn load_figure(
     };
     for (s, target) in &mut rows {
         let Some(t) = target.as_ref() else { continue };
-        if let Err(e) = run(t, 16, (load_counts(mode).0, 0)) {
+        let prewarm = std::time::Duration::from_secs_f64(load_prewarm_secs(mode));
+        if let Err(e) = run(t, 16, (load_warmup(mode), hessian_rpc::load::Limit::Time(prewarm))) {
             s.fail(format!("warm-up: {e}"));
             *target = None;
         }
@@ -699,14 +722,14 @@ struct Batch {
 }
 
 /// One batch of a row of the load figure: a checked call, then the run at `c` calls in flight
-/// (a new client: `warmup` calls, then `calls` measured).
+/// (a new client: `warmup` calls, then measured calls until `limit`).
 fn load_batch_run(
     rt: &tokio::runtime::Runtime,
     url: &str,
     dialect: hessian_rpc::Dialect,
     type_maps: bool,
     c: usize,
-    (warmup, calls): (u64, u64),
+    (warmup, limit): (u64, hessian_rpc::load::Limit),
 ) -> Result<Batch, String> {
     use hessian_testkit::structs::w2;
     let request = hessian::serde::to_value(&w2::request()).map_err(|e| e.to_string())?;
@@ -717,7 +740,6 @@ fn load_batch_run(
     let typed =
         rt.block_on(proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),))).map_err(|e| e.to_string())?;
     crate::seed::exp2::check_order(&typed, &w2::reply())?;
-    let limit = hessian_rpc::load::Limit::Calls(calls.max(1));
     let r = rt.block_on(hessian_rpc::load::run(&client, &proxy, &call, c, warmup, limit));
     if r.errors + r.faults > 0 || r.calls == 0 {
         return Err(format!(
@@ -793,9 +815,9 @@ mod tests {
         for mode in [Mode::Tiny, Mode::Quick, Mode::Full] {
             // the load figure: several rounds, each batch at least one call per connection
             assert!(load_rounds(mode) >= 2, "{mode:?}");
+            assert!(load_batch_secs(mode) > 0.0, "{mode:?}");
             for c in IN_FLIGHT {
-                let (warmup, calls) = load_batch(mode, c);
-                assert!(warmup >= c as u64 && calls >= 1, "{mode:?} {c}");
+                assert!(load_batch(mode, c).0 >= c as u64, "{mode:?} {c}");
             }
             // the sweeps: several rounds, each with its share of the calls
             let c = config(mode, false).unwrap_or_else(|e| panic!("{e}"));
