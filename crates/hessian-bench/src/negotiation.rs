@@ -20,21 +20,25 @@
 //! run with the full JIT (`TIMING_JVM_OPTS`). Every reply is checked (the W2 server checks the
 //! request too).
 //!
-//! In every pairing, Hessian 2 and 2.1 are measured interleaved: one client process (this one
-//! for a Rust client, `NegotiationBench pair` for Java) holds two new clients, Hessian 2 (type
-//! maps off) calling the plain server and 2.1 calling the negotiating one (the Rust demo server
-//! is both; against Java, `RpcJavaServer` and `NegotiatingServer`, both running, or
-//! `NegotiatingServer` for both with `--plain-java-server negotiating`). After each client's first
-//! call (for 2.1 the plain call that establishes the maps, shown apart) come warm-up rounds (at
-//! least `--warmup`, and with a Java client at least `--java-warmup` seconds), then the measured
-//! rounds: one call of each client per round, which one first alternating, so that a drift in the
-//! machine's load falls on both alike. Against a Java server, the Hessian 1 row is measured after
-//! the pairing (so that both Java servers come to the pair equally warm), and shown first. The
-//! 2.1 row carries the paired comparison ([`Paired`]):
-//! the ratio of the medians, the same ratio in each of [`BLOCKS`] consecutive blocks of rounds
-//! (its spread), and the median of the per-round ratios and differences. Hessian 1 runs alone, a
-//! new client with warm-up calls, then the measured calls. Bytes are HTTP bodies, as each client
-//! counts them (a resent call counts both attempts).
+//! In every pairing, Hessian 1, 2 and 2.1 are measured interleaved: one client process (this one
+//! for a Rust client, `NegotiationBench pair` for Java) holds three new clients, Hessian 2 (type
+//! maps off) calling the plain server, 2.1 calling the negotiating one and Hessian 1 calling a
+//! plain server (the Rust demo server is all three; against Java, `RpcJavaServer` and
+//! `NegotiatingServer`, or `NegotiatingServer` for the plain calls with `--plain-java-server
+//! negotiating`, and Hessian 1 on a skeleton of its own, so that each Java server's JIT sees one
+//! protocol). After each client's first call (for 2.1 the plain call that establishes the maps,
+//! shown apart) come warm-up rounds (at least `--warmup`, and with a Java client at least
+//! `--java-warmup` seconds), then the measured rounds: one call of each client per round, in the
+//! rotating order of [`crate::rotation::order`] (with two clients, which one first alternates),
+//! so that a drift in the machine's load falls on all alike. The 2.1 row carries the paired
+//! comparison with Hessian 2 ([`Paired`]): the ratio of the medians, the same ratio in each of
+//! [`BLOCKS`] consecutive blocks of rounds (its spread), and the median of the per-round ratios
+//! and differences; every row keeps its blocks' medians (`Row::block_medians`). Bytes are HTTP
+//! bodies, as each client counts them (a resent call counts both attempts).
+//!
+//! The sweeps run in rounds (`Config::sweep_rounds`): an untimed batch of every point, then each
+//! round a batch of every point (new clients, a share of the calls), the points in the rotating
+//! order.
 //!
 //! The sweeps use `/echo` (`echo(Object)` answers its argument) with argument graphs made of
 //! `hessian::Value` objects of generated classes, sent by the Rust `Value` client with type maps
