@@ -3,3 +3,4 @@
 
 pub mod negotiation;
 pub mod relay;
+pub mod rotation;

@@ -20,21 +20,25 @@
 //! run with the full JIT (`TIMING_JVM_OPTS`). Every reply is checked (the W2 server checks the
 //! request too).
 //!
-//! In every pairing, Hessian 2 and 2.1 are measured interleaved: one client process (this one
-//! for a Rust client, `NegotiationBench pair` for Java) holds two new clients, Hessian 2 (type
-//! maps off) calling the plain server and 2.1 calling the negotiating one (the Rust demo server
-//! is both; against Java, `RpcJavaServer` and `NegotiatingServer`, both running, or
-//! `NegotiatingServer` for both with `--plain-java-server negotiating`). After each client's first
-//! call (for 2.1 the plain call that establishes the maps, shown apart) come warm-up rounds (at
-//! least `--warmup`, and with a Java client at least `--java-warmup` seconds), then the measured
-//! rounds: one call of each client per round, which one first alternating, so that a drift in the
-//! machine's load falls on both alike. Against a Java server, the Hessian 1 row is measured after
-//! the pairing (so that both Java servers come to the pair equally warm), and shown first. The
-//! 2.1 row carries the paired comparison ([`Paired`]):
-//! the ratio of the medians, the same ratio in each of [`BLOCKS`] consecutive blocks of rounds
-//! (its spread), and the median of the per-round ratios and differences. Hessian 1 runs alone, a
-//! new client with warm-up calls, then the measured calls. Bytes are HTTP bodies, as each client
-//! counts them (a resent call counts both attempts).
+//! In every pairing, Hessian 1, 2 and 2.1 are measured interleaved: one client process (this one
+//! for a Rust client, `NegotiationBench pair` for Java) holds three new clients, Hessian 2 (type
+//! maps off) calling the plain server, 2.1 calling the negotiating one and Hessian 1 calling a
+//! plain server (the Rust demo server is all three; against Java, `RpcJavaServer` and
+//! `NegotiatingServer`, or `NegotiatingServer` for the plain calls with `--plain-java-server
+//! negotiating`, and Hessian 1 on a skeleton of its own, so that each Java server's JIT sees one
+//! protocol). After each client's first call (for 2.1 the plain call that establishes the maps,
+//! shown apart) come warm-up rounds (at least `--warmup`, and with a Java client at least
+//! `--java-warmup` seconds), then the measured rounds: one call of each client per round, in the
+//! rotating order of [`crate::rotation::order`] (with two clients, which one first alternates),
+//! so that a drift in the machine's load falls on all alike. The 2.1 row carries the paired
+//! comparison with Hessian 2 ([`Paired`]): the ratio of the medians, the same ratio in each of
+//! [`BLOCKS`] consecutive blocks of rounds (its spread), and the median of the per-round ratios
+//! and differences; every row keeps its blocks' medians (`Row::block_medians`). Bytes are HTTP
+//! bodies, as each client counts them (a resent call counts both attempts).
+//!
+//! The sweeps run in rounds (`Config::sweep_rounds`): an untimed batch of every point, then each
+//! round a batch of every point (new clients, a share of the calls), the points in the rotating
+//! order.
 //!
 //! The sweeps use `/echo` (`echo(Object)` answers its argument) with argument graphs made of
 //! `hessian::Value` objects of generated classes, sent by the Rust `Value` client with type maps
@@ -85,8 +89,11 @@ pub struct Config {
     pub plain_java_server: PlainJavaServer,
     /// Warm-up and measured calls per sweep point.
     pub sweep_warmup: usize,
-    /// Measured calls per sweep point.
+    /// Measured calls per sweep point (in all: the rounds share them).
     pub sweep_calls: usize,
+    /// Rounds of every sweep: each runs a batch of every point of the sweep, in a rotating
+    /// order, with new clients ([`crate::rotation::order`]).
+    pub sweep_rounds: usize,
     /// Conversations per point of the calls-per-conversation sweep.
     pub conversations: usize,
     /// Whether to run the Java rows (skipped with a note when Java is missing).
@@ -133,6 +140,7 @@ impl Config {
             plain_java_server: PlainJavaServer::Caucho,
             sweep_warmup: 200,
             sweep_calls: 1000,
+            sweep_rounds: 5,
             conversations: 30,
             java: true,
             sweeps: true,
@@ -154,7 +162,8 @@ impl Config {
             java_warmup: Duration::ZERO,
             java_server_warmup: Duration::ZERO,
             sweep_warmup: 3,
-            sweep_calls: 10,
+            sweep_calls: 20,
+            sweep_rounds: 2,
             conversations: 2,
             delays: vec![0, 1],
             rates: vec![10_000_000],
@@ -353,36 +362,42 @@ pub fn min_max(v: &[f64]) -> (f64, f64) {
 }
 
 impl Paired {
-    /// From the round trips of the two clients, round by round.
+    /// From the round trips of the two clients, round by round, the rounds cut into
+    /// [`BLOCKS`] consecutive blocks.
     fn of(h2: &[Duration], h21: &[Duration]) -> Option<Paired> {
-        let us = |d: &Duration| d.as_secs_f64() * 1e6;
-        let mut d: Vec<f64> = h2.iter().zip(h21).map(|(a, b)| us(b) - us(a)).collect();
-        let n = d.len();
+        let us = |t: &[Duration]| t.iter().map(|d| d.as_secs_f64() * 1e6).collect::<Vec<f64>>();
+        let n = h2.len().min(h21.len());
+        Paired::of_us(&us(h2), &us(h21), n.div_ceil(BLOCKS))
+    }
+
+    /// From the round trips (µs) of two clients whose calls alternate, `a[i]` and `b[i]` made
+    /// one after the other (the figures are `b` over `a`: "2.1" is `b`), the pairs cut into
+    /// consecutive blocks of `block` pairs (the seed suite's experiment 2 makes a block of each
+    /// of its rounds). None with fewer than 10 pairs.
+    pub fn of_us(a: &[f64], b: &[f64], block: usize) -> Option<Paired> {
+        let n = a.len().min(b.len());
         if n < 10 {
             return None;
         }
+        let (a, b) = (&a[..n], &b[..n]);
+        let mut d: Vec<f64> = a.iter().zip(b).map(|(a, b)| b - a).collect();
         d.sort_by(f64::total_cmp);
         let half = 0.98 * (n as f64).sqrt();
         let lo = ((n as f64 / 2.0 - half).floor().max(0.0) as usize).min(n - 1);
         let hi = ((n as f64 / 2.0 + half).ceil() as usize).min(n - 1);
         let faster = d.iter().filter(|x| **x < 0.0).count() as f64 / n as f64;
-        let ratio_of = |a: &[Duration], b: &[Duration]| {
-            let m = |t: &[Duration]| median(t.iter().map(us).collect());
-            m(b) / m(a).max(1e-9)
-        };
-        let round_ratio_of =
-            |a: &[Duration], b: &[Duration]| median(a.iter().zip(b).map(|(a, b)| us(b) / us(a).max(1e-9)).collect());
-        let (h2, h21) = (&h2[..n], &h21[..n]);
-        let size = n.div_ceil(BLOCKS);
-        let blocks: Vec<(&[Duration], &[Duration])> = h2.chunks(size).zip(h21.chunks(size)).collect();
+        let ratio_of = |a: &[f64], b: &[f64]| median(b.to_vec()) / median(a.to_vec()).max(1e-9);
+        let round_ratio_of = |a: &[f64], b: &[f64]| median(a.iter().zip(b).map(|(a, b)| b / a.max(1e-9)).collect());
+        let size = block.max(1);
+        let blocks: Vec<(&[f64], &[f64])> = a.chunks(size).zip(b.chunks(size)).collect();
         Some(Paired {
             rounds: n,
             median: d[n / 2],
             low: d[lo],
             high: d[hi],
             faster,
-            ratio: ratio_of(h2, h21),
-            round_ratio: round_ratio_of(h2, h21),
+            ratio: ratio_of(a, b),
+            round_ratio: round_ratio_of(a, b),
             block_ratios: blocks.iter().map(|(a, b)| ratio_of(a, b)).collect(),
             block_round_ratios: blocks.iter().map(|(a, b)| round_ratio_of(a, b)).collect(),
         })
@@ -448,28 +463,88 @@ pub struct Row {
     pub interleaved: bool,
     /// For the 2.1 row of two alternating clients: the paired comparison with its Hessian 2 twin.
     pub paired: Option<Paired>,
+    /// The median round trip (µs) of each block of consecutive measured calls: of each of the
+    /// [`BLOCKS`] blocks of an interleaved row, or of each round of a sweep point measured in
+    /// rounds; empty when not measured so. Their spread is the row's repeatability.
+    pub block_medians: Vec<f64>,
 }
 
-impl Row {
-    /// The row of `times` (the measured calls), from the client's counters before the first
-    /// call, after it, after the warm-up and at the end.
-    fn of(pair: &'static str, proto: Proto, times_: &mut [Duration], [s0, s1, s2, s3]: [ClientStats; 4]) -> Row {
-        let calls = times_.len();
-        Row {
-            pair,
-            protocol: proto.name(),
-            times: times(times_),
-            calls,
-            request: (s3.request_bytes - s2.request_bytes) as f64 / calls.max(1) as f64,
-            reply: (s3.reply_bytes - s2.reply_bytes) as f64 / calls.max(1) as f64,
-            first_request: s1.request_bytes - s0.request_bytes,
-            first_reply: s1.reply_bytes - s0.reply_bytes,
+/// The medians (µs) of `t` cut into consecutive blocks of `size` calls.
+fn block_medians(t: &[Duration], size: usize) -> Vec<f64> {
+    t.chunks(size.max(1)).map(|b| median(b.iter().map(|d| d.as_secs_f64() * 1e6).collect())).collect()
+}
+
+/// One client's measured calls, as they were made (rounds of an interleaved comparison, or the
+/// conversations of the calls-per-conversation sweep), with its byte counts: the raw material
+/// of a [`Row`], which several batches (a sweep point's rounds) add up to.
+#[derive(Clone, Debug, Default)]
+struct Raw {
+    /// Per batch (one, or one per round), the measured round trips in order.
+    batches: Vec<Vec<Duration>>,
+    /// Request and reply body bytes of the first batch's first call.
+    first: (u64, u64),
+    /// Request and reply body bytes of all measured calls.
+    measured: (u64, u64),
+    /// Measured calls (for bytes per call).
+    calls: usize,
+    resends: u64,
+}
+
+impl Raw {
+    /// One batch of measured calls `t`, from the client's counters before the first call, after
+    /// it, after the warm-up and at the end.
+    fn of(t: Vec<Duration>, [s0, s1, s2, s3]: [ClientStats; 4]) -> Raw {
+        Raw {
+            calls: t.len(),
+            batches: vec![t],
+            first: (s1.request_bytes - s0.request_bytes, s1.reply_bytes - s0.reply_bytes),
+            measured: (s3.request_bytes - s2.request_bytes, s3.reply_bytes - s2.reply_bytes),
             resends: s3.resends,
-            interleaved: false,
-            paired: None,
         }
     }
 
+    /// Adds a later batch (the next round of a sweep point).
+    fn add(&mut self, later: Raw) {
+        if self.batches.is_empty() {
+            self.first = later.first;
+        }
+        self.batches.extend(later.batches);
+        self.measured = (self.measured.0 + later.measured.0, self.measured.1 + later.measured.1);
+        self.calls += later.calls;
+        self.resends += later.resends;
+    }
+
+    /// All measured calls, in order.
+    fn all(&self) -> Vec<Duration> {
+        self.batches.iter().flatten().copied().collect()
+    }
+
+    /// The row: block medians per batch when there are several, else per [`BLOCKS`] blocks.
+    fn row(&self, pair: &'static str, proto: Proto, interleaved: bool) -> Row {
+        let mut t = self.all();
+        let blocks = match self.batches.len() {
+            0 | 1 => block_medians(&t, t.len().div_ceil(BLOCKS)),
+            _ => self.batches.iter().flat_map(|b| block_medians(b, b.len())).collect(),
+        };
+        let k = self.calls.max(1) as f64;
+        Row {
+            pair,
+            protocol: proto.name(),
+            times: times(&mut t),
+            calls: self.calls,
+            request: self.measured.0 as f64 / k,
+            reply: self.measured.1 as f64 / k,
+            first_request: self.first.0,
+            first_reply: self.first.1,
+            resends: self.resends,
+            interleaved,
+            paired: None,
+            block_medians: blocks,
+        }
+    }
+}
+
+impl Row {
     fn json(&self) -> Json {
         json!({
             "pair": self.pair, "protocol": self.protocol, "calls": self.calls, "times": self.times.json(),
@@ -588,40 +663,6 @@ fn first_line(child: &mut Child) -> Res<String> {
 // ---------------------------------------------------------------------------------------------
 // W2 from the Rust client
 
-async fn rust_w2(pair: &'static str, url: &str, proto: Proto, warmup: usize, calls: usize) -> Res<Row> {
-    let client = proto.client();
-    let bench = BenchClient::new(client.proxy(url).map_err(|e| e.to_string())?);
-    let request = w2::request();
-    let expected = w2::reply();
-    let call = |i: usize| {
-        let bench = &bench;
-        let order = request.clone();
-        let expected = &expected;
-        async move {
-            let t0 = Instant::now();
-            let got = bench.exchange(order).await;
-            let dt = t0.elapsed();
-            match got {
-                Ok(g) if *g == *expected => Ok(dt),
-                Ok(g) => Err(format!("{pair} {}: call {i}: wrong reply: order {}", proto.name(), g.id)),
-                Err(e) => Err(format!("{pair} {}: call {i}: {e}", proto.name())),
-            }
-        }
-    };
-    let s0 = client.type_map_stats();
-    call(0).await?;
-    let s1 = client.type_map_stats();
-    for i in 1..warmup {
-        call(i).await?;
-    }
-    let s2 = client.type_map_stats();
-    let mut t = Vec::with_capacity(calls);
-    for i in 0..calls {
-        t.push(call(warmup + i).await?);
-    }
-    Ok(Row::of(pair, proto, &mut t, [s0, s1, s2, client.type_map_stats()]))
-}
-
 /// What one measured call is: W2 `exchange` with the typed client, or `echo(arg)` with the
 /// `Value` client; each reply checked.
 #[derive(Clone, Copy)]
@@ -678,57 +719,71 @@ impl<'a> Caller<'a> {
     }
 }
 
-/// Hessian 2 and 2.1 from two new Rust clients whose calls alternate (one of each per round,
-/// which one first alternating too), so that a drift in the machine's load affects both alike:
-/// each client's first call, warm-up rounds until both `warmup` rounds (the first included) and
-/// `min_warmup` have passed, then `calls` measured rounds. The Hessian 2 client calls
-/// `h2_base`, the 2.1 client `h21_base` (the same server, or a plain and a negotiating one).
-async fn pair(
-    pair: &'static str,
-    [h2_base, h21_base]: [&str; 2],
+/// New Rust clients, one per `(base, protocol)`, whose calls interleave: each client's first
+/// call, then warm-up rounds until both `warmup` rounds (the first included) and `min_warmup`
+/// have passed, then `calls` measured rounds; in each round one call of each client, in the
+/// rotating order of [`crate::rotation::order`] (with two clients: which one first alternates),
+/// so that a drift in the machine's load affects all alike. Each client's raw measurements, in
+/// the order given.
+async fn interleave(
+    clients: &[(&str, Proto)],
     work: Work<'_>,
     (warmup, min_warmup): (usize, Duration),
     calls: usize,
-) -> Res<(Row, Row)> {
+) -> Res<Vec<Raw>> {
     let (request, expected) = (w2::request(), w2::reply());
-    let a = Caller::new(h2_base, Proto::H2, work, &request, &expected)?;
-    let b = Caller::new(h21_base, Proto::H21, work, &request, &expected)?;
-    let (a0, b0) = (a.client.type_map_stats(), b.client.type_map_stats());
-    a.call(0).await?;
-    b.call(0).await?;
-    let (a1, b1) = (a.client.type_map_stats(), b.client.type_map_stats());
+    let callers: Vec<Caller> =
+        clients.iter().map(|(base, proto)| Caller::new(base, *proto, work, &request, &expected)).collect::<Res<_>>()?;
+    let s0: Vec<ClientStats> = callers.iter().map(|c| c.client.type_map_stats()).collect();
+    for c in &callers {
+        c.call(0).await?;
+    }
+    let s1: Vec<ClientStats> = callers.iter().map(|c| c.client.type_map_stats()).collect();
     let started = Instant::now();
     let mut rounds = 1;
     while rounds < warmup.max(1) || started.elapsed() < min_warmup {
-        if rounds % 2 == 0 {
-            a.call(rounds).await?;
-            b.call(rounds).await?;
-        } else {
-            b.call(rounds).await?;
-            a.call(rounds).await?;
+        for k in crate::rotation::order(callers.len(), rounds) {
+            callers[k].call(rounds).await?;
         }
         rounds += 1;
     }
     let warmup = rounds;
-    let (a2, b2) = (a.client.type_map_stats(), b.client.type_map_stats());
-    let (mut ta, mut tb) = (Vec::with_capacity(calls), Vec::with_capacity(calls));
+    let s2: Vec<ClientStats> = callers.iter().map(|c| c.client.type_map_stats()).collect();
+    let mut t: Vec<Vec<Duration>> = callers.iter().map(|_| Vec::with_capacity(calls)).collect();
     for i in 0..calls {
-        if i % 2 == 0 {
-            ta.push(a.call(warmup + i).await?);
-            tb.push(b.call(warmup + i).await?);
-        } else {
-            tb.push(b.call(warmup + i).await?);
-            ta.push(a.call(warmup + i).await?);
+        for k in crate::rotation::order(callers.len(), i) {
+            t[k].push(callers[k].call(warmup + i).await?);
         }
     }
-    let paired = Paired::of(&ta, &tb);
-    let row = |c: &Caller, s0: ClientStats, s1: ClientStats, s2: ClientStats, t: &mut Vec<Duration>| Row {
-        interleaved: true,
-        ..Row::of(pair, c.proto, t, [s0, s1, s2, c.client.type_map_stats()])
-    };
-    let mut h21 = row(&b, b0, b1, b2, &mut tb);
-    h21.paired = paired;
-    Ok((row(&a, a0, a1, a2, &mut ta), h21))
+    Ok(t.into_iter()
+        .zip(callers.iter().zip(s0.into_iter().zip(s1).zip(s2)))
+        .map(|(t, (c, ((s0, s1), s2)))| Raw::of(t, [s0, s1, s2, c.client.type_map_stats()]))
+        .collect())
+}
+
+/// The Hessian 2 and 2.1 rows (2.1 with the paired comparison) of two interleaved clients'
+/// measurements, and the Hessian 1 row of a third one's when there is one.
+fn interleaved_rows(pair: &'static str, raws: &[Raw]) -> Res<(Row, Row, Option<Row>)> {
+    let [h2, h21, rest @ ..] = raws else { return Err(format!("{pair}: {} clients measured, not 2 or 3", raws.len())) };
+    let mut b = h21.row(pair, Proto::H21, true);
+    b.paired = Paired::of(&h2.all(), &h21.all());
+    Ok((h2.row(pair, Proto::H2, true), b, rest.first().map(|h1| h1.row(pair, Proto::H1, true))))
+}
+
+/// Hessian 2 and 2.1 (and Hessian 1 when `h1_base` is given) from new Rust clients whose calls
+/// interleave ([`interleave`]): the Hessian 2 client calls `h2_base`, the 2.1 client `h21_base`
+/// (the same server, or a plain and a negotiating one), the Hessian 1 client `h1_base`.
+async fn pair(
+    pair: &'static str,
+    [h2_base, h21_base]: [&str; 2],
+    h1_base: Option<&str>,
+    work: Work<'_>,
+    warm: (usize, Duration),
+    calls: usize,
+) -> Res<(Row, Row, Option<Row>)> {
+    let mut clients = vec![(h2_base, Proto::H2), (h21_base, Proto::H21)];
+    clients.extend(h1_base.map(|b| (b, Proto::H1)));
+    interleaved_rows(pair, &interleave(&clients, work, warm, calls).await?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -782,45 +837,56 @@ fn java_row(stdout: &str, pair: &'static str, proto: Proto) -> Res<Row> {
         resends: val("resends")? as u64,
         interleaved: false,
         paired: None,
+        block_medians: Vec::new(),
     })
 }
 
-/// One Java client's row: `warmup` calls (the first included), then `calls` measured.
-fn java_w2(java: &Java, pair: &'static str, url: &str, proto: Proto, warmup: usize, calls: usize) -> Res<Row> {
-    let stdout = java_bench(java, &[proto.java_mode(), url, &warmup.to_string(), &calls.to_string()])?;
-    java_row(&stdout, pair, proto)
-}
-
-/// Hessian 2 and 2.1 from two Java clients in one JVM whose calls alternate, as [`pair`] does
-/// for Rust (`NegotiationBench pair`): Caucho's `HessianProxyFactory` calling `h2_url`,
-/// `NegotiatingProxyFactory` calling `h21_url`; every round trip comes back and the figures are
-/// computed here, as for the Rust pair.
+/// Hessian 2 and 2.1 (and Hessian 1 with `h1_url`) from Java clients in one JVM whose calls
+/// interleave, as [`pair`] does for Rust (`NegotiationBench pair`): Caucho's
+/// `HessianProxyFactory` calling `h2_url` (and `h1_url`), `NegotiatingProxyFactory` calling
+/// `h21_url`; every round trip comes back and the figures are computed here, as for the Rust
+/// clients.
 fn java_pair(
     java: &Java,
     pair: &'static str,
     [h2_url, h21_url]: [&str; 2],
+    h1_url: Option<&str>,
     (warmup, min_warmup): (usize, Duration),
     calls: usize,
-) -> Res<(Row, Row)> {
+) -> Res<(Row, Row, Option<Row>)> {
     let ms = min_warmup.as_millis().to_string();
-    let stdout = java_bench(java, &["pair", h2_url, h21_url, &warmup.max(1).to_string(), &ms, &calls.to_string()])?;
-    let ns = |mode: &str| -> Res<Vec<Duration>> {
+    let (warmup, n) = (warmup.max(1).to_string(), calls.to_string());
+    let mut args = vec!["pair", h2_url, h21_url, &warmup, &ms, &n];
+    args.extend(h1_url);
+    let stdout = java_bench(java, &args)?;
+    let raw = |proto: Proto| -> Res<Raw> {
+        let mode = proto.java_mode();
         let line = stdout
             .lines()
             .find_map(|l| l.strip_prefix("NS ")?.strip_prefix(mode)?.strip_prefix(' '))
             .ok_or_else(|| format!("no round trips of {mode} in NegotiationBench's output"))?;
-        line.split_whitespace()
+        let t: Vec<Duration> = line
+            .split_whitespace()
             .map(|t| t.parse::<u64>().map(Duration::from_nanos).map_err(|e| format!("NS {mode} {t}: {e}")))
-            .collect()
+            .collect::<Res<_>>()?;
+        if t.len() != calls {
+            return Err(format!("NegotiationBench pair: {} round trips of {mode}, not {calls}", t.len()));
+        }
+        let row = java_row(&stdout, pair, proto)?;
+        let k = row.calls as f64;
+        Ok(Raw {
+            calls: t.len(),
+            batches: vec![t],
+            first: (row.first_request, row.first_reply),
+            measured: ((row.request * k).round() as u64, (row.reply * k).round() as u64),
+            resends: row.resends,
+        })
     };
-    let (mut ta, mut tb) = (ns("h2")?, ns("h21")?);
-    if ta.len() != calls || tb.len() != calls {
-        return Err(format!("NegotiationBench pair: {} and {} round trips, not {calls}", ta.len(), tb.len()));
+    let mut raws = vec![raw(Proto::H2)?, raw(Proto::H21)?];
+    if h1_url.is_some() {
+        raws.push(raw(Proto::H1)?);
     }
-    let paired = Paired::of(&ta, &tb);
-    let a = Row { times: times(&mut ta), interleaved: true, ..java_row(&stdout, pair, Proto::H2)? };
-    let b = Row { times: times(&mut tb), interleaved: true, paired, ..java_row(&stdout, pair, Proto::H21)? };
-    Ok((a, b))
+    interleaved_rows(pair, &raws)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -914,18 +980,14 @@ impl Point {
     }
 }
 
-async fn echo_point(base: &str, label: String, arg: &Value, warmup: usize, calls: usize) -> Res<Point> {
-    let (h2, h21) = pair("Rust → Rust", [base, base], Work::Echo(arg), (warmup, Duration::ZERO), calls).await?;
-    Ok(Point { x: number_of(&label), label, h2, h21 })
-}
-
 /// Conversations of `k` W2 calls, each from a new client (new connection, no maps), Hessian 2
-/// and 2.1 conversations alternating: bytes per call averaged over the conversation, time per
-/// call the conversation's mean.
-async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Point> {
+/// and 2.1 conversations alternating: per protocol, the time per call of each conversation (its
+/// mean) and the bytes of all its calls.
+async fn conversations(url: &str, k: usize, conversations: usize) -> Res<Vec<Raw>> {
     let request = w2::request();
     let expected = w2::reply();
-    let mut acc = [(Vec::new(), 0u64, 0u64, 0u64), (Vec::new(), 0u64, 0u64, 0u64)];
+    let mut acc = vec![Raw::default(), Raw::default()];
+    let mut times = [Vec::new(), Vec::new()];
     for c in 0..conversations {
         for (slot, proto) in [(0, Proto::H2), (1, Proto::H21)] {
             let client = proto.client();
@@ -940,38 +1002,54 @@ async fn conversation_point(url: &str, k: usize, conversations: usize) -> Res<Po
                     return Err(format!("{} conversation {c} call {i}: wrong reply", proto.name()));
                 }
             }
-            let a = &mut acc[slot];
-            a.0.push(t0.elapsed() / k as u32);
+            times[slot].push(t0.elapsed() / k as u32);
             let s = client.type_map_stats();
-            a.1 += s.request_bytes;
-            a.2 += s.reply_bytes;
-            a.3 += s.resends;
+            let a = &mut acc[slot];
+            a.measured = (a.measured.0 + s.request_bytes, a.measured.1 + s.reply_bytes);
+            a.calls += k;
+            a.resends += s.resends;
         }
     }
-    let n = (conversations * k) as f64;
-    let [mut h2, mut h21] = acc;
-    let row = |proto: Proto, a: &mut (Vec<Duration>, u64, u64, u64)| Row {
-        pair: "Rust → Rust",
-        protocol: proto.name(),
-        times: times(&mut a.0),
-        calls: conversations * k,
-        request: a.1 as f64 / n,
-        reply: a.2 as f64 / n,
-        first_request: 0,
-        first_reply: 0,
-        resends: a.3,
-        interleaved: false,
-        paired: None,
-    };
-    Ok(Point { label: k.to_string(), x: k as f64, h2: row(Proto::H2, &mut h2), h21: row(Proto::H21, &mut h21) })
+    for (a, t) in acc.iter_mut().zip(times) {
+        a.batches = vec![t];
+    }
+    Ok(acc)
 }
 
-/// W2 through the delaying proxy.
-async fn linked_point(server: SocketAddr, label: String, link: Link, warmup: usize, calls: usize) -> Res<Point> {
-    let proxy = Relay::start(server, link).map_err(|e| format!("delay proxy: {e}"))?;
-    let base = format!("http://{}", proxy.local_addr());
-    let (h2, h21) = pair("Rust → proxy → Rust", [&base, &base], Work::W2, (warmup, Duration::ZERO), calls).await?;
-    Ok(Point { x: number_of(&label), label, h2, h21 })
+/// A sweep's points measured in rounds: an untimed batch of every point first (`round`
+/// `usize::MAX`), then each round runs a batch of every point (`batch(i, round)` measures point
+/// `i`: Hessian 2 and 2.1, in that order), the points in the rotating
+/// order of [`crate::rotation::order`], so that a drift in the machine's load does not fall on
+/// one value of the factor; a point's rows add up its rounds (their block medians are the
+/// rounds' medians).
+fn sweep_rounds(
+    points: Vec<(String, f64)>,
+    rounds: usize,
+    mut batch: impl FnMut(usize, usize) -> Res<Vec<Raw>>,
+) -> Res<Vec<Point>> {
+    let pair = "Rust → Rust";
+    let mut acc: Vec<Vec<Raw>> = points.iter().map(|_| vec![Raw::default(), Raw::default()]).collect();
+    // an untimed batch of every point first (as experiment 2's pre-warm), so that the first
+    // round does not also measure what came before the sweep
+    for (i, (label, _)) in points.iter().enumerate() {
+        batch(i, usize::MAX).map_err(|e| format!("at {label}, pre-warm: {e}"))?;
+    }
+    for round in 0..rounds.max(1) {
+        for i in crate::rotation::order(points.len(), round) {
+            let raws = batch(i, round).map_err(|e| format!("at {}, round {}: {e}", points[i].0, round + 1))?;
+            for (a, r) in acc[i].iter_mut().zip(raws) {
+                a.add(r);
+            }
+        }
+    }
+    points
+        .into_iter()
+        .zip(acc)
+        .map(|((label, x), raws)| {
+            let (h2, h21, _) = interleaved_rows(pair, &raws)?;
+            Ok(Point { label, x, h2: Row { interleaved: false, ..h2 }, h21: Row { interleaved: false, ..h21 } })
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1118,38 +1196,40 @@ pub fn run(c: &Config) -> Res<Outcome> {
     if let Some(why) = &java_skipped {
         say!("(Java rows skipped: {why})");
     }
-    // Per pairing: Hessian 1 alone, then Hessian 2 and 2.1 interleaved call by call (two
-    // clients, both servers running), so that their ratio is not the machine's drift.
+    // Per pairing: Hessian 1, 2 and 2.1 interleaved call by call (three clients, every server
+    // running), so that their ratios are not the machine's drift.
     let mut rows = Vec::new();
-    rows.push(rt.block_on(rust_w2("Rust → Rust", &rust_bench, Proto::H1, c.warmup, c.calls))?);
+    let mut push = |(h2, h21, h1): (Row, Row, Option<Row>)| {
+        rows.extend(h1);
+        rows.extend([h2, h21]);
+    };
     let base = rust.url("");
-    let (h2, h21) = rt.block_on(pair("Rust → Rust", [&base, &base], Work::W2, (c.warmup, Duration::ZERO), c.calls))?;
-    rows.extend([h2, h21]);
+    let warm = (c.warmup, Duration::ZERO);
+    push(rt.block_on(pair("Rust → Rust", [&base, &base], Some(&base), Work::W2, warm, c.calls))?);
     if let Some(java) = &java {
-        let (plain, negotiating) = match c.remote.as_ref().map(|r| r.java) {
-            Some(Some((plain, negotiating))) => (Server::remote(plain), Server::remote(negotiating)),
+        // Hessian 1 against Java goes to a skeleton of its own (the same class as Hessian 2's),
+        // so that each Java server's JIT sees one protocol, as when Hessian 1 ran alone: with
+        // Hessian 1's calls first on the plain server, that server came to the pair warmer than
+        // NegotiatingServer (Java → Java 2.1 ÷ Hessian 2 at 1.18–1.23, against 0.92–0.96
+        // without, on a loaded 2-core machine). With `remote`, the plain server serves both.
+        let (plain, negotiating, plain_h1) = match c.remote.as_ref().map(|r| r.java) {
+            Some(Some((plain, negotiating))) => (Server::remote(plain), Server::remote(negotiating), None),
             Some(None) => return Err("the Java servers are not running elsewhere".into()),
-            None => (Server::java(java, c.plain_java_server.class())?, Server::java(java, "NegotiatingServer")?),
+            None => (
+                Server::java(java, c.plain_java_server.class())?,
+                Server::java(java, "NegotiatingServer")?,
+                Some(Server::java(java, c.plain_java_server.class())?),
+            ),
         };
-        let java_url = |p: Proto| if p == Proto::H21 { negotiating.url("/bench") } else { plain.url("/bench") };
-        let java_urls = [java_url(Proto::H2), java_url(Proto::H21)];
-        let [h2_url, h21_url] = &java_urls;
-        // Hessian 1 against a Java server runs after the pairing (its row still shown first): run
-        // before it, its 6,000 calls went to the plain server alone, whose JIT then came to the
-        // pair warmer than NegotiatingServer's (Java → Java 2.1 ÷ Hessian 2 at 1.18–1.23 with
-        // those calls first, 0.92–0.96 without, on a loaded 2-core machine)
-        let (h2, h21) = java_pair(java, "Java → Java", [h2_url, h21_url], (c.warmup, c.java_warmup), c.calls)?;
-        rows.push(java_w2(java, "Java → Java", &java_url(Proto::H1), Proto::H1, c.warmup, c.calls)?);
-        rows.extend([h2, h21]);
-        let bases = [plain.url(""), negotiating.url("")];
-        let warm = (c.warmup, c.java_server_warmup);
-        let (h2, h21) = rt.block_on(pair("Rust → Java", [&bases[0], &bases[1]], Work::W2, warm, c.calls))?;
-        rows.push(rt.block_on(rust_w2("Rust → Java", &java_url(Proto::H1), Proto::H1, c.warmup, c.calls))?);
-        rows.extend([h2, h21]);
-        rows.push(java_w2(java, "Java → Rust", &rust_bench, Proto::H1, c.warmup, c.calls)?);
+        let h1 = plain_h1.as_ref().unwrap_or(&plain);
+        let [h2_url, h21_url, h1_url] = [plain.url("/bench"), negotiating.url("/bench"), h1.url("/bench")];
         let warm = (c.warmup, c.java_warmup);
-        let (h2, h21) = java_pair(java, "Java → Rust", [&rust_bench, &rust_bench], warm, c.calls)?;
-        rows.extend([h2, h21]);
+        push(java_pair(java, "Java → Java", [&h2_url, &h21_url], Some(&h1_url), warm, c.calls)?);
+        let bases = [plain.url(""), negotiating.url(""), h1.url("")];
+        let warm = (c.warmup, c.java_server_warmup);
+        push(rt.block_on(pair("Rust → Java", [&bases[0], &bases[1]], Some(&bases[2]), Work::W2, warm, c.calls))?);
+        let warm = (c.warmup, c.java_warmup);
+        push(java_pair(java, "Java → Rust", [&rust_bench, &rust_bench], Some(&rust_bench), warm, c.calls)?);
     }
     say!("## W2 exchange over loopback");
     say!();
@@ -1171,33 +1251,39 @@ pub fn run(c: &Config) -> Res<Outcome> {
         say!("## Sweeps, Rust client → Rust server, Hessian 2 vs 2.1");
         say!();
         say!(
-            "Each point: a new client per protocol, the two clients' calls alternating; {} warm-up then {} measured \
-             calls each (fewer for the large graphs and the slow links, see the calls in the JSON); bytes per measured \
-             call.",
+            "Each point in {} rounds (every round a batch of every point of the sweep, in a rotating order): per \
+             batch a new client per protocol, the two clients' calls alternating; {} warm-up then {} measured calls \
+             each in all (fewer for the large graphs and the slow links, see the calls in the JSON), shared by the \
+             rounds; bytes per measured call.",
+            c.sweep_rounds,
             c.sweep_warmup,
             c.sweep_calls
         );
         say!();
         let base = rust.url("");
         let tiny = c.mode == "tiny";
+        let r = c.sweep_rounds.max(1);
+        // a batch's share of `warmup` and `calls`
+        let share = |warmup: usize, calls: usize| (warmup.div_ceil(r), calls.div_ceil(r));
+        let label = |n: usize| (n.to_string(), n as f64);
+        // a batch of `echo(arg)` calls, Hessian 2 and 2.1 alternating
+        let echo = |arg: &Value, calls: usize| -> Res<Vec<Raw>> {
+            let (warmup, calls) = share(c.sweep_warmup, calls);
+            let clients = [(base.as_str(), Proto::H2), (base.as_str(), Proto::H21)];
+            rt.block_on(interleave(&clients, Work::Echo(arg), (warmup, Duration::ZERO), calls))
+        };
 
-        let mut points = Vec::new();
         let counts: &[usize] = if tiny { &[1, 6, 32] } else { &[1, 2, 4, 6, 8, 16, 32, 64] };
-        for &n in counts {
-            let arg = graph(&classes(n, 0, 4), 1);
-            points.push(rt.block_on(echo_point(&base, n.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
-        }
+        let args: Vec<Value> = counts.iter().map(|&n| graph(&classes(n, 0, 4), 1)).collect();
+        let points = sweep_rounds(counts.iter().map(|&n| label(n)).collect(), r, |i, _| echo(&args[i], c.sweep_calls))?;
         let title =
             "Number of types per call (`echo(list)`: one instance of each class, 4 fields, names of 26 characters)";
         finish("types", title.to_owned(), "types", points);
 
-        let mut points = Vec::new();
         let counts: &[usize] = if tiny { &[1, 16] } else { &[1, 4, 16, 64, 256] };
-        for &n in counts {
-            let arg = graph(&classes(6, 0, 4), n);
-            let calls = (c.sweep_calls * 16 / n.max(16)).max(c.sweep_calls.min(20));
-            points.push(rt.block_on(echo_point(&base, n.to_string(), &arg, c.sweep_warmup, calls))?);
-        }
+        let args: Vec<Value> = counts.iter().map(|&n| graph(&classes(6, 0, 4), n)).collect();
+        let calls = |i: usize| (c.sweep_calls * 16 / counts[i].max(16)).max(c.sweep_calls.min(20));
+        let points = sweep_rounds(counts.iter().map(|&n| label(n)).collect(), r, |i, _| echo(&args[i], calls(i)))?;
         finish(
             "instances",
             "Instances per call (6 classes of 4 fields, `n` instances of each)".to_owned(),
@@ -1205,12 +1291,9 @@ pub fn run(c: &Config) -> Res<Outcome> {
             points,
         );
 
-        let mut points = Vec::new();
         let lens: &[usize] = if tiny { &[26, 128] } else { &[26, 48, 96, 192, 384] };
-        for &len in lens {
-            let arg = graph(&classes(6, len, 4), 1);
-            points.push(rt.block_on(echo_point(&base, len.to_string(), &arg, c.sweep_warmup, c.sweep_calls))?);
-        }
+        let args: Vec<Value> = lens.iter().map(|&len| graph(&classes(6, len, 4), 1)).collect();
+        let points = sweep_rounds(lens.iter().map(|&n| label(n)).collect(), r, |i, _| echo(&args[i], c.sweep_calls))?;
         finish(
             "name_length",
             "Length of type names (6 classes of 4 fields, one instance each; names padded with `.`)".to_owned(),
@@ -1218,12 +1301,12 @@ pub fn run(c: &Config) -> Res<Outcome> {
             points,
         );
 
-        let mut points = Vec::new();
         let ks: &[usize] = if tiny { &[1, 3] } else { &[1, 2, 3, 5, 10, 100] };
-        for &k in ks {
-            let conversations = if k >= 100 { c.conversations.div_ceil(5) } else { c.conversations };
-            points.push(rt.block_on(conversation_point(&rust_bench, k, conversations))?);
-        }
+        let points = sweep_rounds(ks.iter().map(|&k| label(k)).collect(), r, |i, _| {
+            let k = ks[i];
+            let all = if k >= 100 { c.conversations.div_ceil(5) } else { c.conversations };
+            rt.block_on(conversations(&rust_bench, k, all.div_ceil(r)))
+        })?;
         finish(
             "calls_per_conversation",
             format!(
@@ -1236,31 +1319,44 @@ pub fn run(c: &Config) -> Res<Outcome> {
             points,
         );
 
-        let mut points = Vec::new();
-        for &ms in &c.delays {
-            let link = Link { one_way_delay: Duration::from_millis(ms), bytes_per_second: None };
-            let calls = if ms == 0 { c.sweep_calls } else { (c.sweep_calls / (2 * ms as usize)).max(20) };
-            let warmup = c.sweep_warmup.min(calls);
-            points.push(rt.block_on(linked_point(rust.addr, format!("{ms} ms"), link, warmup, calls))?);
-        }
+        // the linked sweeps: one delaying proxy per point, kept for all the rounds
+        let linked = |links: Vec<(String, Link, usize)>| -> Res<Vec<Point>> {
+            let proxies: Vec<Relay> = links
+                .iter()
+                .map(|(_, link, _)| Relay::start(rust.addr, *link).map_err(|e| format!("delay proxy: {e}")))
+                .collect::<Res<_>>()?;
+            let bases: Vec<String> = proxies.iter().map(|p| format!("http://{}", p.local_addr())).collect();
+            let labels = links.iter().map(|(l, _, _)| (l.clone(), number_of(l))).collect();
+            sweep_rounds(labels, r, |i, _| {
+                let calls = links[i].2;
+                let (warmup, calls) = share(c.sweep_warmup.min(calls), calls);
+                let clients = [(bases[i].as_str(), Proto::H2), (bases[i].as_str(), Proto::H21)];
+                rt.block_on(interleave(&clients, Work::W2, (warmup, Duration::ZERO), calls))
+            })
+        };
+        let links = c
+            .delays
+            .iter()
+            .map(|&ms| {
+                let link = Link { one_way_delay: Duration::from_millis(ms), bytes_per_second: None };
+                let calls = if ms == 0 { c.sweep_calls } else { (c.sweep_calls / (2 * ms as usize)).max(20) };
+                (format!("{ms} ms"), link, calls)
+            })
+            .collect();
         finish("latency", "Latency (W2 `exchange` through a delaying TCP proxy in this process, tokio, adding the one-way delay to every \
-             chunk in each direction; 0 ms = the proxy alone)".to_owned(), "one-way delay", points);
+             chunk in each direction; 0 ms = the proxy alone)".to_owned(), "one-way delay", linked(links)?);
 
-        let mut points = Vec::new();
-        for &bits in &c.rates {
-            let link = Link { one_way_delay: Duration::ZERO, bytes_per_second: Some(bits / 8) };
-            let calls = (c.sweep_calls * bits as usize / 100_000_000).max(c.sweep_calls.min(100));
-            let warmup = c.sweep_warmup.min(calls);
-            points.push(rt.block_on(linked_point(
-                rust.addr,
-                format!("{} Mbit/s", bits / 1_000_000),
-                link,
-                warmup,
-                calls,
-            ))?);
-        }
+        let links = c
+            .rates
+            .iter()
+            .map(|&bits| {
+                let link = Link { one_way_delay: Duration::ZERO, bytes_per_second: Some(bits / 8) };
+                let calls = (c.sweep_calls * bits as usize / 100_000_000).max(c.sweep_calls.min(100));
+                (format!("{} Mbit/s", bits / 1_000_000), link, calls)
+            })
+            .collect();
         finish("bandwidth", "Bandwidth (W2 `exchange` through the same proxy limiting each direction to the rate, no added delay; HTTP \
-             headers cross the link too)".to_owned(), "link rate", points);
+             headers cross the link too)".to_owned(), "link rate", linked(links)?);
     }
     drop(rust);
     let load_after = uptime();

@@ -68,6 +68,32 @@ fn tiny_run_writes_a_complete_report() {
         assert!(matches!((r, lo, hi), (Some(r), Some(lo), Some(hi)) if r > 0.0 && lo > 0.0 && lo <= hi), "{s}");
     }
     assert!(report.contains("2.1 ÷ Hessian 2, medians"), "no ratio table in the report");
+    // every W2 row that ran: its bytes on the socket both ways, through the counting relay, more
+    // than its bodies (which the relay's recording confirms), and the spread of its blocks
+    for s in experiments[0]["figures"][0]["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
+        let v = &s["points"][0]["values"];
+        assert!(s["notes"].get("bytes check").is_none(), "{}: {}", s["id"], s["notes"]);
+        for (socket, body) in [("request_socket_bytes", "request_bytes"), ("reply_socket_bytes", "reply_bytes")] {
+            assert!(v[socket].as_f64() > v[body].as_f64() && v[body].as_f64() > Some(0.0), "{}: {v}", s["id"]);
+        }
+        assert_eq!(v["rounds"].as_f64(), Some(5.0), "{}: {v}", s["id"]);
+    }
+    // the sweeps, the load figure and experiment 3 in rounds: every point has its spread
+    for e in &experiments[..] {
+        for f in e["figures"].as_array().into_iter().flatten() {
+            let id = text(f, "id");
+            if !(id.starts_with("exp1-sweep") || id == "exp1-load" || id.starts_with("exp3")) {
+                continue;
+            }
+            for s in f["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
+                for p in s["points"].as_array().into_iter().flatten() {
+                    let v = &p["values"];
+                    assert_eq!(v["rounds"].as_f64(), Some(2.0), "{id} {}: {v}", s["id"]);
+                    assert!(v["round_spread"].as_f64().is_some_and(|x| x >= 0.0), "{id} {}: {v}", s["id"]);
+                }
+            }
+        }
+    }
     let mut java_rows = 0;
     for e in experiments {
         assert!(report.contains(&text(e, "title")), "report lacks experiment {}", text(e, "title"));
@@ -119,7 +145,12 @@ fn tiny_run_writes_a_complete_report() {
     assert!(h2["points"][0]["values"]["reply_bytes"].as_f64().unwrap_or(0.0) > 0.0);
     // experiment 2 runs in rounds: every ok row's W1 and W2 points carry the spread across them,
     // Java rows (one long-lived client each) included, and the report says how repeatable it was
-    for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| text(f, "id") != "exp2-w2-shared") {
+    for fig in exp2["figures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str()))
+    {
         for s in fig["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
             for p in s["points"].as_array().into_iter().flatten() {
                 let v = &p["values"];
@@ -130,10 +161,36 @@ fn tiny_run_writes_a_complete_report() {
         }
     }
     assert!(report.contains("**Repeatability across 2 rounds:**"), "no repeatability sentence");
+    // Rust against Java for one protocol and server: the two clients' W2 calls alternate in
+    // every round; the paired figures are there, with their spread across the rounds
+    let paired = exp2["figures"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["id"] == "exp2-w2-rust-java"))
+        .expect("figure exp2-w2-rust-java");
+    let paired = paired["series"].as_array().expect("series");
+    for id in ["pair-java-hessian2", "pair-java-hessian1", "pair-java-burlap", "pair-java-to-rust"] {
+        let s = paired.iter().find(|s| s["id"] == id).unwrap_or_else(|| panic!("no {id} in {paired:?}"));
+        if s["status"] == "skipped" {
+            continue;
+        }
+        let v = &s["points"][0]["values"];
+        let num = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+        assert_eq!(num("rounds"), 2.0, "{id}: {v}");
+        assert_eq!(num("pairs"), 10.0, "{id}: {v}");
+        assert!(num("ratio_of_medians") > 0.0 && num("rust_median_us") > 0.0 && num("java_median_us") > 0.0, "{v}");
+        assert!(num("block_round_ratio_min") <= num("block_round_ratio_max"), "{id}: {v}");
+        assert!(num("round_spread") >= 0.0, "{id}: {v}");
+    }
+    assert!(report.contains("Java client ÷ Rust client, medians"), "no Rust / Java table in the report");
     // bytes for every row that ran: on the socket both ways (through the counting relay; RMI: its
     // counting sockets), and the bodies wherever there is HTTP, read from the relay's recording,
     // which agrees with what the Rust clients counted themselves
-    for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| text(f, "id") != "exp2-w2-shared") {
+    for fig in exp2["figures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str()))
+    {
         for s in fig["series"].as_array().into_iter().flatten().filter(|s| s["status"] == "ok") {
             let at = format!("{} {}", text(fig, "id"), s["id"]);
             assert!(s["notes"].get("bytes check").is_none(), "{at}: {}", s["notes"]);
@@ -168,7 +225,12 @@ fn tiny_run_writes_a_complete_report() {
     // the AMF3 rows: Rust to Rust, and Py3AMF's client to the Rust gateway (skipped locally
     // without Python), through W1 and W2 like every row (their bytes checked above)
     for id in ["amf", "amf-python"] {
-        for fig in exp2["figures"].as_array().into_iter().flatten().filter(|f| text(f, "id") != "exp2-w2-shared") {
+        for fig in exp2["figures"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| !["exp2-w2-shared", "exp2-w2-rust-java"].contains(&text(f, "id").as_str()))
+        {
             let row = fig["series"].as_array().and_then(|v| v.iter().find(|s| s["id"] == id));
             let row = row.unwrap_or_else(|| panic!("no {id} row in {}", text(fig, "id")));
             let ok = row["status"] == "ok" || (id == "amf-python" && row["status"] == "skipped" && !ci);

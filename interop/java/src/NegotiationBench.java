@@ -25,15 +25,17 @@ import java.util.Arrays;
  * RESULT mode=… calls=… mean_us=… median_us=… p99_us=… min_us=… max_us=… req_bytes=… reply_bytes=…
  * first_req_bytes=… first_reply_bytes=… resends=…  (bytes per measured call, averaged)
  *
- * Interleaved: NegotiationBench pair H2_URL H21_URL WARMUP WARMUP_MS CALLS
+ * Interleaved: NegotiationBench pair H2_URL H21_URL WARMUP WARMUP_MS CALLS [H1_URL]
  * One JVM, two clients: Caucho's HessianProxyFactory (Hessian 2, type maps off) calling H2_URL and
- * NegotiatingProxyFactory (2.1) calling H21_URL. Each client's first call (for 2.1 the plain call
- * that establishes the maps), then warm-up rounds until both WARMUP rounds and WARMUP_MS
- * milliseconds have passed (the JIT of this JVM and of the servers), then CALLS measured rounds;
- * in each round one call of each client, the Hessian 2 call first in even rounds, the 2.1 call
- * first in odd ones, so that a drift in the machine's load falls on both alike. Prints a RESULT
- * line per client (mode=h2, mode=h21, as above, plus warmup_rounds=… warmup_ms=…) and then each
- * client's round trips, round by round, in nanoseconds: "NS h2 t0 t1 …" and "NS h21 t0 t1 …".
+ * NegotiatingProxyFactory (2.1) calling H21_URL, and with H1_URL a third, Caucho's proxy in
+ * Hessian 1 calling H1_URL. Each client's first call (for 2.1 the plain call that establishes the
+ * maps), then warm-up rounds until both WARMUP rounds and WARMUP_MS milliseconds have passed (the
+ * JIT of this JVM and of the servers), then CALLS measured rounds; in each round one call of each
+ * client, in an order that rotates from round to round (order(): with two clients the Hessian 2
+ * call first in even rounds, the 2.1 call first in odd ones), so that a drift in the machine's
+ * load falls on all alike. Prints a RESULT line per client (mode=h2, mode=h21, mode=h1, as above,
+ * plus warmup_rounds=… warmup_ms=…) and then each client's round trips, round by round, in
+ * nanoseconds: "NS h2 t0 t1 …", "NS h21 t0 t1 …" (and "NS h1 …").
  */
 public class NegotiationBench {
   /** Bytes of the current call's request and reply bodies, under Caucho's proxy. */
@@ -168,7 +170,8 @@ public class NegotiationBench {
 
   public static void main(String[] args) throws Exception {
     if (args[0].equals("pair")) {
-      pair(args[1], args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), Integer.parseInt(args[5]));
+      pair(args[1], args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]), Integer.parseInt(args[5]),
+          args.length > 6 ? args[6] : null);
       return;
     }
     String mode = args[0], url = args[1];
@@ -188,38 +191,50 @@ public class NegotiationBench {
     result(mode, t, req, rep, firstReq, firstRep, b.resends(), "");
   }
 
+  /**
+   * The order of k clients in round r (as the Rust side's hessian_bench::rotation::order): round r
+   * starts with client r mod k and goes forward in even rounds, backward in odd ones; with two
+   * clients, which one goes first alternates.
+   */
+  static int[] order(int k, long r) {
+    int[] o = new int[k];
+    int start = (int) (r % k);
+    for (int j = 0; j < k; j++) o[j] = r % 2 == 0 ? (start + j) % k : (start + k - j) % k;
+    return o;
+  }
+
   /** The interleaved mode (see the class comment). */
-  static void pair(String h2Url, String h21Url, int warmup, long warmupMs, int calls) throws Exception {
-    Bench[] b = {new Bench("h2", h2Url), new Bench("h21", h21Url)};
-    long[][] t = new long[2][calls];
-    long[] req = new long[2], rep = new long[2], firstReq = new long[2], firstRep = new long[2];
-    for (int k = 0; k < 2; k++) {
-      b[k].call(0);
-      firstReq[k] = b[k].req;
-      firstRep[k] = b[k].rep;
+  static void pair(String h2Url, String h21Url, int warmup, long warmupMs, int calls, String h1Url) throws Exception {
+    Bench[] b = h1Url == null
+        ? new Bench[] {new Bench("h2", h2Url), new Bench("h21", h21Url)}
+        : new Bench[] {new Bench("h2", h2Url), new Bench("h21", h21Url), new Bench("h1", h1Url)};
+    int k = b.length;
+    long[][] t = new long[k][calls];
+    long[] req = new long[k], rep = new long[k], firstReq = new long[k], firstRep = new long[k];
+    for (int c = 0; c < k; c++) {
+      b[c].call(0);
+      firstReq[c] = b[c].req;
+      firstRep[c] = b[c].rep;
     }
     long start = System.nanoTime();
     long rounds = 1;
     for (; rounds < warmup || (System.nanoTime() - start) / 1_000_000 < warmupMs; rounds++) {
-      int first = (int) (rounds % 2);
-      b[first].call(rounds);
-      b[1 - first].call(rounds);
+      for (int c : order(k, rounds)) b[c].call(rounds);
     }
     long warmedMs = (System.nanoTime() - start) / 1_000_000;
     for (int i = 0; i < calls; i++) {
-      int first = i % 2;
-      for (int k : new int[] {first, 1 - first}) {
-        t[k][i] = b[k].call(rounds + i);
-        req[k] += b[k].req;
-        rep[k] += b[k].rep;
+      for (int c : order(k, i)) {
+        t[c][i] = b[c].call(rounds + i);
+        req[c] += b[c].req;
+        rep[c] += b[c].rep;
       }
     }
     String extra = " warmup_rounds=" + rounds + " warmup_ms=" + warmedMs;
-    for (int k = 0; k < 2; k++)
-      result(b[k].mode, t[k], req[k], rep[k], firstReq[k], firstRep[k], b[k].resends(), extra);
-    for (int k = 0; k < 2; k++) {
-      StringBuilder line = new StringBuilder("NS ").append(b[k].mode);
-      for (long x : t[k]) line.append(' ').append(x);
+    for (int c = 0; c < k; c++)
+      result(b[c].mode, t[c], req[c], rep[c], firstReq[c], firstRep[c], b[c].resends(), extra);
+    for (int c = 0; c < k; c++) {
+      StringBuilder line = new StringBuilder("NS ").append(b[c].mode);
+      for (long x : t[c]) line.append(' ').append(x);
       System.out.println(line);
     }
     System.out.flush();

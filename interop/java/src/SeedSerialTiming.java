@@ -17,14 +17,14 @@ import java.util.function.IntFunction;
  * (seed.serial.Money extending ValueObject, EfficientMoney and ReallyEfficientMoney as
  * Externalizable) and through Caucho's Hessian2Output (the W3 class Money, remote name "Money").
  *
- * <pre>SeedSerialTiming WARMUP_S MEASURE_S</pre>
+ * <pre>SeedSerialTiming serve</pre>
  *
- * Every case is warmed up for WARMUP_S seconds before any is measured (so the JIT's profiles have
- * settled), then timed for MEASURE_S seconds; a sample times BATCH messages back to back (BATCH
- * > 1 for the single instance). A message is written with a new stream object on a reset buffer
- * and read with a new input stream, as a sender and a receiver do. Decoded values are checked
- * against the originals outside the timed window. Prints one line per case:
- * <pre>CASE name count bytes=.. enc_median_us=.. enc_p99_us=.. enc_min_us=.. enc_max_us=.. dec_... samples=..</pre>
+ * One JVM for the whole experiment, driven by commands on stdin (see main): the suite warms every
+ * case first (so the JIT's profiles have settled), then times every case in rounds, the cases in
+ * a rotating order. A sample times BATCH messages back to back (BATCH > 1 for the single
+ * instance). A message is written with a new stream object on a reset buffer and read with a new
+ * input stream, as a sender and a receiver do. Decoded values are checked against the originals
+ * outside the timed window.
  */
 public final class SeedSerialTiming {
   private SeedSerialTiming() {}
@@ -119,16 +119,30 @@ public final class SeedSerialTiming {
     }
   }
 
-  static String stats(String prefix, double[] s) {
-    Arrays.sort(s);
-    int n = s.length;
-    int rank = Math.max(1, Math.min(n, (int) Math.ceil(n * 0.99))) - 1;
-    return String.format(Locale.ROOT, "%s_median_us=%.4f %s_p99_us=%.4f %s_min_us=%.4f %s_max_us=%.4f", prefix,
-        s[n / 2], prefix, s[rank], prefix, s[0], prefix, s[n - 1]);
+  static String join(double[] s) {
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length; i++) {
+      if (i > 0) b.append(',');
+      b.append(String.format(Locale.ROOT, "%.4f", s[i]));
+    }
+    return b.toString();
   }
 
+  /**
+   * The command mode (the suite's experiment 3 runs one JVM for the whole experiment, its cases in
+   * rounds): one command per line on stdin, one answer line each, until EOF.
+   * <pre>
+   * warm NAME COUNT SECONDS  encode, then decode, SECONDS/2 each, untimed  -> TIMES
+   * run NAME COUNT SECONDS   encode, then decode, SECONDS/2 each, timed, the value checked after
+   *                          -> TIMES bytes=B enc=us,us,... dec=us,us,...  (µs per message per sample)
+   * </pre>
+   * A command that fails answers "FAIL why"; an unknown case "FAIL no case NAME COUNT".
+   */
   public static void main(String[] args) throws Exception {
-    double warm = Double.parseDouble(args[0]), measure = Double.parseDouble(args[1]);
+    if (args.length != 1 || !args[0].equals("serve")) {
+      System.err.println("usage: SeedSerialTiming serve");
+      System.exit(2);
+    }
     List<Case> cases = new ArrayList<>();
     for (int count : new int[] {1, 10000}) {
       cases.add(new Case("jos-money", count, JOS, seed.serial.Money::new));
@@ -136,16 +150,28 @@ public final class SeedSerialTiming {
       cases.add(new Case("jos-really-efficient", count, JOS, seed.serial.ReallyEfficientMoney::new));
       cases.add(new Case("hessian2", count, HESSIAN2, Money::new));
     }
-    for (Case c : cases) {
-      c.run(true, warm / 2);
-      c.run(false, warm / 2);
+    java.io.BufferedReader in =
+        new java.io.BufferedReader(new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+    String line;
+    while ((line = in.readLine()) != null) {
+      String[] f = line.trim().split("\\s+");
+      String answer;
+      try {
+        if (f.length != 4 || !(f[0].equals("warm") || f[0].equals("run")))
+          throw new IllegalArgumentException("unknown command: " + line);
+        Case c = null;
+        for (Case k : cases)
+          if (k.name.equals(f[1]) && k.count == Integer.parseInt(f[2])) c = k;
+        if (c == null) throw new IllegalArgumentException("no case " + f[1] + " " + f[2]);
+        double secs = Double.parseDouble(f[3]);
+        double[] e = c.run(true, secs / 2), d = c.run(false, secs / 2);
+        c.check();
+        answer = f[0].equals("warm") ? "TIMES" : "TIMES bytes=" + c.bytes.length + " enc=" + join(e) + " dec=" + join(d);
+      } catch (Exception e) {
+        answer = "FAIL " + String.valueOf(e).replace('\n', ' ');
+      }
+      System.out.println(answer);
+      System.out.flush();
     }
-    for (Case c : cases) {
-      double[] e = c.run(true, measure / 2), d = c.run(false, measure / 2);
-      c.check();
-      System.out.println("CASE " + c.name + " " + c.count + " bytes=" + c.bytes.length + " " + stats("enc", e) + " "
-          + stats("dec", d) + " samples=" + e.length);
-    }
-    System.out.flush();
   }
 }

@@ -54,6 +54,7 @@ fn config(mode: Mode, java: bool) -> Result<Config, String> {
         c.mode = "full";
         c.sweep_calls = 5000;
         c.sweep_warmup = 1000;
+        c.sweep_rounds = 10;
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the suite's executable: {e}"))?;
     // one thread: both clients of a pair served alike (see `negotiation::Config::rust_server`)
@@ -83,6 +84,17 @@ fn point(x: f64, r: &Row) -> Point {
     values.insert("first_call_request_bytes".into(), r.first_request as f64);
     values.insert("first_call_reply_bytes".into(), r.first_reply as f64);
     values.insert("resends".into(), r.resends as f64);
+    // the spread of the row's block medians (the blocks of an interleaved row, the rounds of a
+    // sweep point): its repeatability, flagged above `rounds::FLAG` as experiment 2's rounds
+    let (lo, hi) = negotiation::min_max(&r.block_medians);
+    if !r.block_medians.is_empty() {
+        values.insert("rounds".into(), r.block_medians.len() as f64);
+        values.insert("round_median_min".into(), lo);
+        values.insert("round_median_max".into(), hi);
+        if t.median > 0.0 {
+            values.insert("round_spread".into(), (hi - lo) / t.median);
+        }
+    }
     Point { x, time_us, values }
 }
 
@@ -110,6 +122,8 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let (java_warmup, server_warmup) = config(opts.mode, false)
         .map(|c| (c.java_warmup.as_secs_f64(), c.java_server_warmup.as_secs_f64()))
         .unwrap_or_default();
+    let sweep_rounds = config(opts.mode, false).map(|c| c.sweep_rounds).unwrap_or_default();
+    let flag = 100.0 * crate::seed::rounds::FLAG;
     let mut figures = Vec::new();
     let mut findings = Vec::new();
     match outcome {
@@ -126,7 +140,10 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         }
     }
     pb.set_message("W2 under load");
-    let load = load_figure(opts, &wanted, &java);
+    let (load, socket) = load_figure(opts, &wanted, &java);
+    if let Some(w2) = figures.iter_mut().find(|f| f.id == "exp1-w2") {
+        put_socket_bytes(w2, &socket);
+    }
     findings.extend(load_findings(&load));
     figures.push(load);
     Experiment {
@@ -149,17 +166,33 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              alternating, so that a drift in the machine's load falls on both alike. Figure `exp1-w2-ratio` is the \
              2.1 median over the Hessian 2 median of each pairing, with its spread: the same ratio in each of \
              {BLOCKS} consecutive blocks of rounds (min–max), the median of the per-round ratios and of the \
-             per-round differences (95 % confidence interval of the sign test). Hessian 1 runs alone, a new client \
-             ({warmup} warm-up calls, then {measured}). Every reply is checked. Bytes are HTTP bodies as each \
-             client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, alternating) vary one \
-             factor each; latency and bandwidth go through a delaying TCP proxy in the client's process (`tc netem` \
+             per-round differences (95 % confidence interval of the sign test). Hessian 1 is a third client in the \
+             same rounds (one call of each of the three per round, in an order that rotates from round to round and \
+             runs backwards every other round; with a Java server, Hessian 1 calls a skeleton of its own, so that \
+             each Java server's JIT sees one protocol). A W2 row's spread is the lowest and highest median of its \
+             {BLOCKS} blocks of consecutive rounds (⚠ above {flag:.0} % of its median). Every reply is checked. \
+             Bytes are HTTP bodies as each client counts them. The sweeps (Rust to Rust, Hessian 2 against 2.1, \
+             alternating) vary one factor each, **in rounds**: {sweep_rounds} rounds, each running a batch of \
+             every point of the sweep (new clients, their share of the warm-up and measured calls) in a rotating \
+             order, the spread being the lowest and highest round median (⚠ above {flag:.0} %); latency and bandwidth go through a delaying TCP proxy in the client's process (`tc netem` \
              is not available here). Rerun alone: `target/release/negotiation_bench` (see `BENCHMARKS.md`). \
-             Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`) making {} calls \
-             after {} warm-up calls at each number of calls in flight (one connection each, the client on a two-thread \
-             runtime), against the Rust demo server and Java's (Caucho's skeleton behind the JDK's HTTP server; \
-             `NegotiatingServer` for 2.1), point by point with every row in turn (the order rotating); at each point one typed reply is checked first, then only the statuses.",
-            load_counts(opts.mode).1,
-            load_counts(opts.mode).0
+             Figure `exp1-load` is W2 under load: `hessian load`'s engine (`hessian_rpc::load`), one connection per \
+             call in flight, the client on a two-thread runtime, against the Rust demo server and Java's (Caucho's \
+             skeleton behind the JDK's HTTP server; `NegotiatingServer` for 2.1), **in rounds**: every row first \
+             makes {} warm-up calls and then calls for {} s at 16 in flight (its servers' JIT), then {} rounds each run \
+             a batch of every row \
+             at every number of calls in flight (a new client: {} warm-up calls, at least one per connection, then \
+             measured calls for {} s; {} s in all per point), the batches in an order that rotates each round and runs \
+             backwards every other round. A point's calls per second is the median of its rounds' rates, with the \
+             slowest and fastest round in brackets (⚠ when they spread more than {:.0} % of the median); its latencies \
+             are over all its measured calls. In each batch one typed reply is checked first, then only the statuses.",
+            load_warmup(opts.mode),
+            load_prewarm_secs(opts.mode),
+            load_rounds(opts.mode),
+            load_batch(opts.mode, 1).0,
+            load_batch_secs(opts.mode),
+            load_batch_secs(opts.mode) * load_rounds(opts.mode) as f64,
+            100.0 * crate::seed::rounds::FLAG,
         ),
         figures,
         findings,
@@ -204,28 +237,11 @@ fn ratio_figure(o: &Outcome, java: &Result<hessian_testkit::java::Java, (bool, S
         };
         let t = &h21.times;
         let time_us = Summary { n: h21.calls, mean: t.mean, median: t.median, p99: t.p99, min: t.min, max: t.max };
-        let (lo, hi) = p.block_range();
-        let (rlo, rhi) = p.block_round_range();
-        let mut values = BTreeMap::new();
-        for (k, v) in [
-            ("ratio_of_medians", p.ratio),
-            ("block_ratio_min", lo),
-            ("block_ratio_max", hi),
-            ("median_of_round_ratios", p.round_ratio),
-            ("block_round_ratio_min", rlo),
-            ("block_round_ratio_max", rhi),
-            ("median_difference_us", p.median),
-            ("ci95_low_us", p.low),
-            ("ci95_high_us", p.high),
-            ("share_of_rounds_21_faster", p.faster),
-            ("rounds", p.rounds as f64),
-            ("hessian2_median_us", h2.times.median),
-            ("hessian21_median_us", h21.times.median),
-        ] {
-            values.insert(k.to_owned(), v);
-        }
-        let blocks: Vec<String> = p.block_ratios.iter().map(|r| format!("{r:.3}")).collect();
-        s.notes.insert("block ratios, in order".into(), blocks.join(", "));
+        let mut values = crate::seed::rounds::paired_values(p, "share_of_rounds_21_faster");
+        values.remove("pairs");
+        values.insert("hessian2_median_us".into(), h2.times.median);
+        values.insert("hessian21_median_us".into(), h21.times.median);
+        s.notes.insert("block ratios, in order".into(), crate::seed::rounds::block_note(p));
         s.points.push(Point { x: 0.0, time_us, values });
         series.push(s);
     }
@@ -259,7 +275,9 @@ fn outcome_figures(
             if r.interleaved {
                 s.notes.insert(
                     "measured".into(),
-                    "interleaved call by call with the other protocol's client (figure exp1-w2-ratio)".into(),
+                    "interleaved call by call with the other two protocols' clients (Hessian 2 against 2.1: figure \
+                     exp1-w2-ratio)"
+                        .into(),
                 );
             }
             if r.protocol == "Hessian 2.1" {
@@ -369,13 +387,52 @@ fn outcome_findings(o: &Outcome) -> Vec<String> {
     out
 }
 
-/// Warm-up and measured calls per point of the load figure in `mode`.
-fn load_counts(mode: Mode) -> (u64, u64) {
+/// Warm-up calls per row of the load figure in `mode`, before the rounds (each round's batch
+/// then makes its share of them first).
+fn load_warmup(mode: Mode) -> u64 {
     match mode {
-        Mode::Tiny => (4, 20),
-        Mode::Quick => (200, 2000),
-        Mode::Full => (2000, 20_000),
+        Mode::Tiny => 4,
+        Mode::Quick => 200,
+        Mode::Full => 2000,
     }
+}
+
+/// Seconds of calls at 16 in flight after a row's warm-up calls, before the rounds: the Java
+/// servers' JIT needs seconds (200 calls took 40 ms), as experiment 2's pre-warm found.
+fn load_prewarm_secs(mode: Mode) -> f64 {
+    match mode {
+        Mode::Tiny => 0.05,
+        Mode::Quick => 1.5,
+        Mode::Full => 5.0,
+    }
+}
+
+/// Seconds of measured calls per batch of the load figure in `mode`: a batch runs for a time,
+/// not a number of calls, so that a fast row's batch is not over in a few milliseconds, where
+/// one scheduling hiccup halves its rate (400 calls of the Rust server at 1 in flight took 13 ms).
+fn load_batch_secs(mode: Mode) -> f64 {
+    match mode {
+        Mode::Tiny => 0.02,
+        Mode::Quick => 0.2,
+        Mode::Full => 1.0,
+    }
+}
+
+/// Rounds of the load figure in `mode`: each runs a batch of every row at every number of calls
+/// in flight, in a rotating order ([`crate::seed::rounds::order`]).
+fn load_rounds(mode: Mode) -> u64 {
+    match mode {
+        Mode::Tiny => 2,
+        Mode::Quick => 5,
+        Mode::Full => 10,
+    }
+}
+
+/// One batch of the load figure at `c` calls in flight in `mode`: its warm-up calls (at least
+/// one per connection) and how long its measured calls run.
+fn load_batch(mode: Mode, c: usize) -> (u64, hessian_rpc::load::Limit) {
+    let warmup = (load_warmup(mode) / load_rounds(mode)).max(c as u64);
+    (warmup, hessian_rpc::load::Limit::Time(std::time::Duration::from_secs_f64(load_batch_secs(mode))))
 }
 
 /// Where a row of the load figure calls: the URL, the dialect and whether with type maps.
@@ -387,7 +444,11 @@ const IN_FLIGHT: [usize; 4] = [1, 4, 16, 64];
 /// W2 `exchange` under load (`hessian_rpc::load`, the engine of `hessian load`): calls per second
 /// and latency at 1 to 64 calls in flight, Hessian 1, 2 and 2.1, against the Rust and the Java
 /// server.
-fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::java::Java, (bool, String)>) -> Figure {
+fn load_figure(
+    opts: &Options,
+    wanted: &[&str],
+    java: &Result<hessian_testkit::java::Java, (bool, String)>,
+) -> (Figure, SocketBytes) {
     use crate::seed::procs::Server;
     use crate::seed::remote::{backend, Backend};
     use hessian_rpc::Dialect;
@@ -441,30 +502,89 @@ fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::j
             rows.push((s, target));
         }
     }
-    // point by point, every row in turn (the order rotating), so that a drift in the machine's
-    // load (a JVM compiling in the background) does not fall on one row
+    // in rounds: each round runs a batch of every row at every number of calls in flight (a
+    // new client each), the batches in an order that rotates from round to round, so that a
+    // drift in the machine's load (a JVM compiling in the background) falls on every row alike;
+    // first, every row warms up (its servers' JIT) at 16 in flight
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build();
-    for (k, c) in IN_FLIGHT.into_iter().enumerate() {
-        let n = rows.len();
-        for i in (0..n).map(|i| (i + k) % n) {
+    let run = |target: &Target, c: usize, counts: (u64, hessian_rpc::load::Limit)| -> Result<Batch, String> {
+        let (url, dialect, type_maps) = target;
+        match &rt {
+            Ok(rt) => load_batch_run(rt, url, *dialect, *type_maps, c, counts),
+            Err(e) => Err(format!("runtime: {e}")),
+        }
+    };
+    for (s, target) in &mut rows {
+        let Some(t) = target.as_ref() else { continue };
+        let prewarm = std::time::Duration::from_secs_f64(load_prewarm_secs(mode));
+        if let Err(e) = run(t, 16, (load_warmup(mode), hessian_rpc::load::Limit::Time(prewarm))) {
+            s.fail(format!("warm-up: {e}"));
+            *target = None;
+        }
+    }
+    let entries: Vec<(usize, usize)> =
+        (0..rows.len()).flat_map(|i| (0..IN_FLIGHT.len()).map(move |k| (i, k))).collect();
+    // per row and number in flight: per round, the latencies and the rate
+    let mut got: Vec<Vec<Vec<Batch>>> = rows.iter().map(|_| IN_FLIGHT.iter().map(|_| Vec::new()).collect()).collect();
+    for round in 0..load_rounds(mode) as usize {
+        for e in crate::seed::rounds::order(entries.len(), round) {
+            let (i, k) = entries[e];
             let (s, target) = &mut rows[i];
-            let Some((url, dialect, type_maps)) = target.clone() else { continue };
-            let point = match &rt {
-                Ok(rt) => load_point(rt, &url, dialect, type_maps, c, load_counts(mode)),
-                Err(e) => Err(format!("runtime: {e}")),
-            };
-            match point {
-                Ok(p) => s.points.push(p),
+            let Some(t) = target.as_ref() else { continue };
+            let c = IN_FLIGHT[k];
+            match run(t, c, load_batch(mode, c)) {
+                Ok(b) => got[i][k].push(b),
                 Err(e) => {
-                    s.points.clear();
-                    s.fail(e);
+                    s.fail(format!("round {}: {e}", round + 1));
                     *target = None;
                 }
             }
         }
     }
+    for ((s, target), got) in rows.iter_mut().zip(got) {
+        if target.is_some() {
+            s.points = IN_FLIGHT.iter().zip(got).map(|(c, batches)| load_point(*c, batches)).collect();
+        }
+    }
+    // the W2 rows' bytes on the socket, through a counting relay in front of these servers (the
+    // same programs as the W2 rows')
+    let mut bytes = SocketBytes::new();
+    if let Ok(rt) = &rt {
+        let addr = |b: Option<&Result<Backend, String>>| -> Result<std::net::SocketAddr, String> {
+            b.ok_or("no server")?.as_ref().map_err(String::clone)?.socket_addr()
+        };
+        for (id, _, dialect, type_maps) in protocols.iter().filter(|p| wanted.contains(&p.0)) {
+            let java_server = if *type_maps { &java_negotiating } else { &java_plain };
+            for (pair, rust_client, server) in [
+                ("rust-rust", true, addr(Some(&rust))),
+                ("java-rust", false, addr(Some(&rust))),
+                ("rust-java", true, addr(java_server.as_ref())),
+                ("java-java", false, addr(java_server.as_ref())),
+            ] {
+                if pair != "rust-rust" && java.is_err() {
+                    continue;
+                }
+                let count = server.and_then(|server| {
+                    let relay =
+                        hessian_bench::relay::Relay::counting(server).map_err(|e| format!("counting relay: {e}"))?;
+                    relay.record(true);
+                    let url = format!("http://{}/bench", relay.local_addr());
+                    if rust_client {
+                        rust_byte_calls(rt, &url, *dialect, *type_maps)?;
+                    } else {
+                        let j = java.as_ref().map_err(|(_, why)| why.clone())?;
+                        java_byte_calls(j, &url, id)?;
+                    }
+                    // the last bytes (a reply's tail) settle before the recording is read
+                    std::thread::sleep(std::time::Duration::from_millis(25));
+                    socket_per_call(&relay.taps())
+                });
+                bytes.insert(format!("{pair}-{id}"), count);
+            }
+        }
+    }
     let series = rows.into_iter().map(|(s, _)| s).collect();
-    Figure {
+    let figure = Figure {
         id: "exp1-load".into(),
         title: "W2 exchange under load: calls per second against calls in flight".into(),
         kind: "line".into(),
@@ -472,18 +592,145 @@ fn load_figure(opts: &Options, wanted: &[&str], java: &Result<hessian_testkit::j
         y_label: "calls/s".into(),
         chart: Some("exp1-load.svg".into()),
         series,
+    };
+    (figure, bytes)
+}
+
+/// Per W2 row id (`rust-java-hessian2.1`, …): its bytes per call on the socket, or why they
+/// could not be counted.
+type SocketBytes = BTreeMap<String, Result<Wire, String>>;
+
+/// A W2 row's bytes per counted call: on the socket each way (start lines, headers, bodies)
+/// and the bodies, as the relay recorded them.
+#[derive(Clone, Copy, Debug)]
+struct Wire {
+    up: f64,
+    down: f64,
+    body_up: f64,
+    body_down: f64,
+}
+
+/// Uncounted and counted calls of a byte count: the uncounted ones set up the connection (and
+/// Hessian 2.1's type maps).
+const BYTE_CALLS: (usize, usize) = (2, 5);
+
+/// The Rust client's calls of a byte count: every reply checked.
+fn rust_byte_calls(
+    rt: &tokio::runtime::Runtime,
+    url: &str,
+    dialect: hessian_rpc::Dialect,
+    type_maps: bool,
+) -> Result<(), String> {
+    use hessian_testkit::structs::w2;
+    let client = hessian_rpc::Client::builder().dialect(dialect).type_maps(type_maps).build();
+    let bench = hessian_demo::BenchClient::new(client.proxy(url).map_err(|e| e.to_string())?);
+    let expected = w2::reply();
+    rt.block_on(async {
+        for i in 0..BYTE_CALLS.0 + BYTE_CALLS.1 {
+            let got = bench.exchange(w2::request()).await.map_err(|e| format!("byte count, call {i}: {e}"))?;
+            crate::seed::exp2::check_order(&got, &expected).map_err(|e| format!("byte count, call {i}: {e}"))?;
+        }
+        Ok(())
+    })
+}
+
+/// The Java client's calls of a byte count: `NegotiationBench MODE URL WARMUP CALLS`, which
+/// checks every reply (and exits 1 on a wrong one).
+fn java_byte_calls(java: &hessian_testkit::java::Java, url: &str, protocol: &str) -> Result<(), String> {
+    let mode = match protocol {
+        "hessian1" => "h1",
+        "hessian2" => "h2",
+        _ => "h21",
+    };
+    let mut cmd = javapeer::command(java, "NegotiationBench");
+    cmd.args([mode, url, &BYTE_CALLS.0.to_string(), &BYTE_CALLS.1.to_string()]);
+    let out = crate::seed::procs::run_client("NegotiationBench", cmd, std::time::Duration::from_secs(120))?;
+    if !out.lines().any(|l| l.starts_with("RESULT ")) {
+        return Err(format!("NegotiationBench printed no result: {}", out.trim()));
+    }
+    Ok(())
+}
+
+/// Bytes per call of the last [`BYTE_CALLS`]`.1` requests and replies of a relay's recording
+/// (its connections in order): on the socket and the bodies. It must hold every call: a client
+/// that went around the relay fails the count.
+fn socket_per_call(taps: &[hessian_bench::relay::Tap]) -> Result<Wire, String> {
+    use crate::seed::wire::http1_messages;
+    let (mut up, mut down) = (Vec::new(), Vec::new());
+    for t in taps {
+        up.extend(http1_messages(&t.up, false)?);
+        // 1xx replies (a `100 Continue`) are not the calls' replies
+        down.extend(http1_messages(&t.down, true)?.into_iter().filter(|m| m.1 > 0));
+    }
+    let (warm, k) = BYTE_CALLS;
+    if up.len() != warm + k || down.len() != warm + k {
+        return Err(format!("the relay saw {} requests and {} replies for {} calls", up.len(), down.len(), warm + k));
+    }
+    let per = |m: &[(u64, u64)], f: fn(&(u64, u64)) -> u64| m[warm..].iter().map(f).sum::<u64>() as f64 / k as f64;
+    Ok(Wire {
+        up: per(&up, |m| m.0),
+        down: per(&down, |m| m.0),
+        body_up: per(&up, |m| m.1),
+        body_down: per(&down, |m| m.1),
+    })
+}
+
+/// Puts the W2 rows' socket bytes (`request_socket_bytes`, `reply_socket_bytes`) into the
+/// figure's points; a body count that differs from the client's own, or a count that failed,
+/// is noted on the row (a failed count also fails the row).
+fn put_socket_bytes(f: &mut Figure, bytes: &SocketBytes) {
+    for s in &mut f.series {
+        let Some(count) = bytes.get(&s.id) else { continue };
+        match count {
+            Ok(w) => {
+                let Some(p) = s.points.first_mut() else { continue };
+                p.values.insert("request_socket_bytes".into(), w.up);
+                p.values.insert("reply_socket_bytes".into(), w.down);
+                let client = (p.values.get("request_bytes").copied(), p.values.get("reply_bytes").copied());
+                let differs = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() > 0.5);
+                if differs(client.0, w.body_up) || differs(client.1, w.body_down) {
+                    s.notes.insert(
+                        "bytes check".into(),
+                        format!(
+                            "the client counted {:.0} / {:.0} body bytes, the relay's recording {:.0} / {:.0}",
+                            client.0.unwrap_or(f64::NAN),
+                            client.1.unwrap_or(f64::NAN),
+                            w.body_up,
+                            w.body_down
+                        ),
+                    );
+                }
+            }
+            Err(e) => {
+                if s.status == crate::seed::results::Status::Ok {
+                    s.points.clear();
+                    s.fail(format!("byte count: {e}"));
+                }
+            }
+        }
     }
 }
 
-/// One point of a row of the load figure: a checked call, then the run at `c` calls in flight.
-fn load_point(
+/// One batch of the load figure: the latencies of its measured calls and their rate, and the
+/// bytes per call.
+struct Batch {
+    latencies: Vec<std::time::Duration>,
+    rate: f64,
+    request_bytes: f64,
+    reply_bytes: f64,
+    resends: u64,
+}
+
+/// One batch of a row of the load figure: a checked call, then the run at `c` calls in flight
+/// (a new client: `warmup` calls, then measured calls until `limit`).
+fn load_batch_run(
     rt: &tokio::runtime::Runtime,
     url: &str,
     dialect: hessian_rpc::Dialect,
     type_maps: bool,
     c: usize,
-    (warmup, calls): (u64, u64),
-) -> Result<Point, String> {
+    (warmup, limit): (u64, hessian_rpc::load::Limit),
+) -> Result<Batch, String> {
     use hessian_testkit::structs::w2;
     let request = hessian::serde::to_value(&w2::request()).map_err(|e| e.to_string())?;
     let call = hessian_rpc::Call::new("exchange", vec![request]);
@@ -493,8 +740,7 @@ fn load_point(
     let typed =
         rt.block_on(proxy.call_typed::<_, w2::Order>("exchange", (w2::request(),))).map_err(|e| e.to_string())?;
     crate::seed::exp2::check_order(&typed, &w2::reply())?;
-    let r =
-        rt.block_on(hessian_rpc::load::run(&client, &proxy, &call, c, warmup, hessian_rpc::load::Limit::Calls(calls)));
+    let r = rt.block_on(hessian_rpc::load::run(&client, &proxy, &call, c, warmup, limit));
     if r.errors + r.faults > 0 || r.calls == 0 {
         return Err(format!(
             "{} in flight: {} of {} calls failed ({})",
@@ -504,13 +750,38 @@ fn load_point(
             r.first_error.unwrap_or_default()
         ));
     }
-    let time_us = Summary::of(&r.latencies);
+    Ok(Batch {
+        rate: r.rate(),
+        request_bytes: r.request_bytes,
+        reply_bytes: r.reply_bytes,
+        resends: r.resends,
+        latencies: r.latencies,
+    })
+}
+
+/// A point of the load figure from its batches, one per round: the latencies of all measured
+/// calls; calls per second the median of the rounds' rates, with their min–max and spread
+/// ((max − min) ÷ median, flagged above [`crate::seed::rounds::FLAG`]).
+fn load_point(c: usize, batches: Vec<Batch>) -> Point {
+    let mut rates: Vec<f64> = batches.iter().map(|b| b.rate).collect();
+    rates.sort_by(f64::total_cmp);
+    let rate = rates.get(rates.len() / 2).copied().unwrap_or(0.0);
+    let latencies: Vec<std::time::Duration> = batches.iter().flat_map(|b| b.latencies.iter().copied()).collect();
+    let k = batches.len().max(1) as f64;
     let mut values = BTreeMap::new();
-    values.insert("calls_per_second".into(), r.rate());
-    values.insert("request_bytes".into(), r.request_bytes);
-    values.insert("reply_bytes".into(), r.reply_bytes);
-    values.insert("resends".into(), r.resends as f64);
-    Ok(Point { x: c as f64, time_us, values })
+    values.insert("calls_per_second".into(), rate);
+    values.insert("request_bytes".into(), batches.iter().map(|b| b.request_bytes).sum::<f64>() / k);
+    values.insert("reply_bytes".into(), batches.iter().map(|b| b.reply_bytes).sum::<f64>() / k);
+    values.insert("resends".into(), batches.iter().map(|b| b.resends as f64).sum());
+    values.insert("rounds".into(), batches.len() as f64);
+    if let (Some(lo), Some(hi)) = (rates.first(), rates.last()) {
+        values.insert("round_rate_min".into(), *lo);
+        values.insert("round_rate_max".into(), *hi);
+        if rate > 0.0 {
+            values.insert("round_spread".into(), (hi - lo) / rate);
+        }
+    }
+    Point { x: c as f64, time_us: Summary::of(&latencies), values }
 }
 
 fn load_findings(f: &Figure) -> Vec<String> {
@@ -533,4 +804,25 @@ fn load_findings(f: &Figure) -> Vec<String> {
             format!("Under load, {}: {}.", s.label, cells.join(", "))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mode_measures_in_rounds() {
+        for mode in [Mode::Tiny, Mode::Quick, Mode::Full] {
+            // the load figure: several rounds, each batch at least one call per connection
+            assert!(load_rounds(mode) >= 2, "{mode:?}");
+            assert!(load_batch_secs(mode) > 0.0, "{mode:?}");
+            for c in IN_FLIGHT {
+                assert!(load_batch(mode, c).0 >= c as u64, "{mode:?} {c}");
+            }
+            // the sweeps: several rounds, each with its share of the calls
+            let c = config(mode, false).unwrap_or_else(|e| panic!("{e}"));
+            assert!(c.sweep_rounds >= 2 && c.sweep_calls >= c.sweep_rounds, "{mode:?}");
+        }
+        assert_eq!(config(Mode::Full, false).map(|c| c.sweep_rounds).ok(), Some(10));
+    }
 }

@@ -747,6 +747,100 @@ fn put_wire(p: &mut Point, w: Option<Wire>, client: (f64, f64)) -> Option<String
     })
 }
 
+/// The paired comparison of a protocol's Rust and Java clients against one server: a Java
+/// client row (Caucho's proxy, to Caucho's skeleton or to the Rust server) and a second, Rust
+/// client of the same dialect calling that row's server, their W2 calls alternating call by call
+/// within each round (the Rust call first in even rounds, the Java call in odd ones), the pairing
+/// one more entry in the rounds' rotating order.
+struct Pairing {
+    /// The Java client's row (an index into the rows).
+    java_row: usize,
+    series: Series,
+    /// The Rust client, while the pairing is live.
+    rust: Option<Driver>,
+    /// Per round, the Rust and the Java calls' round trips (µs), pair by pair.
+    rust_us: Vec<Vec<f64>>,
+    java_us: Vec<Vec<f64>>,
+}
+
+/// The Rust twin of a Java client row: the dialect of a Rust client speaking the row's protocol
+/// (Hessian 2, Hessian 1, Burlap), and the label of the paired figure's row.
+fn rust_twin(p: &Proto) -> Option<(Dialect, String)> {
+    let Kind::Java(mode, server) = p.kind else { return None };
+    let (dialect, name) = match mode {
+        "h2" => (Dialect::HESSIAN2, "Hessian 2"),
+        "h1" => (Dialect::HESSIAN1, "Hessian 1"),
+        "burlap" => (Dialect::BURLAP, "Burlap"),
+        _ => return None,
+    };
+    let server = if server.is_some() { "Java server (Caucho)" } else { "Rust server" };
+    Some((dialect, format!("{name} → {server}")))
+}
+
+impl Pairing {
+    /// The pairing's Rust client of the Java row's server, warmed with `c.w2_warmup` W2 calls.
+    fn start(rt: &Runtime, dialect: Dialect, server: &Backend, c: &Counts) -> Result<Driver, String> {
+        let client = Client::builder().dialect(dialect).type_maps(false).build();
+        let url = format!("http://{}/bench", server.addr());
+        let bench = BenchClient::new(client.proxy(&url).map_err(|e| e.to_string())?);
+        let mut d = Driver::Hessian(client, bench);
+        d.batch(rt, Work::Exchange, c.w2_warmup, 0)?;
+        Ok(d)
+    }
+
+    /// One round's batch: `c.batch_warmup` unmeasured W2 calls of each client, then
+    /// `c.w2_measured` pairs of timed calls, the first of each pair the Rust client's in even
+    /// rounds and the Java client's in odd ones.
+    fn round(&mut self, java: &mut Driver, rt: &Runtime, c: &Counts, round: usize) -> Result<(), String> {
+        let Some(rust) = self.rust.as_mut() else { return Ok(()) };
+        rust.batch(rt, Work::Exchange, c.batch_warmup, 0).map_err(|e| format!("Rust client: {e}"))?;
+        java.batch(rt, Work::Exchange, c.batch_warmup, 0).map_err(|e| format!("Java client: {e}"))?;
+        let one = |d: &mut Driver, who: &str| -> Result<f64, String> {
+            let b = d.batch(rt, Work::Exchange, 0, 1).map_err(|e| format!("{who} client: {e}"))?;
+            b.us.first().copied().ok_or_else(|| format!("{who} client: no round trip"))
+        };
+        let (mut r, mut j) = (Vec::with_capacity(c.w2_measured), Vec::with_capacity(c.w2_measured));
+        for _ in 0..c.w2_measured {
+            if round.is_multiple_of(2) {
+                r.push(one(rust, "Rust")?);
+                j.push(one(java, "Java")?);
+            } else {
+                j.push(one(java, "Java")?);
+                r.push(one(rust, "Rust")?);
+            }
+        }
+        self.rust_us.push(r);
+        self.java_us.push(j);
+        Ok(())
+    }
+
+    /// The pairing's row of figure `exp2-w2-rust-java`: the Java calls' round trips, the
+    /// paired figures (Java ÷ Rust, [`rounds::paired_values`]) with a block per round, and the
+    /// spread of the per-round median ratios across rounds.
+    fn finish(mut self, c: &Counts) -> Series {
+        if self.series.status != Status::Ok {
+            return self.series;
+        }
+        let rust: Vec<f64> = self.rust_us.iter().flatten().copied().collect();
+        let java: Vec<f64> = self.java_us.iter().flatten().copied().collect();
+        let Some(p) = hessian_bench::negotiation::Paired::of_us(&rust, &java, c.w2_measured) else {
+            self.series.fail(format!("{} pairs of calls: too few for a paired comparison", rust.len()));
+            return self.series;
+        };
+        let mut values = rounds::paired_values(&p, "share_java_faster");
+        values.insert("rounds".into(), self.rust_us.len() as f64);
+        values.insert("rust_median_us".into(), Summary::of_us(rust).median);
+        values.insert("java_median_us".into(), Summary::of_us(java.clone()).median);
+        let (lo, hi) = p.block_round_range();
+        if p.round_ratio > 0.0 {
+            values.insert("round_spread".into(), (hi - lo) / p.round_ratio);
+        }
+        self.series.notes.insert("ratios of medians per round, in order".into(), rounds::block_note(&p));
+        self.series.points.push(Point { x: 0.0, time_us: Summary::of_us(java), values });
+        self.series
+    }
+}
+
 fn fig(id: &str, title: &str, kind: &str, x: &str, y: &str, series: Vec<Series>) -> Figure {
     Figure {
         id: id.into(),
@@ -769,7 +863,8 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
     let t0 = Instant::now();
     let c = Counts::of(opts.mode);
     let protos = selected(opts);
-    pb.set_length((protos.len() * (c.rounds + 2)) as u64 + 1);
+    let twins = protos.iter().filter(|p| rust_twin(p).is_some()).count();
+    pb.set_length((protos.len() * (c.rounds + 2) + twins * c.rounds) as u64 + 1);
     let needs_java = protos.iter().any(|p| p.needs_java());
     let java = if needs_java { Some(javapeer::java()) } else { None };
     let peers = match &java {
@@ -838,9 +933,43 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         }
         pb.inc(1);
     }
-    // the rounds: every live row's batch, in a rotating order
+    // the paired rows: a Rust client beside each Java client of a Hessian or Burlap server
+    let mut pairings: Vec<Pairing> = Vec::new();
+    for (j, row) in rows.iter_mut().enumerate() {
+        let Some((dialect, label)) = rust_twin(row.p) else { continue };
+        let mut series = Series::new(&format!("pair-{}", row.p.id), &label);
+        let rust = match (row.live.as_ref(), rt.as_ref()) {
+            (Some((_, server)), Some(rt)) => {
+                pb.set_message(format!("pre-warm the Rust client beside {}", row.p.label));
+                Pairing::start(rt, dialect, server, &c).map_err(|e| series.fail(format!("Rust client: {e}"))).ok()
+            }
+            _ => {
+                match row.w2.status {
+                    Status::Skipped => series.skip(row.w2.reason.clone().unwrap_or_default()),
+                    _ => series.fail(format!("its Java row failed: {}", row.w2.reason.clone().unwrap_or_default())),
+                }
+                None
+            }
+        };
+        pairings.push(Pairing { java_row: j, series, rust, rust_us: Vec::new(), java_us: Vec::new() });
+    }
+    // the rounds: every live row's batch and every pairing's, in a rotating order
     for r in 0..c.rounds {
-        for i in rounds::order(rows.len(), r) {
+        for i in rounds::order(rows.len() + pairings.len(), r) {
+            if let Some(pairing) = i.checked_sub(rows.len()).and_then(|k| pairings.get_mut(k)) {
+                let row = &mut rows[pairing.java_row];
+                if let (Some((java, _)), Some(rt), true) = (row.live.as_mut(), rt.as_ref(), pairing.rust.is_some()) {
+                    pb.set_message(format!("round {}/{}: {}, Rust and Java", r + 1, c.rounds, pairing.series.label));
+                    if let Err(e) = pairing.round(java, rt, &c, r) {
+                        pairing.rust = None;
+                        pairing.series.fail(format!("round {}: {e}", r + 1));
+                    }
+                } else if pairing.rust.take().is_some() {
+                    pairing.series.fail(format!("its Java row failed: {}", row.w2.reason.clone().unwrap_or_default()));
+                }
+                pb.inc(1);
+                continue;
+            }
             let row = &mut rows[i];
             if let (true, Some(rt)) = (row.live.is_some(), rt.as_ref()) {
                 pb.set_message(format!("round {}/{}: {}", r + 1, c.rounds, row.p.label));
@@ -861,6 +990,9 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
         }
         pb.inc(1);
     }
+    // a pairing whose Java row failed after the pairing's last round keeps its figures: they
+    // were measured; the row's reason is in its own figures
+    let paired: Vec<Series> = pairings.into_iter().map(|p| p.finish(&c)).collect();
     let mut w1_rows = Vec::new();
     let mut w2_rows = Vec::new();
     for mut row in rows {
@@ -946,7 +1078,17 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
              against the relay's. RMI is not relayed, since its stub connects to the exported \
              object's own port, not the registry's: the Java server exports a second instance \
              with a client socket factory that counts at the socket's streams in the client's JVM \
-             (`SeedCountingSockets`), the same bytes a relay would see; JRMP has no HTTP body.",
+             (`SeedCountingSockets`), the same bytes a relay would see; JRMP has no HTTP body. \
+             **Rust against Java, paired** (figure `exp2-w2-rust-java`): beside each Java client \
+             of a Hessian or Burlap server (Caucho's skeleton, or the Rust server for Java to \
+             Rust), a second client, the Rust typed client of the same dialect, calls that same \
+             server; in each round, as one more entry of the rotating order, the two make {} \
+             unmeasured W2 calls each, then {} pairs of calls, alternating call by call (the Rust \
+             call first in even rounds, the Java call in odd ones; the Java client times its call \
+             itself, a command per call). The figure is the Java median over the Rust median, the \
+             median of the per-pair ratios (Java call ÷ Rust call), both with their min–max over \
+             the rounds, and the median per-pair difference with the sign test's 95 % interval; \
+             ⚠ marks a pairing whose per-round median ratio spreads more than {:.0} %.",
             c.prewarm,
             c.prewarm_secs,
             c.warmup,
@@ -962,6 +1104,9 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             javapeer::flags(),
             BYTES_WARMUP,
             c.byte_calls,
+            c.batch_warmup,
+            c.w2_measured,
+            100.0 * rounds::FLAG,
         ),
         figures: vec![
             fig(
@@ -982,6 +1127,15 @@ pub fn run(opts: &Options, pb: &ProgressBar) -> Experiment {
             ),
             fig("exp2-w2", "W2 exchange(Order): mean round trip", "bar", "protocol", "µs", w2_rows),
             shared,
+            fig(
+                "exp2-w2-rust-java",
+                "W2 Rust and Java clients of one server, calls alternating: Java ÷ Rust median round trip, \
+                 whiskers min–max of the rounds",
+                "bar",
+                "protocol → server",
+                "Java client median ÷ Rust client median",
+                paired,
+            ),
         ],
         findings,
         seconds: t0.elapsed().as_secs_f64(),

@@ -49,7 +49,7 @@ fn draw(dir: &Path, f: &Figure) -> Result<(), String> {
             chart::bars(f, &path, |s| Some(s.at(10_000.0)?.time_us.median + value(s, 10_000.0, "decode_median_us")?))
         }
         "exp2-w2-shared" => chart::bars(f, &path, |s| value(s, 0.0, "shared_bytes")),
-        "exp1-w2-ratio" => chart::bars_with_range(f, &path, 1.0, |s| {
+        "exp1-w2-ratio" | "exp2-w2-rust-java" => chart::bars_with_range(f, &path, 1.0, |s| {
             Some((
                 value(s, 0.0, "ratio_of_medians")?,
                 value(s, 0.0, "block_ratio_min")?,
@@ -105,7 +105,8 @@ fn x_table(
 
 /// Calls per second, with the median and p99 latency, per number of calls in flight.
 fn load_table(out: &mut String, f: &Figure) {
-    let intro = "Calls per second, median and p99 latency in µs in parentheses:";
+    let intro = "Calls per second (the median of the rounds' rates, the slowest and fastest round in brackets), \
+                 median and p99 latency in µs of all measured calls in parentheses:";
     x_table(
         out,
         f,
@@ -114,9 +115,16 @@ fn load_table(out: &mut String, f: &Figure) {
         |x| format!("{x} in flight"),
         |p| {
             let rate = p.values.get("calls_per_second").copied().unwrap_or(0.0);
-            format!("{rate:.0} ({}, {})", us(p.time_us.median), us(p.time_us.p99))
+            let spread = match (p.values.get("round_rate_min"), p.values.get("round_rate_max")) {
+                (Some(lo), Some(hi)) => format!(" [{lo:.0}–{hi:.0}]{}", if rounds::flagged(p) { " ⚠" } else { "" }),
+                _ => String::new(),
+            };
+            format!("{rate:.0}{spread} ({}, {})", us(p.time_us.median), us(p.time_us.p99))
         },
     );
+    if let Some(text) = repeatability(f) {
+        let _ = writeln!(out, "\n{text}");
+    }
 }
 
 /// The lowest and highest per-round median of a point measured in rounds, in brackets, with ⚠
@@ -148,14 +156,27 @@ pub fn repeatability(f: &Figure) -> Option<String> {
         .iter()
         .filter(|(_, p)| rounds::flagged(p))
         .map(|(s, p)| {
-            let at = if f.kind == "line" { format!(" at n = {}", p.x) } else { String::new() };
+            let at = match f.kind.as_str() {
+                "line" => format!(" at {} = {}", f.x_label, p.x),
+                _ if f.id.starts_with("exp3") => format!(" × {}", p.x),
+                _ => String::new(),
+            };
             format!("{}{at} ({:.0} %)", s.label, 100.0 * rounds::spread(p).unwrap_or(0.0))
         })
         .collect();
     let widest = points.iter().filter_map(|(_, p)| rounds::spread(p)).fold(0.0, f64::max);
+    // experiment 1's W2 rows interleave call by call: their "rounds" are blocks of consecutive
+    // rounds of calls
+    let (unit, one) = if f.id == "exp1-w2" { ("blocks of consecutive rounds", "block") } else { ("rounds", "round") };
+    let measure = match f.id.as_str() {
+        "exp1-load" => "calls per second (relative to their median over the rounds)",
+        id if id.starts_with("exp3") => "encode + decode median (relative to the whole run's)",
+        id if id.contains("rust-java") => "median ratio (relative to the median of all pairs' ratios)",
+        _ => "median round trip (relative to the median of all calls)",
+    };
     Some(format!(
-        "**Repeatability across {rounds_n:.0} rounds:** {} of {} points spread more than {:.0} % of their median \
-         between the slowest and the fastest round's median (⚠){}; the widest spread is {:.0} %.",
+        "**Repeatability across {rounds_n:.0} {unit}:** {} of {} points spread more than {:.0} % between the \
+         slowest and the fastest {one}'s {measure} (⚠){}; the widest spread is {:.0} %.",
         flagged.len(),
         points.len(),
         100.0 * rounds::FLAG,
@@ -282,62 +303,110 @@ fn roundtrip_table(out: &mut String, f: &Figure) {
     }
 }
 
-/// The interleaved Hessian 2 / 2.1 comparison per client → server pairing.
-fn ratio_table(out: &mut String, f: &Figure) {
-    out.push_str(
-        "| client → server | rounds | Hessian 2 median µs | 2.1 median µs | 2.1 ÷ Hessian 2, medians | blocks min–max \
-         | per-round ratio, median (blocks min–max) | per-round difference, median µs (95 % CI) | rounds 2.1 faster \
-         | status |\n",
+/// The columns of a paired comparison's table: what a row is, the two sides (`b` over `a`),
+/// their medians' keys, the key of the share of pairs `b` won, and what the spread is over.
+struct RatioCols {
+    row: &'static str,
+    a: &'static str,
+    b: &'static str,
+    a_key: &'static str,
+    b_key: &'static str,
+    faster_key: &'static str,
+    blocks: &'static str,
+    note: &'static str,
+}
+
+/// Experiment 1's interleaved Hessian 2 / 2.1 comparison per client → server pairing.
+const EXP1_RATIO: RatioCols = RatioCols {
+    row: "client → server",
+    a: "Hessian 2",
+    b: "2.1",
+    a_key: "hessian2_median_us",
+    b_key: "hessian21_median_us",
+    faster_key: "share_of_rounds_21_faster",
+    blocks: "blocks",
+    note: "block ratios, in order",
+};
+
+/// Experiment 2's Rust and Java clients of one server, per protocol → server.
+const EXP2_RATIO: RatioCols = RatioCols {
+    row: "protocol → server",
+    a: "Rust client",
+    b: "Java client",
+    a_key: "rust_median_us",
+    b_key: "java_median_us",
+    faster_key: "share_java_faster",
+    blocks: "rounds",
+    note: "ratios of medians per round, in order",
+};
+
+/// A paired comparison's table: per row the two medians, their ratio with its spread over the
+/// blocks (or rounds), the median per-pair ratio and difference, and who won how often; ⚠ on a
+/// row measured in rounds whose per-round median ratio spread more than [`rounds::FLAG`].
+fn ratio_table(out: &mut String, f: &Figure, c: &RatioCols) {
+    let _ = writeln!(
+        out,
+        "| {} | pairs | {a} median µs | {b} median µs | {b} ÷ {a}, medians | {blocks} min–max \
+         | per-pair ratio, median ({blocks} min–max) | per-pair difference, median µs (95 % CI) | pairs {b} faster \
+         | status |",
+        c.row,
+        a = c.a,
+        b = c.b,
+        blocks = c.blocks
     );
     out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for s in &f.series {
         let v = |k: &str| value(s, 0.0, k).unwrap_or(f64::NAN);
-        if s.points.is_empty() {
+        let Some(p) = s.points.first() else {
             let _ = writeln!(out, "| {} | | | | | | | | | {} |", s.label, status_cell(s));
             continue;
-        }
+        };
         let _ = writeln!(
             out,
-            "| {} | {:.0} | {} | {} | **{:.3}** | {:.3}–{:.3} | {:.3} ({:.3}–{:.3}) | {:+.2} ({:+.2} to {:+.2}) | {:.0} % | {} |",
+            "| {} | {:.0} | {} | {} | **{:.3}** | {:.3}–{:.3} | {:.3} ({:.3}–{:.3}){} | {:+.2} ({:+.2} to {:+.2}) | {:.0} % | {} |",
             s.label,
-            v("rounds"),
-            us(v("hessian2_median_us")),
-            us(v("hessian21_median_us")),
+            value(s, 0.0, "pairs").unwrap_or(v("rounds")),
+            us(v(c.a_key)),
+            us(v(c.b_key)),
             v("ratio_of_medians"),
             v("block_ratio_min"),
             v("block_ratio_max"),
             v("median_of_round_ratios"),
             v("block_round_ratio_min"),
             v("block_round_ratio_max"),
+            if rounds::flagged(p) { " ⚠" } else { "" },
             v("median_difference_us"),
             v("ci95_low_us"),
             v("ci95_high_us"),
-            100.0 * v("share_of_rounds_21_faster"),
+            100.0 * v(c.faster_key),
             status_cell(s)
         );
     }
-    let cells: Vec<String> = f
-        .series
-        .iter()
-        .filter_map(|s| Some(format!("{} {}", s.label, s.notes.get("block ratios, in order")?)))
-        .collect();
+    let cells: Vec<String> =
+        f.series.iter().filter_map(|s| Some(format!("{} {}", s.label, s.notes.get(c.note)?))).collect();
     if !cells.is_empty() {
-        let _ = writeln!(out, "\nBlock ratios of medians, in order: {}.", cells.join("; "));
+        let _ = writeln!(out, "\n{}{}: {}.", c.note[..1].to_uppercase(), &c.note[1..], cells.join("; "));
+    }
+    if let Some(text) = repeatability(f) {
+        let _ = writeln!(out, "\n{text}");
     }
 }
 
 fn codec_table(out: &mut String, f: &Figure) {
-    out.push_str("| codec | instances | bytes | encode median (p99) µs | encode min–max µs | decode median (p99) µs | decode min–max µs | status |\n");
-    out.push_str("|---|---:|---:|---:|---:|---:|---:|---|\n");
+    out.push_str(
+        "| codec | instances | bytes | encode median (p99) µs | encode min–max µs | decode median (p99) µs | decode min–max µs \
+         | encode + decode median per round, lowest–highest µs | status |\n",
+    );
+    out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for s in &f.series {
         if s.points.is_empty() {
-            let _ = writeln!(out, "| {} | | | | | | | {} |", s.label, status_cell(s));
+            let _ = writeln!(out, "| {} | | | | | | | | {} |", s.label, status_cell(s));
         }
         for p in &s.points {
             let d = |k: &str| p.values.get(k).copied().unwrap_or(f64::NAN);
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} ({}) | {}–{} | {} ({}) | {}–{} | {} |",
+                "| {} | {} | {} | {} ({}) | {}–{} | {} ({}) | {}–{} | {} | {} |",
                 s.label,
                 p.x,
                 bytes(p.values.get("bytes").copied()),
@@ -349,9 +418,13 @@ fn codec_table(out: &mut String, f: &Figure) {
                 us(d("decode_p99_us")),
                 us(d("decode_min_us")),
                 us(d("decode_max_us")),
+                round_spread(p).trim().trim_start_matches('[').replace(']', ""),
                 status_cell(s)
             );
         }
+    }
+    if let Some(text) = repeatability(f) {
+        let _ = writeln!(out, "\n{text}");
     }
 }
 
@@ -384,7 +457,8 @@ fn experiment(out: &mut String, dir: &Path, e: &Experiment, chart_errors: &mut V
         match f.id.as_str() {
             "exp2-w2-shared" => shared_table(out, f),
             "exp1-load" => load_table(out, f),
-            "exp1-w2-ratio" => ratio_table(out, f),
+            "exp1-w2-ratio" => ratio_table(out, f, &EXP1_RATIO),
+            "exp2-w2-rust-java" => ratio_table(out, f, &EXP2_RATIO),
             id if id.starts_with("exp3") => {
                 if !codec_table_done {
                     codec_table(out, f);

@@ -7,20 +7,13 @@
 
 use crate::seed::results::Point;
 use crate::seed::stats::Summary;
+use hessian_bench::negotiation::Paired;
 use std::collections::BTreeMap;
 
 /// Points whose round medians spread more than this share of the point's median are flagged.
 pub const FLAG: f64 = 0.25;
 
-/// The order of `rows` rows in round `round`: round r starts with row r mod rows, then goes
-/// forward (even rounds) or backward (odd rounds) around the circle.
-pub fn order(rows: usize, round: usize) -> Vec<usize> {
-    if rows == 0 {
-        return Vec::new();
-    }
-    let start = round % rows;
-    (0..rows).map(|j| if round.is_multiple_of(2) { (start + j) % rows } else { (start + rows - j) % rows }).collect()
-}
+pub use hessian_bench::rotation::order;
 
 /// A point from the measured round trips of each round, in microseconds (a round without
 /// samples counts for nothing); `values` gets the request and reply bytes when they are finite.
@@ -56,6 +49,40 @@ pub fn spread(p: &Point) -> Option<f64> {
 /// Whether a point's spread across rounds exceeds [`FLAG`].
 pub fn flagged(p: &Point) -> bool {
     spread(p).is_some_and(|s| s > FLAG)
+}
+
+/// The values of a paired comparison of two clients whose calls alternate ([`Paired`], `b`
+/// over `a`): the ratio of the medians and its block min–max, the median of the per-pair ratios
+/// and its block min–max, the median per-pair difference with its 95 % interval, `pairs` and
+/// `rounds` (both the number of pairs; a caller whose blocks are rounds sets `rounds` to theirs),
+/// and the share of pairs in which `b` was the faster under `faster_key`. Experiment 1's
+/// Hessian 2 / 2.1 pairings and experiment 2's Rust / Java clients of one server use it.
+pub fn paired_values(p: &Paired, faster_key: &str) -> BTreeMap<String, f64> {
+    let (lo, hi) = p.block_range();
+    let (rlo, rhi) = p.block_round_range();
+    [
+        ("ratio_of_medians", p.ratio),
+        ("block_ratio_min", lo),
+        ("block_ratio_max", hi),
+        ("median_of_round_ratios", p.round_ratio),
+        ("block_round_ratio_min", rlo),
+        ("block_round_ratio_max", rhi),
+        ("median_difference_us", p.median),
+        ("ci95_low_us", p.low),
+        ("ci95_high_us", p.high),
+        (faster_key, p.faster),
+        ("rounds", p.rounds as f64),
+        ("pairs", p.rounds as f64),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
+}
+
+/// A paired comparison's block ratios of medians, in order (a series' note).
+pub fn block_note(p: &Paired) -> String {
+    let blocks: Vec<String> = p.block_ratios.iter().map(|r| format!("{r:.3}")).collect();
+    blocks.join(", ")
 }
 
 #[cfg(test)]

@@ -38,9 +38,18 @@ fn line(stream: &[u8], at: usize) -> Result<(&[u8], usize), String> {
 /// A response with neither `Content-Length` nor chunked encoding runs to the end of the stream;
 /// a request without either has no body; 1xx, 204 and 304 responses have none.
 pub fn http1(stream: &[u8], responses: bool) -> Result<Bodies, String> {
-    let mut out = Bodies::default();
+    let each = http1_messages(stream, responses)?;
+    Ok(Bodies { messages: each.len(), bytes: each.iter().map(|m| m.1).sum() })
+}
+
+/// Each HTTP/1.1 message of one direction of a connection, in order, as [`http1`] reads them:
+/// its bytes on the socket (start line, headers, framing and body) and its body's bytes.
+pub fn http1_messages(stream: &[u8], responses: bool) -> Result<Vec<(u64, u64)>, String> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
     let mut at = 0;
     while at < stream.len() {
+        let begin = at;
+        let mut body = 0u64;
         let head_end = find(stream, b"\r\n\r\n", at).ok_or_else(|| format!("a header without its end at byte {at}"))?;
         let head =
             std::str::from_utf8(&stream[at..head_end]).map_err(|_| format!("a header at byte {at} is not text"))?;
@@ -57,7 +66,6 @@ pub fn http1(stream: &[u8], responses: bool) -> Result<Bodies, String> {
             }
         }
         at = head_end + 4;
-        out.messages += 1;
         let status = if responses {
             let code = start.split_whitespace().nth(1).unwrap_or_default();
             Some(code.parse::<u16>().map_err(|_| format!("status line {start:?}"))?)
@@ -65,6 +73,7 @@ pub fn http1(stream: &[u8], responses: bool) -> Result<Bodies, String> {
             None
         };
         if status.is_some_and(|s| (100..200).contains(&s) || s == 204 || s == 304) {
+            out.push(((at - begin) as u64, 0));
             continue;
         }
         if chunked {
@@ -89,19 +98,20 @@ pub fn http1(stream: &[u8], responses: bool) -> Result<Bodies, String> {
                 if stream.len() < at + size + 2 || &stream[at + size..at + size + 2] != b"\r\n" {
                     return Err(format!("a chunk of {size} bytes at byte {at} is cut short"));
                 }
-                out.bytes += size as u64;
+                body += size as u64;
                 at += size + 2;
             }
         } else if let Some(n) = length {
             if stream.len() < at + n {
                 return Err(format!("a body of {n} bytes at byte {at} is cut short"));
             }
-            out.bytes += n as u64;
+            body += n as u64;
             at += n;
         } else if status.is_some() {
-            out.bytes += (stream.len() - at) as u64;
+            body += (stream.len() - at) as u64;
             at = stream.len();
         }
+        out.push(((at - begin) as u64, body));
     }
     Ok(out)
 }
@@ -159,6 +169,20 @@ pub fn bodies(taps: &[Tap], framing: Framing) -> Result<(Bodies, Bodies), String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn http1_messages_one_by_one() {
+        let requests =
+            b"POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi";
+        let each = http1_messages(requests, false).unwrap_or_default();
+        assert_eq!(each, [(44, 5), (41, 2)]);
+        assert_eq!(each.iter().map(|m| m.0).sum::<u64>(), requests.len() as u64);
+        let replies =
+            b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n";
+        let each = http1_messages(replies, true).unwrap_or_default();
+        assert_eq!(each, [(25, 0), (replies.len() as u64 - 25, 3)]);
+        assert!(http1_messages(b"POST / HTTP/1.1\r\nContent-Length: 9\r\n\r\nshort", false).is_err());
+    }
 
     #[test]
     fn http1_bodies_by_length_and_by_chunks() {
