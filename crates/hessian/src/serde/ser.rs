@@ -544,11 +544,18 @@ impl Serializer<Vec<u8>> {
     /// class entries it starts with (for [`end_kept`](Self::end_kept)).
     pub(crate) fn restart(&mut self, buf: Vec<u8>) -> usize {
         self.enc.restart_into(buf);
+        self.forget_message();
+        self.st.classes.len()
+    }
+
+    /// Forgets the last message's references, probe passes and speculation (not its class
+    /// entries or tables).
+    #[inline]
+    fn forget_message(&mut self) {
         self.refs = 0;
         self.shared = None;
         self.st.clear_message();
         self.st.tick = 0;
-        self.st.classes.len()
     }
 
     /// Ends a message of a kept serializer on a map of `classes` classes that started with
@@ -647,12 +654,9 @@ impl Plain {
             Some(buf) => self.enc.restart_into(buf),
             None => self.enc.restart(),
         }
-        self.refs = 0;
-        self.shared = None;
-        self.st.classes.truncate(0);
-        self.st.clear_message();
-        self.st.tick = 0;
-        self.enc.tables_mut().reset();
+        self.forget_message();
+        // the class entries and the tables' entries too
+        <Encoder<Vec<u8>> as SerdeEncoder>::reset(self);
     }
 }
 
