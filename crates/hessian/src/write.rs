@@ -12,7 +12,7 @@ const KEEP_SPARE: usize = 64 << 10;
 /// An empty buffer with room for at least `min` bytes: the thread's spare one when it has one
 /// (so that a message written through a writer allocates no buffer), else a new one. Which one
 /// it is never changes the bytes written.
-pub(crate) fn spare(min: usize) -> Vec<u8> {
+fn spare(min: usize) -> Vec<u8> {
     let mut v = SPARE.try_with(std::cell::Cell::take).unwrap_or_default();
     v.reserve(min);
     v
@@ -20,7 +20,7 @@ pub(crate) fn spare(min: usize) -> Vec<u8> {
 
 /// Keeps `v` (emptied) as the thread's spare buffer, unless it is larger than [`KEEP_SPARE`]
 /// or the thread keeps a larger one already.
-pub(crate) fn keep_spare(mut v: Vec<u8>) {
+fn keep_spare(mut v: Vec<u8>) {
     if v.capacity() == 0 || v.capacity() > KEEP_SPARE {
         return;
     }

@@ -75,13 +75,9 @@ impl Encoder<Vec<u8>> {
 
     /// Starts a new message of a one-vector encoder into `buf` (cleared first), keeping the
     /// tables as they are (a type map's kept encoder, `serde::ser::KeptSerializer`).
-    pub(crate) fn restart_into(&mut self, mut buf: Vec<u8>) {
-        debug_assert!(self.direct, "only a one-vector encoder restarts");
-        buf.clear();
+    pub(crate) fn restart_into(&mut self, buf: Vec<u8>) {
         self.buf = buf;
-        self.flushed = 0;
-        self.base = 0;
-        self.update_limit();
+        self.restart();
     }
 
     /// Starts a new message of a one-vector encoder in its own vector (cleared), keeping the
@@ -92,7 +88,17 @@ impl Encoder<Vec<u8>> {
         self.buf.clear();
         self.flushed = 0;
         self.base = 0;
+        // the fast paths' limit follows the vector's capacity
         self.update_limit();
+    }
+
+    /// Starts a new message of a one-vector encoder into `buf` (cleared first) and hands back
+    /// the vector it had, with what was written into it.
+    #[inline]
+    pub(crate) fn swap_output(&mut self, buf: Vec<u8>) -> Vec<u8> {
+        let old = std::mem::replace(&mut self.buf, buf);
+        self.restart();
+        old
     }
 
     /// The bytes written so far by a one-vector encoder.
@@ -111,12 +117,7 @@ impl Encoder<Vec<u8>> {
     /// [`restart_into`](Self::restart_into) (a write before that grows a new vector).
     pub(crate) fn take_vec(&mut self) -> Vec<u8> {
         debug_assert!(self.direct, "only a one-vector encoder hands its vector out");
-        let bytes = std::mem::take(&mut self.buf);
-        self.flushed = 0;
-        self.base = 0;
-        // the fast paths' limit follows the (now empty) vector's capacity
-        self.update_limit();
-        bytes
+        self.swap_output(Vec::new())
     }
 
     /// The bytes written (for an encoder made by [`vec`](Self::vec), without a copy).

@@ -621,17 +621,17 @@ type Plain = Serializer<Vec<u8>>;
 /// The most output room a kept serializer keeps between messages.
 const KEEP_OUT: usize = 64 << 10;
 
-/// The thread's kept serializer, ready for a new message writing into `buf`: every piece of
-/// message state as a new serializer has it (see [`Serializer::restart_plain`]).
+/// The thread's kept serializer, ready for a new message into its cleared output buffer: every
+/// piece of message state as a new serializer has it (see [`Serializer::restart_plain`]).
 #[inline]
-fn take_plain(buf: Option<Vec<u8>>) -> Box<Plain> {
+fn take_plain() -> Box<Plain> {
     let kept = SERIALIZER.try_with(Cell::take).ok().flatten().and_then(|b| b.downcast::<Plain>().ok());
     match kept {
         Some(mut s) => {
-            s.restart_plain(buf);
+            s.restart_plain();
             s
         }
-        None => Box::new(Serializer::from_parts(Encoder::vec_from(buf.unwrap_or_default()), ClassList::new())),
+        None => Box::new(Serializer::from_parts(Encoder::vec_from(Vec::new()), ClassList::new())),
     }
 }
 
@@ -645,15 +645,12 @@ fn keep_plain(mut s: Box<Plain>) {
 }
 
 impl Plain {
-    /// Starts a new message as a new serializer would, writing into `buf` if given (else into
-    /// the output buffer kept from the last message, cleared): nothing of any earlier message
-    /// is left (no class entry, no table entry, no reference, no probe or speculation state).
+    /// Starts a new message as a new serializer would, in the output buffer kept from the last
+    /// message (cleared): nothing of any earlier message is left (no class entry, no table
+    /// entry, no reference, no probe or speculation state).
     #[inline]
-    fn restart_plain(&mut self, buf: Option<Vec<u8>>) {
-        match buf {
-            Some(buf) => self.enc.restart_into(buf),
-            None => self.enc.restart(),
-        }
+    fn restart_plain(&mut self) {
+        self.enc.restart();
         self.forget_message();
         // the class entries and the tables' entries too
         <Encoder<Vec<u8>> as SerdeEncoder>::reset(self);
@@ -663,9 +660,12 @@ impl Plain {
 /// Serializes `value` as one Hessian 2.0 value into a new byte vector.
 pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let hint = LAST_LEN.try_with(Cell::get).unwrap_or(0).min(MAX_HINT);
-    let mut s = take_plain(Some(Vec::with_capacity(hint.max(64))));
+    let mut s = take_plain();
+    // the message goes into a vector of its own, for the caller; the kept one stays for
+    // `to_writer`
+    let kept = s.enc.swap_output(Vec::with_capacity(hint.max(64)));
     let r = s.entry(value);
-    let out = s.enc.take_vec();
+    let out = s.enc.swap_output(kept);
     keep_plain(s);
     r?;
     let _ = LAST_LEN.try_with(|l| l.set(out.len()));
@@ -679,7 +679,7 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
 /// `write_all`: the same bytes as [`to_vec`], at its cost. To stream a message too large to
 /// hold, write it with a [`Serializer::new`] over the writer.
 pub fn to_writer<W: Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> Result<()> {
-    let mut s = take_plain(None);
+    let mut s = take_plain();
     let r = s.entry(value);
     // at the message's start: how much of it the writer took before it failed is not known
     let written = r.and_then(|()| {
