@@ -112,9 +112,10 @@ pub(crate) struct Kept {
 pub(crate) struct Parts(u8);
 
 impl Parts {
-    /// The serializer's schemas and class entries, the last length, the output buffer.
+    /// The serializer's schemas and class entries, the last length, the output buffer, and the
+    /// kept serializer of `to_vec` and `to_writer`.
     pub(crate) const WRITE: Parts = Parts(1);
-    /// The decoder's definitions, class vector and reference starts.
+    /// The decoder's definitions, class vector and reference starts, and the tables' recycled rest.
     pub(crate) const READ: Parts = Parts(2);
     /// The read buffer of the `from_reader` functions.
     pub(crate) const READER: Parts = Parts(4);
