@@ -52,7 +52,9 @@ thread_local! {
     };
 }
 
-/// One cache of the thread's [`Caches`], used like a thread-local of its own.
+/// One cache of the thread's [`Caches`], used like a thread-local of its own. The slots are
+/// constants, so that reaching a cache through one compiles to a field offset (as a `static`,
+/// its accessor was a call through a relocated function pointer).
 pub(crate) struct Slot<T: 'static> {
     get: fn(&Caches) -> &T,
 }
@@ -60,37 +62,37 @@ pub(crate) struct Slot<T: 'static> {
 impl<T: 'static> Slot<T> {
     /// Runs `f` on this thread's cache; panics during the thread's teardown.
     #[inline(always)]
-    pub(crate) fn with<R>(&'static self, f: impl FnOnce(&T) -> R) -> R {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&T) -> R) -> R {
         THREAD.with(|c| f((self.get)(c)))
     }
 
     /// Runs `f` on this thread's cache, unless the thread is being torn down.
     #[inline(always)]
-    pub(crate) fn try_with<R>(&'static self, f: impl FnOnce(&T) -> R) -> Result<R, std::thread::AccessError> {
+    pub(crate) fn try_with<R>(&self, f: impl FnOnce(&T) -> R) -> Result<R, std::thread::AccessError> {
         THREAD.try_with(|c| f((self.get)(c)))
     }
 }
 
 /// The serializer's schemas: the class definitions written before, with their bytes.
-pub(crate) static SCHEMAS: Slot<RefCell<Vec<Schema>>> = Slot { get: |c| &c.schemas };
+pub(crate) const SCHEMAS: Slot<RefCell<Vec<Schema>>> = Slot { get: |c| &c.schemas };
 /// The vectors of the last class list dropped (`serde::ser::ClassList`).
-pub(crate) static CLASS_POOL: Slot<Cell<ClassPool>> = Slot { get: |c| &c.class_pool };
+pub(crate) const CLASS_POOL: Slot<Cell<ClassPool>> = Slot { get: |c| &c.class_pool };
 /// The length of the last message `to_vec` wrote.
-pub(crate) static LAST_LEN: Slot<Cell<usize>> = Slot { get: |c| &c.last_len };
+pub(crate) const LAST_LEN: Slot<Cell<usize>> = Slot { get: |c| &c.last_len };
 /// The class definitions decoded before (`h2::decode`).
-pub(crate) static DEF_CACHE: Slot<RefCell<DefCache>> = Slot { get: |c| &c.defs };
+pub(crate) const DEF_CACHE: Slot<RefCell<DefCache>> = Slot { get: |c| &c.defs };
 /// The vector of reference starts of the last deserializer (`serde::copies`).
-pub(crate) static STARTS: Slot<Cell<Vec<u64>>> = Slot { get: |c| &c.starts };
+pub(crate) const STARTS: Slot<Cell<Vec<u64>>> = Slot { get: |c| &c.starts };
 /// The class vector of the last [`Tables`](crate::Tables) dropped.
-pub(crate) static CLASS_VECS: Slot<Cell<Vec<Arc<ClassDef>>>> = Slot { get: |c| &c.class_vecs };
+pub(crate) const CLASS_VECS: Slot<Cell<Vec<Arc<ClassDef>>>> = Slot { get: |c| &c.class_vecs };
 /// The rest of the last [`Tables`](crate::Tables) dropped that had any, emptied.
-pub(crate) static TABLE_REST: Slot<Cell<Option<Box<TableRest>>>> = Slot { get: |c| &c.table_rest };
+pub(crate) const TABLE_REST: Slot<Cell<Option<Box<TableRest>>>> = Slot { get: |c| &c.table_rest };
 /// The Hessian 2 serializer of the free functions, between messages (`serde::ser`).
-pub(crate) static SERIALIZER: Slot<Cell<Option<Reused>>> = Slot { get: |c| &c.serializer };
+pub(crate) const SERIALIZER: Slot<Cell<Option<Reused>>> = Slot { get: |c| &c.serializer };
 /// The spare output buffer (`write::spare`).
-pub(crate) static SPARE: Slot<Cell<Vec<u8>>> = Slot { get: |c| &c.spare_out };
+pub(crate) const SPARE: Slot<Cell<Vec<u8>>> = Slot { get: |c| &c.spare_out };
 /// The spare read buffer (`read::ReadBuffer`).
-pub(crate) static SPARE_READ: Slot<Cell<Option<Box<[u8]>>>> = Slot { get: |c| &c.spare_read };
+pub(crate) const SPARE_READ: Slot<Cell<Option<Box<[u8]>>>> = Slot { get: |c| &c.spare_read };
 
 /// The caches a [`Session`](crate::Session) owns while they are not in a thread's place.
 #[derive(Default)]

@@ -190,6 +190,21 @@ impl Tables {
         }
     }
 
+    /// Whether [`reset`](Self::reset) would change nothing: no class, type name or index beyond
+    /// the seed.
+    #[inline]
+    pub(crate) fn is_reset(&self) -> bool {
+        match self.rest.as_deref() {
+            None => self.classes.is_empty(),
+            Some(r) => {
+                self.classes.len() == r.seeded_classes
+                    && r.types.len() == r.seeded_types
+                    && r.class_index.is_none()
+                    && r.type_index.is_none()
+            }
+        }
+    }
+
     /// Whether the tables hold exactly their seed: `classes` class definitions and no type names
     /// beyond it (what [`reset`](Self::reset) returns to).
     pub(crate) fn is_seed_of(&self, classes: usize) -> bool {

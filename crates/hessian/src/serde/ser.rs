@@ -77,6 +77,13 @@ impl ClassList {
         self.entries.get(i).map(|e| self.fields(e))
     }
 
+    /// Drops every entry (entries and names are plain data: nothing to drop one by one).
+    #[inline]
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.names.clear();
+    }
+
     /// Keeps the first `n` entries.
     #[inline]
     fn truncate(&mut self, n: usize) {
@@ -488,6 +495,12 @@ impl<W: Write> Serializer<W> {
     /// checked by signature at its end (see `retry` for when the fields differ).
     #[inline(never)]
     fn speculate(&mut self, name: &'static str, pos: u64) -> Result<Option<usize>> {
+        self.speculate_inline(name, pos)
+    }
+
+    /// [`speculate`](Self::speculate), in the caller's frame.
+    #[inline(always)]
+    fn speculate_inline(&mut self, name: &'static str, pos: u64) -> Result<Option<usize>> {
         if !self.enc.is_direct() {
             return Ok(None);
         }
@@ -498,14 +511,43 @@ impl<W: Write> Serializer<W> {
             tables: tables.classes().len() as u32,
             types: tables.types().len() as u32,
         };
-        // `define_from` does not come back here, so the borrow cannot fail; if it did, the
+        // `define_on_trust` does not come back here, so the borrow cannot fail; if it did, the
         // struct would simply be probed.
         let r = SCHEMAS.try_with(|s| {
             let schemas = s.try_borrow().ok()?;
             let schema = schemas.iter().rev().find(|d| std::ptr::eq(d.name, name)).filter(|d| d.stable)?;
-            Some(self.define_from(schema, Some(undo)))
+            Some(self.define_on_trust(schema, undo))
         });
         r.ok().flatten().transpose()
+    }
+
+    /// [`define_from`](Self::define_from) for a definition written on trust (`undo` says how to
+    /// take it back), in one piece when the encoder's tables have no classes (nothing seeded,
+    /// none synced: every plain message's first struct).
+    #[inline(always)]
+    fn define_on_trust(&mut self, schema: &Schema, undo: Undo) -> Result<usize> {
+        if undo.tables != 0 {
+            return self.define_from(schema, Some(undo));
+        }
+        self.enc.write_class_def_bytes(&schema.bytes, &schema.def)?;
+        // no class in the tables: the entries not yet in them are numbered from 0
+        let id = self.st.pending;
+        self.st.pending += 1;
+        self.st.tick += 1;
+        let entry = ClassEntry {
+            name: schema.name,
+            fields_at: 0,
+            fields_len: 0,
+            id,
+            ambiguous: false,
+            used: self.st.tick,
+            sig: schema.sig,
+            fast: true,
+            spec: Some(undo),
+            alt_name: None,
+            alt_sig: 0,
+        };
+        Ok(self.st.classes.push(entry, &schema.fields))
     }
 
     #[inline]
@@ -622,24 +664,34 @@ type Plain = Serializer<Vec<u8>>;
 const KEEP_OUT: usize = 64 << 10;
 
 /// The thread's kept serializer, ready for a new message into its cleared output buffer: every
-/// piece of message state as a new serializer has it (see [`Serializer::restart_plain`]).
+/// piece of message state as a new serializer has it, since [`keep_plain`] restarts it before
+/// keeping it.
 #[inline]
 fn take_plain() -> Box<Plain> {
     let kept = SERIALIZER.try_with(Cell::take).ok().flatten().and_then(|b| b.downcast::<Plain>().ok());
     match kept {
-        Some(mut s) => {
-            s.restart_plain();
-            s
-        }
-        None => Box::new(Serializer::from_parts(Encoder::vec_from(Vec::new()), ClassList::new())),
+        Some(s) => s,
+        None => new_plain(),
     }
 }
 
-/// Puts `s` back in the thread's place (its output buffer too, unless large).
+#[cold]
+fn new_plain() -> Box<Plain> {
+    Box::new(Serializer::from_parts(Encoder::vec_from(Vec::new()), ClassList::new()))
+}
+
+/// Restarts `s` for the next message (see [`Serializer::restart_plain`]) and puts it back in the
+/// thread's place (its output buffer too, unless large). `ok` is whether its message succeeded:
+/// only then may the restart skip what a message that went well leaves untouched.
 #[inline]
-fn keep_plain(mut s: Box<Plain>) {
+fn keep_plain(mut s: Box<Plain>, ok: bool) {
     if s.enc.capacity() > KEEP_OUT {
         s.enc.restart_into(Vec::new());
+    }
+    if ok && s.is_quiet() {
+        s.restart_quiet();
+    } else {
+        s.restart_plain();
     }
     let _ = SERIALIZER.try_with(|c| c.set(Some(s)));
 }
@@ -648,12 +700,40 @@ impl Plain {
     /// Starts a new message as a new serializer would, in the output buffer kept from the last
     /// message (cleared): nothing of any earlier message is left (no class entry, no table
     /// entry, no reference, no probe or speculation state).
-    #[inline]
+    #[cold]
+    #[inline(never)]
     fn restart_plain(&mut self) {
         self.enc.restart();
         self.forget_message();
         // the class entries and the tables' entries too
         <Encoder<Vec<u8>> as SerdeEncoder>::reset(self);
+    }
+
+    /// Whether the message left nothing but its output, references, class entries and their
+    /// bookkeeping (`pending`, `tick`): no shared values, no probe or speculation state, nothing
+    /// in the encoder's tables beyond their seed. What a message of derived structs leaves when it
+    /// succeeds.
+    #[inline]
+    fn is_quiet(&self) -> bool {
+        let st = &self.st;
+        self.shared.is_none()
+            && st.probe.is_none()
+            && !st.restart
+            && st.mismatch.is_none()
+            && !st.force_probe
+            && st.pinned.is_none()
+            && self.enc.tables().is_reset()
+    }
+
+    /// [`restart_plain`](Self::restart_plain) after an [`is_quiet`](Self::is_quiet) message: the
+    /// same state, from fewer stores.
+    #[inline]
+    fn restart_quiet(&mut self) {
+        self.enc.restart();
+        self.refs = 0;
+        self.st.tick = 0;
+        self.st.pending = 0;
+        self.st.classes.clear();
     }
 }
 
@@ -666,7 +746,7 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let kept = s.enc.swap_output(Vec::with_capacity(hint.max(64)));
     let r = s.entry(value);
     let out = s.enc.swap_output(kept);
-    keep_plain(s);
+    keep_plain(s, r.is_ok());
     r?;
     let _ = LAST_LEN.try_with(|l| l.set(out.len()));
     Ok(out)
@@ -686,7 +766,7 @@ pub fn to_writer<W: Write, T: ?Sized + Serialize>(mut writer: W, value: &T) -> R
         let out = s.enc.bytes();
         writer.write_all(out).and_then(|()| writer.flush()).map_err(|e| Error::new(ErrorKind::Io(e), 0))
     });
-    keep_plain(s);
+    keep_plain(s, written.is_ok());
     written
 }
 
@@ -744,35 +824,13 @@ impl<W: Write> SerdeEncoder for Encoder<W> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn serialize_struct<'a>(s: &'a mut Serializer<W>, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
-        let (pos, refs, defs) = (s.enc.position(), s.refs, s.defs());
-        let found = if s.st.force_probe {
-            s.st.force_probe = false;
-            None
-        } else if let Some(class) = s.st.pinned.take() {
-            Some((class, false))
+        if s.st.classes.is_empty() && !s.st.force_probe && s.st.pinned.is_none() {
+            first_struct(s, name, len)
         } else {
-            match s.find_class(name, len) {
-                // The first instance in this message: the definition may be known from before.
-                None => s.speculate(name, pos)?.map(|class| (class, true)),
-                found => found,
-            }
-        };
-        let (class, mode) = match found {
-            Some((class, fast)) => {
-                s.object_header(class)?;
-                (class as u32, if fast { Mode::Fast } else { Mode::Checked })
-            }
-            None => {
-                if s.st.probe.is_some() {
-                    return Err(s.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
-                }
-                s.st.probe = Some((name, Vec::with_capacity(len)));
-                (0, Mode::Probe)
-            }
-        };
-        Ok(StructSer { ser: s, sig: SIG_SEED, pos, class, refs, defs, next: 0, mode })
+            next_struct(s, name, len)
+        }
     }
 
     fn unit_variant(s: &mut Serializer<W>, name: &'static str, variant: &'static str) -> Result<()> {
@@ -785,6 +843,62 @@ impl<W: Write> SerdeEncoder for Encoder<W> {
     fn recover<T: ?Sized + Serialize>(s: &mut Serializer<W>, e: Error, v: &T) -> Result<()> {
         s.after_error(e, v)
     }
+}
+
+/// `serialize_struct` for the message's first struct (no class entry yet, nothing forced or
+/// pinned), in one frame: the definition written on trust from this thread's schemas when it can
+/// be, else a probe pass.
+#[inline(never)]
+fn first_struct<'a, W: Write>(s: &'a mut Serializer<W>, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
+    let (pos, refs, defs) = (s.enc.position(), s.refs, s.defs());
+    let found = s.speculate_inline(name, pos)?.map(|class| (class, true));
+    open_struct(s, name, len, (pos, refs, defs), found)
+}
+
+/// `serialize_struct` once the message has class entries (or a struct is forced to a probe
+/// pass, or pinned to the entry its probe pass chose).
+#[inline(never)]
+fn next_struct<'a, W: Write>(s: &'a mut Serializer<W>, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
+    let (pos, refs, defs) = (s.enc.position(), s.refs, s.defs());
+    let found = if s.st.force_probe {
+        s.st.force_probe = false;
+        None
+    } else if let Some(class) = s.st.pinned.take() {
+        Some((class, false))
+    } else {
+        match s.find_class(name, len) {
+            // The first instance in this message: the definition may be known from before.
+            None => s.speculate(name, pos)?.map(|class| (class, true)),
+            found => found,
+        }
+    };
+    open_struct(s, name, len, (pos, refs, defs), found)
+}
+
+/// The end of `serialize_struct`: the object's header for the class entry `found` (and whether
+/// its fields may be checked by signature), or a probe pass when there is none.
+#[inline(always)]
+fn open_struct<'a, W: Write>(
+    s: &'a mut Serializer<W>,
+    name: &'static str,
+    len: usize,
+    (pos, refs, defs): (u64, u32, u32),
+    found: Option<(usize, bool)>,
+) -> Result<StructSer<'a, W>> {
+    let (class, mode) = match found {
+        Some((class, fast)) => {
+            s.object_header(class)?;
+            (class as u32, if fast { Mode::Fast } else { Mode::Checked })
+        }
+        None => {
+            if s.st.probe.is_some() {
+                return Err(s.pos_err(ErrorKind::Unencodable("nested struct in a probe pass".into())));
+            }
+            s.st.probe = Some((name, Vec::with_capacity(len)));
+            (0, Mode::Probe)
+        }
+    };
+    Ok(StructSer { ser: s, sig: SIG_SEED, pos, class, refs, defs, next: 0, mode })
 }
 
 /// The state of a serializer before a struct, to redo the struct from.

@@ -369,7 +369,7 @@ impl<'a, E: SerdeEncoder + 'a> ser::Serializer for &'a mut Serializer<E> {
         self.begin_map(None)?;
         Ok(Compound { ser: self, kind: Kind::Map, variant: false })
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<E::StructSer<'a>> {
         E::serialize_struct(self, name, len)
     }
