@@ -232,3 +232,75 @@ fn a_failing_writer_is_an_io_error_and_the_next_message_is_whole() {
     hessian::to_writer(&mut ok, &w2::request()).unwrap();
     assert_eq!(ok, want);
 }
+
+/// A Java enum (written as an object of its own class).
+#[derive(Serialize, Clone, Copy)]
+#[serde(rename = "com.example.Color")]
+enum Color {
+    Red,
+}
+
+/// `Money` written by hand under the derive's remote name but with one field only: the same
+/// name at another address, with another field list.
+struct OneFieldMoney(i32);
+
+impl Serialize for OneFieldMoney {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Money", 1)?;
+        st.serialize_field("cents", &self.0)?;
+        st.end()
+    }
+}
+
+/// The thread's serializer remembers the first struct of its last message and writes the same
+/// definition from memory when the next message starts with the same struct (`FirstMemo`):
+/// every message that could meet a stale memory writes what a fresh thread writes, in every
+/// order, `to_vec` and `to_writer` alike. The cases: a first struct after a Java enum, after an
+/// object written as a `Value` (the class already in the tables), the same name with other
+/// fields, a first struct that fails, and a message that starts with a list of structs.
+#[test]
+fn a_remembered_first_struct_never_changes_the_next_message() {
+    let money = structs::money();
+    let value_money = {
+        let class = std::sync::Arc::new(hessian::ClassDef {
+            name: "Money".into(),
+            fields: vec!["cents".into(), "text".into()],
+        });
+        hessian::Value::Object(Box::new(hessian::Object {
+            class,
+            fields: vec![hessian::Value::Int(5), hessian::Value::String("5 cents.".into())],
+        }))
+    };
+    type Msg = Box<dyn Fn() -> Result<Vec<u8>, String> + Send + Sync>;
+    fn msg<T: Serialize + Send + Sync + 'static>(v: T) -> Msg {
+        Box::new(move || {
+            let a = hessian::to_vec(&v).map_err(|e| e.to_string());
+            let mut w = Vec::new();
+            let b = hessian::to_writer(&mut w, &v).map(|()| w).map_err(|e| e.to_string());
+            assert_eq!(a, b, "to_vec and to_writer disagree");
+            a
+        })
+    }
+    let msgs: Vec<Msg> = vec![
+        msg(money.clone()),
+        msg((Color::Red, money.clone())),
+        msg((value_money.clone(), money.clone())),
+        msg((money.clone(), value_money)),
+        msg(OneFieldMoney(3)),
+        msg((OneFieldMoney(4), money.clone())),
+        msg(vec![money.clone(), Money::of(9)]),
+        msg(w2::request()),
+        msg(shapes()),
+        msg((money.clone(), Failing)),
+    ];
+    let want: Vec<_> = std::thread::scope(|s| msgs.iter().map(|m| s.spawn(m).join().unwrap()).collect());
+    // every message after every other one (and after itself), on one thread
+    for (i, m) in msgs.iter().enumerate() {
+        for (j, before) in msgs.iter().enumerate() {
+            let _ = before();
+            assert_eq!(m(), want[i], "message {i} after message {j}");
+            assert_eq!(m(), want[i], "message {i} twice after message {j}");
+        }
+    }
+}

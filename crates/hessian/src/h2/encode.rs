@@ -214,11 +214,39 @@ impl<W: Write> Encoder<W> {
         // Below the limit none of the flush checks of the parts fires (see `limit`). The first
         // of them is `flushIfFull`'s, which `room` makes with the same rule.
         self.room(bytes.len(), Flush::Lt32)?;
+        if self.write_below_limit(bytes) {
+            return Ok(());
+        }
         if self.buf.len() + bytes.len() < self.limit {
             self.buf.extend_from_slice(bytes);
             return Ok(());
         }
         self.put_class_def(class)
+    }
+
+    /// Appends `bytes` (a class definition's, see
+    /// [`write_class_def_bytes`](Self::write_class_def_bytes)) if they fit below the fast paths'
+    /// limit, where none of Java's flush checks fires; returns whether it did.
+    #[inline(always)]
+    pub(crate) fn write_below_limit(&mut self, bytes: &[u8]) -> bool {
+        let (len, n) = (self.buf.len(), bytes.len());
+        if len + n >= self.limit || n > SHORT_ASCII {
+            return false;
+        }
+        // SAFETY: below the limit the vector has room for `n` bytes and `SMALL` more;
+        // `copy_short` copies exactly `n <= SHORT_ASCII` bytes (its ASCII verdict is not needed),
+        // and they are initialized before the length covers them.
+        unsafe {
+            crate::ascii::copy_short(bytes.as_ptr(), self.buf.as_mut_ptr().add(len), n);
+            self.buf.set_len(len + n);
+        }
+        true
+    }
+
+    /// The bytes written from `position` on, if they are all still in the buffer.
+    pub(crate) fn bytes_from(&self, position: u64) -> Option<&[u8]> {
+        let at = usize::try_from(position.checked_sub(self.flushed)?).ok()?;
+        self.buf.get(at..)
     }
 
     /// The bytes of a class definition (`C`, name, field count, fields), with Java's flushes.
@@ -723,7 +751,7 @@ impl<W: Write> Encoder<W> {
 
     /// Writes the header of an object instance of the class with index `id` (as returned by
     /// [`write_class_def`](Self::write_class_def)); its field values follow, in order.
-    #[inline]
+    #[inline(always)]
     pub fn write_object_header(&mut self, id: u32) -> Result<()> {
         self.reserve32()?;
         if (id as usize) <= OBJECT_DIRECT_MAX {
@@ -731,9 +759,15 @@ impl<W: Write> Encoder<W> {
             unsafe { self.put_word(u64::from(BC_OBJECT_DIRECT + id as u8), 1) };
             Ok(())
         } else {
-            self.buf.push(BC_OBJECT);
-            self.write_int(id as i32)
+            self.write_object_header_long(id)
         }
+    }
+
+    /// [`write_object_header`](Self::write_object_header) for a class beyond the one-byte form.
+    #[inline(never)]
+    fn write_object_header_long(&mut self, id: u32) -> Result<()> {
+        self.buf.push(BC_OBJECT);
+        self.write_int(id as i32)
     }
 
     /// Writes a reference to the `index`-th list, map or object of the message.

@@ -40,26 +40,86 @@ use std::sync::Arc;
 struct ClassList {
     entries: Vec<ClassEntry>,
     names: Vec<&'static str>,
+    /// Whether the first entry and its field names are still in the vectors' memory, beyond
+    /// their lengths, as they were pushed (fields other than the name, the field names and the
+    /// signature changed in place at most): set by [`keep_first`](Self::keep_first), cleared by
+    /// anything that could write over them. See [`reuse_first`](Self::reuse_first).
+    first_kept: bool,
 }
 
 impl ClassList {
     #[inline]
     fn new() -> Self {
         let (entries, names) = CLASS_POOL.try_with(Cell::take).unwrap_or_default();
-        ClassList { entries, names }
+        ClassList { entries, names, first_kept: false }
     }
 
     /// An empty list that leaves this thread's pool alone.
     fn detached() -> Self {
-        ClassList { entries: Vec::new(), names: Vec::new() }
+        ClassList { entries: Vec::new(), names: Vec::new(), first_kept: false }
+    }
+
+    /// Marks the first entry as one [`reuse_first`](Self::reuse_first) may bring back once the
+    /// list is cleared.
+    fn keep_first(&mut self) {
+        self.first_kept = !self.entries.is_empty();
+    }
+
+    /// Whether an empty list may [`reuse_first`](Self::reuse_first).
+    #[inline(always)]
+    fn first_kept(&self) -> bool {
+        self.first_kept
+    }
+
+    /// Brings back the first entry of an empty list whose first entry was kept
+    /// ([`first_kept`](Self::first_kept)), with its field names, and returns it to be set up for
+    /// this message; `None` (nothing changed) otherwise.
+    #[inline(always)]
+    fn reuse_first(&mut self) -> Option<&mut ClassEntry> {
+        if !self.first_kept || !self.entries.is_empty() || self.entries.capacity() == 0 {
+            return None;
+        }
+        // SAFETY: `first_kept` says that element 0 of `entries` and the first `fields_len` of
+        // `names` were written by `push` and that nothing wrote over them since: only `clear`
+        // (which drops nothing, both element types being plain `Copy` data) shortened the
+        // vectors, and every other way to shorten, reallocate or refill them clears the flag
+        // (`push` into an empty list, `truncate`, `keep_seeded`, `shrink`). So the memory is
+        // initialized with valid values, within capacity, and may be taken back into the
+        // vectors' lengths.
+        unsafe {
+            self.entries.set_len(1);
+            let n = self.entries[0].fields_len as usize;
+            debug_assert!(n <= self.names.capacity() && self.entries[0].fields_at == 0);
+            self.names.set_len(n);
+        }
+        self.entries.first_mut()
     }
 
     /// Appends `entry` with `fields` and returns its index.
     #[inline]
     fn push(&mut self, mut entry: ClassEntry, fields: &[&'static str]) -> usize {
-        entry.fields_at = self.names.len() as u32;
-        entry.fields_len = fields.len() as u32;
-        self.names.extend_from_slice(fields);
+        if self.entries.is_empty() {
+            // the first entry's memory is written over
+            self.first_kept = false;
+        }
+        let (at, n) = (self.names.len(), fields.len());
+        entry.fields_at = at as u32;
+        entry.fields_len = n as u32;
+        const SHORT_FIELDS: usize = crate::ascii::SHORT / std::mem::size_of::<&str>();
+        if n <= SHORT_FIELDS {
+            // A struct's few field names without a call to `memcpy`.
+            self.names.reserve(n);
+            // SAFETY: `reserve` made room for `n` more names; `copy_short` copies exactly the
+            // `n * size_of::<&str>() <= SHORT` bytes of `fields` (plain data, no drop), which
+            // are initialized before the length covers them.
+            unsafe {
+                let d = self.names.as_mut_ptr().add(at) as *mut u8;
+                crate::ascii::copy_short(fields.as_ptr() as *const u8, d, n * std::mem::size_of::<&str>());
+                self.names.set_len(at + n);
+            }
+        } else {
+            self.names.extend_from_slice(fields);
+        }
         self.entries.push(entry);
         self.entries.len() - 1
     }
@@ -87,6 +147,9 @@ impl ClassList {
     /// Keeps the first `n` entries.
     #[inline]
     fn truncate(&mut self, n: usize) {
+        if n == 0 {
+            self.first_kept = false;
+        }
         if let Some(e) = self.entries.get(n) {
             self.names.truncate(e.fields_at as usize);
             self.entries.truncate(n);
@@ -96,6 +159,7 @@ impl ClassList {
     /// Keeps only the entries of classes numbered below `n` (a type map's), as entries found
     /// before this message: nothing to undo, never chosen yet.
     fn keep_seeded(&mut self, n: u32) {
+        self.first_kept = false;
         let (entries, names) = (std::mem::take(&mut self.entries), std::mem::take(&mut self.names));
         for mut e in entries.iter().copied().filter(|e| e.id < n) {
             let at = e.fields_at as usize;
@@ -114,6 +178,7 @@ impl ClassList {
 
     /// Drops the room beyond the entries and names.
     fn shrink(&mut self) {
+        self.first_kept = false;
         self.entries.shrink_to_fit();
         self.names.shrink_to_fit();
     }
@@ -243,6 +308,9 @@ mod state {
         /// The class entry a probe pass chose: the struct serialized again after it uses that one.
         pub(super) pinned: Option<usize>,
         pub(super) tick: u64,
+        /// The first struct of the last message, kept only by the thread's kept serializer
+        /// (see [`FirstMemo`]).
+        pub(super) memo: Option<Box<FirstMemo>>,
     }
 
     impl ClassState {
@@ -268,8 +336,22 @@ mod state {
                 force_probe: false,
                 pinned: None,
                 tick: 0,
+                memo: None,
             }
         }
+    }
+
+    /// What the kept serializer of `to_vec` and `to_writer` remembers of the first struct of its
+    /// last message, whose definition it wrote on trust: its name (as an address) and its
+    /// definition's bytes; its class entry and field names stay in the class list's memory
+    /// (`ClassList::reuse_first`). A message whose first struct has the same name writes the
+    /// same definition from here and takes the entry back, without looking the name up in the
+    /// thread's schemas; the instance is checked by signature at its end as any definition
+    /// written on trust is, and a mismatch forgets the memo (see `retry`). The bytes are
+    /// refilled, not reallocated, when the first struct changes.
+    pub struct FirstMemo {
+        pub(super) name: Option<&'static str>,
+        pub(super) bytes: Vec<u8>,
     }
 
     /// A list being written: whether it was begun without a length (closed by `Z`), and, for a long
@@ -280,7 +362,7 @@ mod state {
         pub(super) hint: Option<(usize, u64)>,
     }
 }
-use state::{ClassState, ListState};
+use state::{ClassState, FirstMemo, ListState};
 
 impl<W: Write> Serializer<W> {
     /// A serializer writing to `out` (buffered: call [`finish`](serializer::Serializer::finish)
@@ -342,8 +424,21 @@ impl<W: Write> Serializer<W> {
     /// wrote has left the buffer or defined classes, redo it with a probe pass.
     fn retry<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
         let Some(snap) = self.st.mismatch.take() else {
+            // An error the value raised itself (not the serializer, not a field's value) inside
+            // an instance whose definition was written on trust (still unconfirmed, see `end`
+            // and `field_failed`): where a thread without that definition fails, in the probe
+            // pass, before anything of the instance is written.
+            if e.offset() == Error::UNKNOWN_OFFSET {
+                if let Some(pos) = self.st.classes.iter().rev().find_map(|c| c.spec.map(|u| u.pos)) {
+                    return Err(e.at_offset(pos));
+                }
+            }
             return Err(e.at_offset(self.enc.position()));
         };
+        // a struct whose fields differed: no more definitions on trust from the memo
+        if let Some(m) = self.st.memo.as_deref_mut() {
+            m.name = None;
+        }
         // The instance whose definition was written on trust: take the definition (and the
         // classes defined after it) back too.
         let spec =
@@ -666,7 +761,7 @@ const KEEP_OUT: usize = 64 << 10;
 /// The thread's kept serializer, ready for a new message into its cleared output buffer: every
 /// piece of message state as a new serializer has it, since [`keep_plain`] restarts it before
 /// keeping it.
-#[inline]
+#[inline(always)]
 fn take_plain() -> Box<Plain> {
     let kept = SERIALIZER.try_with(Cell::take).ok().flatten().and_then(|b| b.downcast::<Plain>().ok());
     match kept {
@@ -677,13 +772,15 @@ fn take_plain() -> Box<Plain> {
 
 #[cold]
 fn new_plain() -> Box<Plain> {
-    Box::new(Serializer::from_parts(Encoder::vec_from(Vec::new()), ClassList::new()))
+    let mut s = Box::new(Serializer::from_parts(Encoder::vec_from(Vec::new()), ClassList::new()));
+    s.st.memo = Some(Box::new(FirstMemo { name: None, bytes: Vec::new() }));
+    s
 }
 
 /// Restarts `s` for the next message (see [`Serializer::restart_plain`]) and puts it back in the
 /// thread's place (its output buffer too, unless large). `ok` is whether its message succeeded:
 /// only then may the restart skip what a message that went well leaves untouched.
-#[inline]
+#[inline(always)]
 fn keep_plain(mut s: Box<Plain>, ok: bool) {
     if s.enc.capacity() > KEEP_OUT {
         s.enc.restart_into(Vec::new());
@@ -705,6 +802,9 @@ impl Plain {
     fn restart_plain(&mut self) {
         self.enc.restart();
         self.forget_message();
+        if let Some(m) = self.st.memo.as_deref_mut() {
+            m.name = None;
+        }
         // the class entries and the tables' entries too
         <Encoder<Vec<u8>> as SerdeEncoder>::reset(self);
     }
@@ -851,8 +951,75 @@ impl<W: Write> SerdeEncoder for Encoder<W> {
 #[inline(never)]
 fn first_struct<'a, W: Write>(s: &'a mut Serializer<W>, name: &'static str, len: usize) -> Result<StructSer<'a, W>> {
     let (pos, refs, defs) = (s.enc.position(), s.refs, s.defs());
-    let found = s.speculate_inline(name, pos)?.map(|class| (class, true));
-    open_struct(s, name, len, (pos, refs, defs), found)
+    let found = match s.define_remembered(name, pos) {
+        Some(class) => Some(class),
+        None => {
+            // only a definition written in full into tables without classes is remembered
+            let bare = s.enc.tables().classes().is_empty();
+            let class = s.speculate_inline(name, pos)?;
+            if bare && class == Some(0) {
+                s.remember_first(pos);
+            }
+            class
+        }
+    };
+    open_struct(s, name, len, (pos, refs, defs), found.map(|class| (class, Mode::FastFirst)))
+}
+
+impl<W: Write> Serializer<W> {
+    /// The first struct's class entry from the [`FirstMemo`], its definition written, when the
+    /// memo is of `name` and the definition fits below the encoder's limit (no flush of Java's
+    /// buffer to emulate).
+    #[inline(always)]
+    fn define_remembered(&mut self, name: &'static str, pos: u64) -> Option<usize> {
+        let m = self.st.memo.as_deref()?;
+        if !m.name.is_some_and(|n| std::ptr::eq(n, name)) || !self.st.classes.first_kept() || !self.enc.is_direct() {
+            return None;
+        }
+        let tables = self.enc.tables();
+        if !tables.classes().is_empty() {
+            return None;
+        }
+        let undo = Undo { pos, window: self.enc.window(), tables: 0, types: tables.types().len() as u32 };
+        if !self.enc.write_below_limit(&m.bytes) {
+            return None;
+        }
+        // set up as `define_on_trust` makes it
+        let id = self.st.pending;
+        let Some(e) = self.st.classes.reuse_first() else {
+            // (cannot be: the definition is written, so go on as for a new class)
+            self.enc.rewind(pos);
+            return None;
+        };
+        self.st.pending += 1;
+        self.st.tick += 1;
+        e.id = id;
+        e.ambiguous = false;
+        e.used = self.st.tick;
+        e.fast = true;
+        e.spec = Some(undo);
+        e.alt_name = None;
+        e.alt_sig = 0;
+        Some(0)
+    }
+
+    /// Keeps the first struct's definition (written from `pos` on) in the [`FirstMemo`], if this
+    /// serializer has one, and its class entry in the class list's memory.
+    #[cold]
+    fn remember_first(&mut self, pos: u64) {
+        let Some(m) = self.st.memo.as_deref_mut() else { return };
+        let (Some(entry), Some(bytes)) = (self.st.classes.first(), self.enc.bytes_from(pos)) else {
+            return;
+        };
+        if self.st.classes.len() != 1 || entry.spec.is_none() || bytes.first() != Some(&crate::h2::codes::BC_CLASS_DEF)
+        {
+            return;
+        }
+        m.bytes.clear();
+        m.bytes.extend_from_slice(bytes);
+        m.name = Some(entry.name);
+        self.st.classes.keep_first();
+    }
 }
 
 /// `serialize_struct` once the message has class entries (or a struct is forced to a probe
@@ -864,31 +1031,31 @@ fn next_struct<'a, W: Write>(s: &'a mut Serializer<W>, name: &'static str, len: 
         s.st.force_probe = false;
         None
     } else if let Some(class) = s.st.pinned.take() {
-        Some((class, false))
+        Some((class, Mode::Checked))
     } else {
         match s.find_class(name, len) {
             // The first instance in this message: the definition may be known from before.
-            None => s.speculate(name, pos)?.map(|class| (class, true)),
-            found => found,
+            None => s.speculate(name, pos)?.map(|class| (class, Mode::FastFirst)),
+            Some((class, fast)) => Some((class, if fast { Mode::Fast } else { Mode::Checked })),
         }
     };
     open_struct(s, name, len, (pos, refs, defs), found)
 }
 
-/// The end of `serialize_struct`: the object's header for the class entry `found` (and whether
-/// its fields may be checked by signature), or a probe pass when there is none.
+/// The end of `serialize_struct`: the object's header for the class entry `found` (and how its
+/// fields are checked), or a probe pass when there is none.
 #[inline(always)]
 fn open_struct<'a, W: Write>(
     s: &'a mut Serializer<W>,
     name: &'static str,
     len: usize,
     (pos, refs, defs): (u64, u32, u32),
-    found: Option<(usize, bool)>,
+    found: Option<(usize, Mode)>,
 ) -> Result<StructSer<'a, W>> {
     let (class, mode) = match found {
-        Some((class, fast)) => {
+        Some((class, mode)) => {
             s.object_header(class)?;
-            (class as u32, if fast { Mode::Fast } else { Mode::Checked })
+            (class as u32, mode)
         }
         None => {
             if s.st.probe.is_some() {
@@ -912,13 +1079,25 @@ struct Snapshot {
 
 /// How a [`StructSer`] checks the fields it is given against its class definition.
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum Mode {
     /// By signature over the field names' addresses, compared once at the end.
-    Fast,
+    Fast = 0,
+    /// As `Fast`, for the instance whose class definition was written on trust (see
+    /// `speculate`): its end confirms the definition (see `Serializer::confirm`).
+    FastFirst = 1,
     /// Name by name (by address, then by content).
-    Checked,
+    Checked = 2,
     /// No class definition yet: collect the field names (nothing is written).
-    Probe,
+    Probe = 3,
+}
+
+impl Mode {
+    /// Whether the fields are checked by signature (`Fast` or `FastFirst`).
+    #[inline(always)]
+    fn by_sig(self) -> bool {
+        (self as u8) <= Mode::FastFirst as u8
+    }
 }
 
 /// Serializer of a struct's fields as a Hessian object (or, in a probe pass, collector of its
@@ -964,6 +1143,21 @@ impl<W: Write> Serializer<W> {
             "struct `{name}` {what}; the value could not be redone with a new class definition \
              (it was partly flushed or defined classes)"
         )))
+    }
+
+    /// A field's value failed with `e` in a struct checked by signature: an instance whose
+    /// definition was written on trust gets as far as on a thread that probed it first (the
+    /// probe pass does not serialize values, so the value fails there too, at the same offset),
+    /// so its definition is confirmed (see [`retry`](Self::retry)).
+    #[cold]
+    #[inline(never)]
+    fn field_failed(&mut self, mode: Mode, class: u32, e: Error) -> Error {
+        if mode == Mode::FastFirst {
+            if let Some(c) = self.st.classes.get_mut(class as usize) {
+                c.spec = None;
+            }
+        }
+        e
     }
 
     /// A field in [`Mode::Checked`] or [`Mode::Probe`]; returns whether its value is to be
@@ -1017,7 +1211,7 @@ impl<W: Write> Serializer<W> {
                 let what = format!("wrote {next} of the {expected} fields of its class definition");
                 Err(self.struct_mismatch(mode, class, start, what))
             }
-            Mode::Fast => {
+            Mode::Fast | Mode::FastFirst => {
                 Err(self.struct_mismatch(mode, class, start, "wrote other fields than its class definition has".into()))
             }
         }
@@ -1030,9 +1224,12 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline(always)]
     fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<()> {
-        if self.mode == Mode::Fast {
+        if self.mode.by_sig() {
             self.sig = field_sig(self.sig, key);
-            return self.ser.entry(value);
+            return match self.ser.entry(value) {
+                Ok(()) => Ok(()),
+                Err(e) => Err(self.ser.field_failed(self.mode, self.class, e)),
+            };
         }
         self.sig = field_sig(self.sig, key);
         let start = self.snapshot();
@@ -1046,7 +1243,7 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
     /// A field skipped by `skip_serializing_if` is written as `null`, so that every instance of
     /// a struct shares one class definition (Java leaves the field at its default).
     fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        if self.mode == Mode::Fast {
+        if self.mode.by_sig() {
             self.sig = field_sig(self.sig, key);
             return self.ser.enc.write_null();
         }
@@ -1061,10 +1258,16 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
 
     #[inline]
     fn end(self) -> Result<()> {
-        if self.mode == Mode::Fast
-            && self.ser.st.classes.get(self.class as usize).is_some_and(|c| c.sig == self.sig || c.alt_sig == self.sig)
-        {
-            return Ok(());
+        if self.mode.by_sig() {
+            if let Some(c) = self.ser.st.classes.get_mut(self.class as usize) {
+                if c.sig == self.sig || c.alt_sig == self.sig {
+                    if self.mode == Mode::FastFirst {
+                        // the definition written on trust is this instance's: confirmed
+                        c.spec = None;
+                    }
+                    return Ok(());
+                }
+            }
         }
         let start = self.snapshot();
         self.ser.end_struct_slow(self.mode, self.class, self.next, self.sig, start)
