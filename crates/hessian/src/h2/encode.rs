@@ -217,10 +217,6 @@ impl<W: Write> Encoder<W> {
         if self.write_below_limit(bytes) {
             return Ok(());
         }
-        if self.buf.len() + bytes.len() < self.limit {
-            self.buf.extend_from_slice(bytes);
-            return Ok(());
-        }
         self.put_class_def(class)
     }
 
@@ -230,8 +226,12 @@ impl<W: Write> Encoder<W> {
     #[inline(always)]
     pub(crate) fn write_below_limit(&mut self, bytes: &[u8]) -> bool {
         let (len, n) = (self.buf.len(), bytes.len());
-        if len + n >= self.limit || n > SHORT_ASCII {
+        if len + n >= self.limit {
             return false;
+        }
+        if n > SHORT_ASCII {
+            self.buf.extend_from_slice(bytes);
+            return true;
         }
         // SAFETY: below the limit the vector has room for `n` bytes and `SMALL` more;
         // `copy_short` copies exactly `n <= SHORT_ASCII` bytes (its ASCII verdict is not needed),
