@@ -92,6 +92,18 @@ fn located(e: Error, start: u64) -> Error {
     e.at_offset(start)
 }
 
+/// An error raised while reading the struct `name` (if any) whose value starts at `at`: located
+/// there if it has no offset yet, with the struct named in its path.
+#[cold]
+#[inline(never)]
+fn struct_error(mut e: Error, at: u64, name: Option<&'static str>) -> Error {
+    if let Some(name) = name {
+        e.locate(at);
+        e.in_struct(name);
+    }
+    e
+}
+
 /// Deserializes one complete `T` from a whole message of `len` bytes under `limits`: refuses
 /// it past the message size, then makes its decoder (`dec`, given the limits) and fails unless
 /// the input is exhausted after the value; each format's `from_slice_with_limits`, as
@@ -504,38 +516,66 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
     }
 
     /// A Hessian 2 object opened at `at`: as a sequence of its fields when its class definition
-    /// lists exactly the struct's `fields`, else as a map keyed by field name.
+    /// lists exactly the struct's `fields`, else as a map keyed by field name. For a struct
+    /// (`strukt` is its name and fields), every error is located at `at` and names the struct.
+    ///
+    /// The visitor's result is returned as it comes (no `?`, no `Ok(v)` rebuilt after the work
+    /// that follows it, no borrow of it to fix an error in place): so the value a derived
+    /// visitor assembles is written once, in the caller's result, instead of being copied
+    /// through one or two temporaries (twice 136 bytes per W1 item, each a `memcpy` right
+    /// after the fields were stored, whose wide loads the store buffer cannot forward).
     fn visit_object<V: Visitor<'de>>(
         &mut self,
         open: D::Open,
         at: u64,
-        fields: Option<&'static [&'static str]>,
+        strukt: Option<(&'static str, &'static [&'static str])>,
         visitor: V,
     ) -> Result<V::Value> {
-        self.dec.enter()?;
-        let class = self.dec.object_head(open)?;
+        let name = strukt.map(|(name, _)| name);
+        if let Err(e) = self.dec.enter() {
+            return Err(struct_error(e, at, name));
+        }
+        let class = match self.dec.object_head(open) {
+            Ok(class) => class,
+            Err(e) => return Err(struct_error(e, at, name)),
+        };
         self.note_start(at);
-        let fast = fields.filter(|f| self.is_fast(class, f));
-        let (v, left) = if let Some(fields) = fast {
+        let fast = strukt.map(|(_, fields)| fields).filter(|f| self.is_fast(class, f));
+        // What follows the visitor, written out in each branch (not through a tuple, which
+        // would take the value through a temporary): the fields it left are skipped.
+        macro_rules! end {
+            ($r:ident, $left:expr) => {{
+                if let Err(e) = $r {
+                    return Err(struct_error(e, at, name));
+                }
+                let left = $left;
+                if left != 0 {
+                    if let Err(e) = self.skip_values(left) {
+                        drop($r);
+                        return Err(struct_error(e, at, name));
+                    }
+                }
+                self.dec.leave();
+                $r
+            }};
+        }
+        if let Some(fields) = fast {
             // The class definition lists exactly the Rust type's fields, in order: hand the
             // values over as a sequence, without keys.
             let mut seq = ObjectSeq { de: self, left: fields.len(), fields };
-            let v = visitor.visit_seq(&mut seq)?;
-            (v, seq.left)
+            let r = visitor.visit_seq(&mut seq);
+            end!(r, seq.left)
         } else {
             let n = self.dec.class_fields(class).len();
             let mut acc = ObjectAccess { de: self, class, keys: 0, values: 0, n };
-            let v = visitor.visit_map(&mut acc)?;
-            (v, n - acc.values)
-        };
-        self.skip_values(left)?;
-        self.dec.leave();
-        Ok(v)
+            let r = visitor.visit_map(&mut acc);
+            end!(r, n - acc.values)
+        }
     }
 
     /// [`deserialize_struct`](de::Deserializer::deserialize_struct) of anything but a Hessian 2
     /// object: a map by field names, a list of the fields in order, or a reference to an earlier
-    /// object (copied).
+    /// object (copied). Its errors are located at `at` and name the struct.
     #[inline(never)]
     fn visit_struct_other<V: Visitor<'de>>(
         &mut self,
@@ -545,17 +585,23 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match D::kind(open) {
+        let mut r = match D::kind(open) {
             Kind::Map => self.visit_map(open, at, visitor, Some(fields)),
             Kind::List => self.visit_list(open, at, visitor),
-            Kind::Ref => match self.dec.scalar(open)? {
-                Scalar::Ref(r) => self.replay(at, r as usize, "an object", |de| {
+            Kind::Ref => match self.dec.scalar(open) {
+                Ok(Scalar::Ref(r)) => self.replay(at, r as usize, "an object", |de| {
                     de::Deserializer::deserialize_struct(de, name, fields, visitor)
                 }),
-                _ => Err(self.wrong(open, at, "an object")),
+                Ok(_) => Err(self.wrong(open, at, "an object")),
+                Err(e) => Err(e),
             },
             _ => Err(self.wrong(open, at, "an object")),
+        };
+        if let Err(e) = &mut r {
+            e.locate(at);
+            e.in_struct(name);
         }
+        r
     }
 
     /// An enum written as a map opened at `start`.
@@ -850,16 +896,12 @@ impl<'de, D: TokenRead<'de>> de::Deserializer<'de> for &mut Deserializer<'de, D>
         visitor: V,
     ) -> Result<V::Value> {
         let (open, at) = self.dec.open()?;
-        let mut r = match D::kind(open) {
-            Kind::Object => self.visit_object(open, at, Some(fields), visitor),
+        // Each callee locates its errors and names the struct in them, so that the value is
+        // returned here as it comes, not moved through another `Result`.
+        match D::kind(open) {
+            Kind::Object => self.visit_object(open, at, Some((name, fields)), visitor),
             _ => self.visit_struct_other(open, at, name, fields, visitor),
-        };
-        // In place, so that a large struct is not moved through another `Result`.
-        if let Err(e) = &mut r {
-            e.locate(at);
-            e.in_struct(name);
         }
-        r
     }
 
     /// An enum from a string (a unit variant), a Java enum (a Hessian 2 object or a map typed
