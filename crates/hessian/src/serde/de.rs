@@ -104,6 +104,26 @@ fn struct_error(mut e: Error, at: u64, name: Option<&'static str>) -> Error {
     e
 }
 
+/// The end of an object after its visitor gave `$r` with `$left` of its fields unread (those
+/// are skipped): the result as it came, or the first error, located and naming the struct.
+/// Written out where it is used (not a function taking the result, nor through a tuple), so
+/// that the value does not pass through a temporary.
+macro_rules! end_object {
+    ($de:ident, $r:ident, $left:ident, $at:ident, $name:ident) => {{
+        if let Err(e) = $r {
+            return Err(struct_error(e, $at, $name));
+        }
+        if $left != 0 {
+            if let Err(e) = $de.skip_values($left) {
+                drop($r);
+                return Err(struct_error(e, $at, $name));
+            }
+        }
+        $de.dec.leave();
+        $r
+    }};
+}
+
 /// Deserializes one complete `T` from a whole message of `len` bytes under `limits`: refuses
 /// it past the message size, then makes its decoder (`dec`, given the limits) and fails unless
 /// the input is exhausted after the value; each format's `from_slice_with_limits`, as
@@ -524,6 +544,9 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
     /// visitor assembles is written once, in the caller's result, instead of being copied
     /// through one or two temporaries (twice 136 bytes per W1 item, each a `memcpy` right
     /// after the fields were stored, whose wide loads the store buffer cannot forward).
+    // `matches!(r, Err(_))` reads the discriminant; `r.is_err()` would borrow `r`, and a
+    // borrowed local is not built in the result.
+    #[allow(clippy::redundant_pattern_matching)]
     fn visit_object<V: Visitor<'de>>(
         &mut self,
         open: D::Open,
@@ -541,36 +564,48 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
         };
         self.note_start(at);
         let fast = strukt.map(|(_, fields)| fields).filter(|f| self.is_fast(class, f));
-        // What follows the visitor, written out in each branch (not through a tuple, which
-        // would take the value through a temporary): the fields it left are skipped.
-        macro_rules! end {
-            ($r:ident, $left:expr) => {{
-                if let Err(e) = $r {
-                    return Err(struct_error(e, at, name));
-                }
-                let left = $left;
-                if left != 0 {
-                    if let Err(e) = self.skip_values(left) {
-                        drop($r);
-                        return Err(struct_error(e, at, name));
-                    }
-                }
-                self.dec.leave();
-                $r
-            }};
+        let Some(fields) = fast else {
+            return self.object_by_name(class, at, name, visitor);
+        };
+        // The class definition lists exactly the Rust type's fields, in order: hand the values
+        // over as a sequence, without keys. Reading the last field leaves the object.
+        let mut left = fields.len();
+        let r = visitor.visit_seq(ObjectSeq { de: self, left: &mut left, fields });
+        // From here on no call while `r` is held (one that may unwind would have to drop it):
+        // rustc then builds the value in this function's result, not in a temporary copied
+        // there. Each other path moves `r` out first.
+        if matches!(r, Err(_)) {
+            let held = r;
+            return match held {
+                Err(e) => Err(struct_error(e, at, name)),
+                ok => ok,
+            };
         }
-        if let Some(fields) = fast {
-            // The class definition lists exactly the Rust type's fields, in order: hand the
-            // values over as a sequence, without keys.
-            let mut seq = ObjectSeq { de: self, left: fields.len(), fields };
-            let r = visitor.visit_seq(&mut seq);
-            end!(r, seq.left)
-        } else {
-            let n = self.dec.class_fields(class).len();
-            let mut acc = ObjectAccess { de: self, class, keys: 0, values: 0, n };
-            let r = visitor.visit_map(&mut acc);
-            end!(r, n - acc.values)
+        if left != 0 || fields.is_empty() {
+            // The visitor stopped before the last field, or there is none: the object is
+            // still open.
+            let held = r;
+            return end_object!(self, held, left, at, name);
         }
+        r
+    }
+
+    /// [`visit_object`](Self::visit_object) of an object whose class does not list exactly
+    /// the Rust type's fields (or of any object read as a map): its fields as a map keyed by
+    /// field name. Out of line, so that the sequence path has its result to itself.
+    #[inline(never)]
+    fn object_by_name<V: Visitor<'de>>(
+        &mut self,
+        class: usize,
+        at: u64,
+        name: Option<&'static str>,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let n = self.dec.class_fields(class).len();
+        let mut acc = ObjectAccess { de: self, class, keys: 0, values: 0, n };
+        let r = visitor.visit_map(&mut acc);
+        let left = n - acc.values;
+        end_object!(self, r, left, at, name)
     }
 
     /// [`deserialize_struct`](de::Deserializer::deserialize_struct) of anything but a Hessian 2
@@ -1047,9 +1082,11 @@ impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, D> {
 }
 
 /// The field values of a Hessian 2 object whose class definition matches the Rust type exactly.
+/// Handed to the visitor by value (its own `next_element` then inlines into a derived visitor),
+/// with the count of fields left kept by the caller.
 struct ObjectSeq<'a, 'de, D: TokenRead<'de>> {
     de: &'a mut Deserializer<'de, D>,
-    left: usize,
+    left: &'a mut usize,
     /// The struct's field names (for the error path).
     fields: &'static [&'static str],
 }
@@ -1059,24 +1096,35 @@ impl<'de, D: TokenRead<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, D> {
 
     #[inline(always)]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        if self.left == 0 {
+        if *self.left == 0 {
             // A derived visitor reads exactly the fields there are.
             cold_path();
             return Ok(None);
         }
-        self.left -= 1;
+        *self.left -= 1;
         let start = self.de.dec.offset();
         match seed.deserialize(&mut *self.de) {
-            Ok(v) => Ok(Some(v)),
+            Ok(v) => {
+                if *self.left == 0 {
+                    // the last field: the end of the object
+                    self.de.dec.leave();
+                }
+                Ok(Some(v))
+            }
             Err(e) => {
-                let field = self.fields.get(self.fields.len() - self.left - 1).copied().unwrap_or("");
+                let field = self.fields.get(self.fields.len() - *self.left - 1).copied().unwrap_or("");
                 Err(located(e, start).in_field(field))
             }
         }
     }
 
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.next_element_seed(std::marker::PhantomData)
+    }
+
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(*self.left)
     }
 }
 
