@@ -173,3 +173,81 @@ fn the_string_limit_holds_on_the_fast_path() {
     assert!(matches!(e.kind(), ErrorKind::LimitExceeded { what: "string length", .. }), "{e}");
     assert_eq!(from_slice_with_limits::<Vec<Item>>(&bytes, limits(40)).unwrap(), structs::items(2));
 }
+
+/// An object whose class lists exactly the struct's fields goes to the visitor as a sequence;
+/// it is left when its last field has been read, or else after the visitor (the fields it did
+/// not read skipped and checked; a struct without fields). With a nesting limit that leaves
+/// room for exactly one object at a time, a list of them decodes only if each one was left.
+mod objects_as_sequences {
+    use super::*;
+    use serde::de::{self, Deserializer, SeqAccess, Visitor};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "t.Pair")]
+    struct Pair {
+        a: i32,
+        b: String,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(rename = "t.Empty")]
+    struct Empty {}
+
+    /// Reads only the first of `t.Pair`'s two fields.
+    #[derive(Debug, PartialEq)]
+    struct FirstOnly(i32);
+
+    impl<'de> Deserialize<'de> for FirstOnly {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = FirstOnly;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("t.Pair")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<FirstOnly, A::Error> {
+                    let a = s.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                    Ok(FirstOnly(a))
+                }
+            }
+            d.deserialize_struct("t.Pair", &["a", "b"], V)
+        }
+    }
+
+    fn pairs() -> (Vec<Pair>, i32) {
+        (vec![Pair { a: 1, b: "x".into() }, Pair { a: 2, b: "y".into() }, Pair { a: 3, b: "z".into() }], 7)
+    }
+
+    /// The tuple, the list and one object.
+    fn one_object_deep() -> Limits {
+        Limits::default().with_max_depth(3)
+    }
+
+    #[test]
+    fn a_struct_read_to_its_last_field_leaves_its_object() {
+        let bytes = hessian::to_vec(&pairs()).unwrap();
+        assert_eq!(from_slice_with_limits::<(Vec<Pair>, i32)>(&bytes, one_object_deep()).unwrap(), pairs());
+        let shallow = Limits::default().with_max_depth(2);
+        assert!(from_slice_with_limits::<(Vec<Pair>, i32)>(&bytes, shallow).is_err());
+    }
+
+    #[test]
+    fn fields_a_visitor_leaves_are_skipped_and_its_object_left() {
+        let bytes = hessian::to_vec(&pairs()).unwrap();
+        let v: (Vec<FirstOnly>, i32) = from_slice_with_limits(&bytes, one_object_deep()).unwrap();
+        assert_eq!(v, (vec![FirstOnly(1), FirstOnly(2), FirstOnly(3)], 7));
+        let (slice, stream) = both_ways::<(Vec<FirstOnly>, i32)>(&bytes);
+        assert_eq!((slice.as_str(), stream.as_str()), (format!("Ok({v:?})").as_str(), format!("Ok({v:?})").as_str()));
+        // the field left unread is still read: the input cut inside it is an error
+        let cut = bytes.iter().position(|&b| b == b'y').unwrap();
+        assert!(from_slice::<(Vec<FirstOnly>, i32)>(&bytes[..cut]).is_err());
+    }
+
+    #[test]
+    fn a_struct_without_fields_leaves_its_object() {
+        let v = (vec![Empty {}, Empty {}, Empty {}], 7);
+        let bytes = hessian::to_vec(&v).unwrap();
+        assert_eq!(from_slice_with_limits::<(Vec<Empty>, i32)>(&bytes, one_object_deep()).unwrap(), v);
+    }
+}

@@ -92,6 +92,38 @@ fn located(e: Error, start: u64) -> Error {
     e.at_offset(start)
 }
 
+/// An error raised while reading the struct `name` (if any) whose value starts at `at`: located
+/// there if it has no offset yet, with the struct named in its path.
+#[cold]
+#[inline(never)]
+fn struct_error(mut e: Error, at: u64, name: Option<&'static str>) -> Error {
+    if let Some(name) = name {
+        e.locate(at);
+        e.in_struct(name);
+    }
+    e
+}
+
+/// The end of an object after its visitor gave `$r` with `$left` of its fields unread (those
+/// are skipped): the result as it came, or the first error, located and naming the struct.
+/// Written out where it is used (not a function taking the result, nor through a tuple), so
+/// that the value does not pass through a temporary.
+macro_rules! end_object {
+    ($de:ident, $r:ident, $left:ident, $at:ident, $name:ident) => {{
+        if let Err(e) = $r {
+            return Err(struct_error(e, $at, $name));
+        }
+        if $left != 0 {
+            if let Err(e) = $de.skip_values($left) {
+                drop($r);
+                return Err(struct_error(e, $at, $name));
+            }
+        }
+        $de.dec.leave();
+        $r
+    }};
+}
+
 /// Deserializes one complete `T` from a whole message of `len` bytes under `limits`: refuses
 /// it past the message size, then makes its decoder (`dec`, given the limits) and fails unless
 /// the input is exhausted after the value; each format's `from_slice_with_limits`, as
@@ -504,38 +536,81 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
     }
 
     /// A Hessian 2 object opened at `at`: as a sequence of its fields when its class definition
-    /// lists exactly the struct's `fields`, else as a map keyed by field name.
+    /// lists exactly the struct's `fields`, else as a map keyed by field name. For a struct
+    /// (`strukt` is its name and fields), every error is located at `at` and names the struct.
+    ///
+    /// The visitor's result is returned as it comes (no `?`, no `Ok(v)` rebuilt after the work
+    /// that follows it, no borrow of it to fix an error in place): so the value a derived
+    /// visitor assembles is written once, in the caller's result, instead of being copied
+    /// through one or two temporaries (twice 136 bytes per W1 item, each a `memcpy` right
+    /// after the fields were stored, whose wide loads the store buffer cannot forward).
+    // `matches!(r, Err(_))` reads the discriminant; `r.is_err()` would borrow `r`, and a
+    // borrowed local is not built in the result.
+    #[allow(clippy::redundant_pattern_matching)]
     fn visit_object<V: Visitor<'de>>(
         &mut self,
         open: D::Open,
         at: u64,
-        fields: Option<&'static [&'static str]>,
+        strukt: Option<(&'static str, &'static [&'static str])>,
         visitor: V,
     ) -> Result<V::Value> {
-        self.dec.enter()?;
-        let class = self.dec.object_head(open)?;
-        self.note_start(at);
-        let fast = fields.filter(|f| self.is_fast(class, f));
-        let (v, left) = if let Some(fields) = fast {
-            // The class definition lists exactly the Rust type's fields, in order: hand the
-            // values over as a sequence, without keys.
-            let mut seq = ObjectSeq { de: self, left: fields.len(), fields };
-            let v = visitor.visit_seq(&mut seq)?;
-            (v, seq.left)
-        } else {
-            let n = self.dec.class_fields(class).len();
-            let mut acc = ObjectAccess { de: self, class, keys: 0, values: 0, n };
-            let v = visitor.visit_map(&mut acc)?;
-            (v, n - acc.values)
+        let name = strukt.map(|(name, _)| name);
+        if let Err(e) = self.dec.enter() {
+            return Err(struct_error(e, at, name));
+        }
+        let class = match self.dec.object_head(open) {
+            Ok(class) => class,
+            Err(e) => return Err(struct_error(e, at, name)),
         };
-        self.skip_values(left)?;
-        self.dec.leave();
-        Ok(v)
+        self.note_start(at);
+        let fast = strukt.map(|(_, fields)| fields).filter(|f| self.is_fast(class, f));
+        let Some(fields) = fast else {
+            return self.object_by_name(class, at, name, visitor);
+        };
+        // The class definition lists exactly the Rust type's fields, in order: hand the values
+        // over as a sequence, without keys. Reading the last field leaves the object.
+        let mut left = fields.len();
+        let r = visitor.visit_seq(ObjectSeq { de: self, left: &mut left, fields });
+        // From here on no call while `r` is held (one that may unwind would have to drop it):
+        // rustc then builds the value in this function's result, not in a temporary copied
+        // there. Each other path moves `r` out first.
+        if matches!(r, Err(_)) {
+            let held = r;
+            return match held {
+                Err(e) => Err(struct_error(e, at, name)),
+                ok => ok,
+            };
+        }
+        if left != 0 || fields.is_empty() {
+            // The visitor stopped before the last field, or there is none: the object is
+            // still open.
+            let held = r;
+            return end_object!(self, held, left, at, name);
+        }
+        r
+    }
+
+    /// [`visit_object`](Self::visit_object) of an object whose class does not list exactly
+    /// the Rust type's fields (or of any object read as a map): its fields as a map keyed by
+    /// field name. Out of line, so that the sequence path has its result to itself.
+    #[inline(never)]
+    fn object_by_name<V: Visitor<'de>>(
+        &mut self,
+        class: usize,
+        at: u64,
+        name: Option<&'static str>,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let n = self.dec.class_fields(class).len();
+        let mut acc = ObjectAccess { de: self, class, keys: 0, values: 0, n };
+        let r = visitor.visit_map(&mut acc);
+        let left = n - acc.values;
+        end_object!(self, r, left, at, name)
     }
 
     /// [`deserialize_struct`](de::Deserializer::deserialize_struct) of anything but a Hessian 2
     /// object: a map by field names, a list of the fields in order, or a reference to an earlier
-    /// object (copied).
+    /// object (copied). Its errors are located at `at` and name the struct.
     #[inline(never)]
     fn visit_struct_other<V: Visitor<'de>>(
         &mut self,
@@ -545,17 +620,23 @@ impl<'de, D: TokenRead<'de>> Deserializer<'de, D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match D::kind(open) {
+        let mut r = match D::kind(open) {
             Kind::Map => self.visit_map(open, at, visitor, Some(fields)),
             Kind::List => self.visit_list(open, at, visitor),
-            Kind::Ref => match self.dec.scalar(open)? {
-                Scalar::Ref(r) => self.replay(at, r as usize, "an object", |de| {
+            Kind::Ref => match self.dec.scalar(open) {
+                Ok(Scalar::Ref(r)) => self.replay(at, r as usize, "an object", |de| {
                     de::Deserializer::deserialize_struct(de, name, fields, visitor)
                 }),
-                _ => Err(self.wrong(open, at, "an object")),
+                Ok(_) => Err(self.wrong(open, at, "an object")),
+                Err(e) => Err(e),
             },
             _ => Err(self.wrong(open, at, "an object")),
+        };
+        if let Err(e) = &mut r {
+            e.locate(at);
+            e.in_struct(name);
         }
+        r
     }
 
     /// An enum written as a map opened at `start`.
@@ -850,16 +931,12 @@ impl<'de, D: TokenRead<'de>> de::Deserializer<'de> for &mut Deserializer<'de, D>
         visitor: V,
     ) -> Result<V::Value> {
         let (open, at) = self.dec.open()?;
-        let mut r = match D::kind(open) {
-            Kind::Object => self.visit_object(open, at, Some(fields), visitor),
+        // Each callee locates its errors and names the struct in them, so that the value is
+        // returned here as it comes, not moved through another `Result`.
+        match D::kind(open) {
+            Kind::Object => self.visit_object(open, at, Some((name, fields)), visitor),
             _ => self.visit_struct_other(open, at, name, fields, visitor),
-        };
-        // In place, so that a large struct is not moved through another `Result`.
-        if let Err(e) = &mut r {
-            e.locate(at);
-            e.in_struct(name);
         }
-        r
     }
 
     /// An enum from a string (a unit variant), a Java enum (a Hessian 2 object or a map typed
@@ -1005,9 +1082,11 @@ impl<'de, D: TokenRead<'de>> de::MapAccess<'de> for MapAccess<'_, 'de, D> {
 }
 
 /// The field values of a Hessian 2 object whose class definition matches the Rust type exactly.
+/// Handed to the visitor by value (its own `next_element` then inlines into a derived visitor),
+/// with the count of fields left kept by the caller.
 struct ObjectSeq<'a, 'de, D: TokenRead<'de>> {
     de: &'a mut Deserializer<'de, D>,
-    left: usize,
+    left: &'a mut usize,
     /// The struct's field names (for the error path).
     fields: &'static [&'static str],
 }
@@ -1017,24 +1096,35 @@ impl<'de, D: TokenRead<'de>> de::SeqAccess<'de> for ObjectSeq<'_, 'de, D> {
 
     #[inline(always)]
     fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
-        if self.left == 0 {
+        if *self.left == 0 {
             // A derived visitor reads exactly the fields there are.
             cold_path();
             return Ok(None);
         }
-        self.left -= 1;
+        *self.left -= 1;
         let start = self.de.dec.offset();
         match seed.deserialize(&mut *self.de) {
-            Ok(v) => Ok(Some(v)),
+            Ok(v) => {
+                if *self.left == 0 {
+                    // the last field: the end of the object
+                    self.de.dec.leave();
+                }
+                Ok(Some(v))
+            }
             Err(e) => {
-                let field = self.fields.get(self.fields.len() - self.left - 1).copied().unwrap_or("");
+                let field = self.fields.get(self.fields.len() - *self.left - 1).copied().unwrap_or("");
                 Err(located(e, start).in_field(field))
             }
         }
     }
 
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.next_element_seed(std::marker::PhantomData)
+    }
+
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(*self.left)
     }
 }
 
