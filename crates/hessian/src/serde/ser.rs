@@ -790,7 +790,17 @@ fn keep_plain(mut s: Box<Plain>, ok: bool) {
     } else {
         s.restart_plain();
     }
-    let _ = SERIALIZER.try_with(|c| c.set(Some(s)));
+    // (a serializer already there, kept by a message written inside this one, is dropped out
+    // of line)
+    if let Ok(Some(other)) = SERIALIZER.try_with(|c| c.replace(Some(s))) {
+        drop_reused(other);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn drop_reused(r: crate::cache::Reused) {
+    drop(r);
 }
 
 impl Plain {
@@ -809,20 +819,13 @@ impl Plain {
         <Encoder<Vec<u8>> as SerdeEncoder>::reset(self);
     }
 
-    /// Whether the message left nothing but its output, references, class entries and their
-    /// bookkeeping (`pending`, `tick`): no shared values, no probe or speculation state, nothing
-    /// in the encoder's tables beyond their seed. What a message of derived structs leaves when it
-    /// succeeds.
+    /// Whether the message left nothing but its output, references, class entries, their
+    /// bookkeeping (`pending`, `tick`) and the flags of probe passes and redos: no shared values,
+    /// no probe pass's field list, nothing in the encoder's tables beyond their seed. What a
+    /// message of derived structs leaves when it succeeds.
     #[inline]
     fn is_quiet(&self) -> bool {
-        let st = &self.st;
-        self.shared.is_none()
-            && st.probe.is_none()
-            && !st.restart
-            && st.mismatch.is_none()
-            && !st.force_probe
-            && st.pinned.is_none()
-            && self.enc.tables().is_reset()
+        self.shared.is_none() && self.st.probe.is_none() && self.enc.tables().is_reset()
     }
 
     /// [`restart_plain`](Self::restart_plain) after an [`is_quiet`](Self::is_quiet) message: the
@@ -833,6 +836,10 @@ impl Plain {
         self.refs = 0;
         self.st.tick = 0;
         self.st.pending = 0;
+        self.st.restart = false;
+        self.st.mismatch = None;
+        self.st.force_probe = false;
+        self.st.pinned = None;
         self.st.classes.clear();
     }
 }
