@@ -1,5 +1,7 @@
-//! The codec's only state between messages: one set of caches per thread, and the same set
-//! owned by a [`Session`](crate::Session). Nothing here changes a result (see `session.rs`):
+//! The codec's state between messages: one set of caches per thread, and the same set owned by
+//! a [`Session`](crate::Session); besides these, only the serializer `to_vec` and `to_writer`
+//! keep (`serde::ser::KeptPlain`, in a thread-local of its own so that taking it is one load of
+//! its own type). Nothing here changes a result (see `session.rs`):
 //! every use checks what it finds against the message at hand. The types are defined here,
 //! their behaviour where they are used (`serde::ser` for the schemas and class entries,
 //! `h2::decode` for the definitions, `tables`, `serde::copies`, `write` and `read` for the
@@ -28,12 +30,7 @@ pub(crate) struct Caches {
     table_rest: Cell<Option<Box<TableRest>>>,
     spare_out: Cell<Vec<u8>>,
     spare_read: Cell<Option<Box<[u8]>>>,
-    serializer: Cell<Option<Reused>>,
 }
-
-/// A serializer of the serde layer kept between messages (`serde::ser`), unnamed here so that
-/// this module stays below the layers that define it.
-pub(crate) type Reused = Box<dyn std::any::Any + Send>;
 
 thread_local! {
     static THREAD: Caches = const {
@@ -47,7 +44,6 @@ thread_local! {
             table_rest: Cell::new(None),
             spare_out: Cell::new(Vec::new()),
             spare_read: Cell::new(None),
-            serializer: Cell::new(None),
         }
     };
 }
@@ -87,8 +83,6 @@ pub(crate) const STARTS: Slot<Cell<Vec<u64>>> = Slot { get: |c| &c.starts };
 pub(crate) const CLASS_VECS: Slot<Cell<Vec<Arc<ClassDef>>>> = Slot { get: |c| &c.class_vecs };
 /// The rest of the last [`Tables`](crate::Tables) dropped that had any, emptied.
 pub(crate) const TABLE_REST: Slot<Cell<Option<Box<TableRest>>>> = Slot { get: |c| &c.table_rest };
-/// The Hessian 2 serializer of the free functions, between messages (`serde::ser`).
-pub(crate) const SERIALIZER: Slot<Cell<Option<Reused>>> = Slot { get: |c| &c.serializer };
 /// The spare output buffer (`write::spare`).
 pub(crate) const SPARE: Slot<Cell<Vec<u8>>> = Slot { get: |c| &c.spare_out };
 /// The spare read buffer (`read::ReadBuffer`).
@@ -106,7 +100,6 @@ pub(crate) struct Kept {
     table_rest: Option<Box<TableRest>>,
     spare_out: Vec<u8>,
     spare_read: Option<Box<[u8]>>,
-    serializer: Option<Reused>,
 }
 
 /// Which caches [`swap`] exchanges.
@@ -114,8 +107,9 @@ pub(crate) struct Kept {
 pub(crate) struct Parts(u8);
 
 impl Parts {
-    /// The serializer's schemas and class entries, the last length, the output buffer, and the
-    /// kept serializer of `to_vec` and `to_writer`.
+    /// The serializer's schemas and class entries, the last length and the output buffer (and,
+    /// swapped by [`Session`](crate::Session) itself, the kept serializer of `to_vec` and
+    /// `to_writer`, which `serde::ser` keeps in a thread-local of its own).
     pub(crate) const WRITE: Parts = Parts(1);
     /// The decoder's definitions, class vector and reference starts, and the tables' recycled rest.
     pub(crate) const READ: Parts = Parts(2);
@@ -129,7 +123,8 @@ impl Parts {
         Parts(self.0 | other.0)
     }
 
-    fn has(self, p: Parts) -> bool {
+    /// Whether `p` is among these.
+    pub(crate) fn has(self, p: Parts) -> bool {
         self.0 & p.0 != 0
     }
 }
@@ -153,7 +148,6 @@ pub(crate) fn swap(kept: &mut Kept, parts: Parts) {
             cell(&c.class_pool, &mut kept.class_pool);
             kept.last_len = c.last_len.replace(kept.last_len);
             cell(&c.spare_out, &mut kept.spare_out);
-            cell(&c.serializer, &mut kept.serializer);
         }
         if parts.has(Parts::READ) {
             refcell(&c.defs, &mut kept.defs);

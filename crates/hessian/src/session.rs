@@ -6,6 +6,7 @@
 
 use crate::cache::{swap, Kept, Parts};
 use crate::error::Result;
+use crate::serde::ser::{swap_plain, KeptPlain};
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
 
@@ -66,6 +67,7 @@ use serde::ser::Serialize;
 #[derive(Default)]
 pub struct Session {
     kept: Kept,
+    plain: KeptPlain,
 }
 
 impl std::fmt::Debug for Session {
@@ -80,18 +82,27 @@ struct Entered<'a>(&'a mut Session, Parts);
 
 impl Entered<'_> {
     fn enter(s: &mut Session, parts: Parts) -> Entered<'_> {
-        swap(&mut s.kept, parts);
+        s.swap(parts);
         Entered(s, parts)
     }
 }
 
 impl Drop for Entered<'_> {
     fn drop(&mut self) {
-        swap(&mut self.0.kept, self.1);
+        self.0.swap(self.1);
     }
 }
 
 impl Session {
+    /// Exchanges the session's `parts` with the thread's: its caches, and with the write part
+    /// the kept serializer of `to_vec` and `to_writer`.
+    fn swap(&mut self, parts: Parts) {
+        swap(&mut self.kept, parts);
+        if parts.has(Parts::WRITE) {
+            swap_plain(&mut self.plain);
+        }
+    }
+
     /// A session with nothing cached yet.
     pub fn new() -> Self {
         Self::default()

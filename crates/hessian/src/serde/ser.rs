@@ -24,7 +24,7 @@
 //! appears.
 
 use super::serializer::{self, SerdeEncoder};
-use crate::cache::{ClassEntry, Schema, Undo, CLASS_POOL, LAST_LEN, SCHEMAS, SERIALIZER};
+use crate::cache::{ClassEntry, Schema, Undo, CLASS_POOL, LAST_LEN, SCHEMAS};
 use crate::error::{Error, ErrorKind, Result};
 use crate::h2::Encoder;
 use crate::value::ClassDef;
@@ -763,11 +763,28 @@ const KEEP_OUT: usize = 64 << 10;
 /// keeping it.
 #[inline(always)]
 fn take_plain() -> Box<Plain> {
-    let kept = SERIALIZER.try_with(Cell::take).ok().flatten().and_then(|b| b.downcast::<Plain>().ok());
-    match kept {
+    match PLAIN.try_with(Cell::take).ok().flatten() {
         Some(s) => s,
         None => new_plain(),
     }
+}
+
+thread_local! {
+    /// The thread's kept serializer (see [`take_plain`]), when no message has it.
+    static PLAIN: Cell<Option<Box<Plain>>> = const { Cell::new(None) };
+}
+
+/// The kept serializer of `to_vec` and `to_writer` while it is not in a thread's place: what a
+/// [`Session`](crate::Session) owns of it.
+#[derive(Default)]
+pub(crate) struct KeptPlain(Option<Box<Plain>>);
+
+/// Exchanges `kept` with this thread's kept serializer (see [`crate::cache::swap`]).
+pub(crate) fn swap_plain(kept: &mut KeptPlain) {
+    let _ = PLAIN.try_with(|c| {
+        let mine = c.take();
+        c.set(std::mem::replace(&mut kept.0, mine));
+    });
 }
 
 #[cold]
@@ -792,15 +809,15 @@ fn keep_plain(mut s: Box<Plain>, ok: bool) {
     }
     // (a serializer already there, kept by a message written inside this one, is dropped out
     // of line)
-    if let Ok(Some(other)) = SERIALIZER.try_with(|c| c.replace(Some(s))) {
-        drop_reused(other);
+    if let Ok(Some(other)) = PLAIN.try_with(|c| c.replace(Some(s))) {
+        drop_plain(other);
     }
 }
 
 #[cold]
 #[inline(never)]
-fn drop_reused(r: crate::cache::Reused) {
-    drop(r);
+fn drop_plain(s: Box<Plain>) {
+    drop(s);
 }
 
 impl Plain {
