@@ -133,9 +133,9 @@ impl Parts {
 /// serializer or decoder running on this thread, when a session is entered from inside a
 /// value's serialization) is left where it is: a cache never changes a result.
 pub(crate) fn swap(kept: &mut Kept, parts: Parts) {
-    fn cell<T: Default>(c: &Cell<T>, k: &mut T) {
-        let v = c.take();
-        c.set(std::mem::replace(k, v));
+    fn cell<T>(c: &Cell<T>, k: &mut T) {
+        // a plain exchange: nothing is dropped, so no drop code runs
+        c.swap(Cell::from_mut(k));
     }
     fn refcell<T>(c: &RefCell<T>, k: &mut T) {
         if let Ok(mut v) = c.try_borrow_mut() {

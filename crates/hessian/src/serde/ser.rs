@@ -781,10 +781,7 @@ pub(crate) struct KeptPlain(Option<Box<Plain>>);
 
 /// Exchanges `kept` with this thread's kept serializer (see [`crate::cache::swap`]).
 pub(crate) fn swap_plain(kept: &mut KeptPlain) {
-    let _ = PLAIN.try_with(|c| {
-        let mine = c.take();
-        c.set(std::mem::replace(&mut kept.0, mine));
-    });
+    let _ = PLAIN.try_with(|c| c.swap(Cell::from_mut(&mut kept.0)));
 }
 
 #[cold]
