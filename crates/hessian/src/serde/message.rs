@@ -65,11 +65,12 @@ macro_rules! each_de {
     };
 }
 
-/// The serializer of one format, writing one message into a buffer. It lives on the stack for
-/// one message: boxing the large Hessian 2 variant would cost an allocation per call.
+/// The serializer of one format, writing one message into a buffer. Hessian 2's is the one
+/// `to_vec` and `to_writer` keep on the thread, lent for the message (`ser::Lent`): its class
+/// list, tables and remembered first struct are not built and dropped per call.
 #[allow(clippy::large_enum_variant)]
 enum AnySerializer {
-    H2(ser::Serializer<Vec<u8>>),
+    H2(ser::Lent),
     /// A referring message's: the serializer its type map keeps, and how many class entries it
     /// started with.
     H2Kept(ser::KeptSerializer, usize),
@@ -95,7 +96,7 @@ impl AnySerializer {
     fn new(format: Format, buf: Vec<u8>) -> AnySerializer {
         match format {
             // the one-vector encoder: structs this thread has defined before skip the probe pass
-            Format::Hessian2 => AnySerializer::H2(ser::Serializer::from_encoder(crate::h2::Encoder::vec_from(buf))),
+            Format::Hessian2 => AnySerializer::H2(ser::Lent::new(buf)),
             Format::Hessian1 => AnySerializer::H1(h1::Serializer::from_encoder(crate::h1::Encoder::new(buf))),
             Format::Burlap => AnySerializer::Burlap(burlap::Serializer::from_encoder(crate::burlap::Encoder::new(buf))),
         }
@@ -118,12 +119,7 @@ impl AnySerializer {
 
     fn finish_inner(self, seed: Option<&Seed>, inline: bool) -> Result<(Vec<u8>, Vec<Arc<ClassDef>>)> {
         match self {
-            AnySerializer::H2(s) if inline => {
-                let enc = s.into_encoder();
-                let classes = enc.tables().classes().to_vec();
-                Ok((enc.into_vec(), classes))
-            }
-            AnySerializer::H2(s) => Ok((s.into_vec(), Vec::new())),
+            AnySerializer::H2(s) => Ok(s.finish(inline)),
             AnySerializer::H2Kept(mut s, entries) => {
                 let classes = seed.map_or(0, |m| m.classes);
                 let end = s.end_kept(classes, entries, inline);

@@ -664,12 +664,6 @@ impl<W: Write> Serializer<W> {
 }
 
 impl Serializer<Vec<u8>> {
-    /// The bytes of a message written through a one-vector encoder ([`Encoder::vec`]), without
-    /// bringing the encoder's tables up to date first (nothing reads them any more).
-    pub(crate) fn into_vec(self) -> Vec<u8> {
-        self.enc.into_vec()
-    }
-
     /// A serializer to keep with a type map (see [`KeptSerializer`]): its tables are `tables`,
     /// seeded with the map's classes, and its class entries are its own (not this thread's).
     pub(crate) fn kept(tables: crate::tables::Tables) -> KeptSerializer {
@@ -855,6 +849,65 @@ impl Plain {
         self.st.force_probe = false;
         self.st.pinned = None;
         self.st.classes.clear();
+    }
+}
+
+/// The thread's kept serializer lent to one message written into the caller's buffer (a call
+/// or reply of `serde::message`): it writes into that buffer, its own output buffer set aside,
+/// and goes back to the thread when the message ends (restarted as after a failed message if
+/// the message is dropped unfinished).
+pub(crate) struct Lent {
+    s: Option<Box<Plain>>,
+    kept: Vec<u8>,
+}
+
+impl Lent {
+    /// The thread's kept serializer, writing into `buf` (cleared first).
+    #[inline]
+    pub(crate) fn new(buf: Vec<u8>) -> Lent {
+        let mut s = take_plain();
+        let kept = s.enc.swap_output(buf);
+        Lent { s: Some(s), kept }
+    }
+
+    /// The message's bytes, the serializer given back; with `inline`, also the class
+    /// definitions it wrote, in order.
+    pub(crate) fn finish(mut self, inline: bool) -> (Vec<u8>, Vec<Arc<ClassDef>>) {
+        let Some(mut s) = self.s.take() else { return (Vec::new(), Vec::new()) };
+        let classes = if inline {
+            <Encoder<Vec<u8>> as SerdeEncoder>::sync(&mut s);
+            s.enc.tables().classes().to_vec()
+        } else {
+            Vec::new()
+        };
+        let out = s.enc.swap_output(std::mem::take(&mut self.kept));
+        keep_plain(s, true);
+        (out, classes)
+    }
+}
+
+impl Drop for Lent {
+    fn drop(&mut self) {
+        if let Some(mut s) = self.s.take() {
+            s.enc.swap_output(std::mem::take(&mut self.kept));
+            keep_plain(s, false);
+        }
+    }
+}
+
+impl std::ops::Deref for Lent {
+    type Target = Plain;
+    #[inline]
+    fn deref(&self) -> &Plain {
+        // `s` is only empty once `finish` has taken it, which consumes the `Lent`
+        self.s.as_deref().unwrap_or_else(|| unreachable!("a finished Lent is gone"))
+    }
+}
+
+impl std::ops::DerefMut for Lent {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Plain {
+        self.s.as_deref_mut().unwrap_or_else(|| unreachable!("a finished Lent is gone"))
     }
 }
 
