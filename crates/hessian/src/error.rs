@@ -201,6 +201,11 @@ impl Error {
         self
     }
 
+    /// Sets the offset, whatever it was (a serializer correcting where it located an error).
+    pub(crate) fn relocate(&mut self, offset: u64) {
+        self.inner.offset = offset;
+    }
+
     /// In place: sets the offset if it is still [`UNKNOWN_OFFSET`](Self::UNKNOWN_OFFSET).
     #[inline]
     pub(crate) fn locate(&mut self, offset: u64) {

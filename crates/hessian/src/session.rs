@@ -22,8 +22,10 @@ use serde::ser::Serialize;
 ///   (`serde::ser`);
 /// - the decoder's *definitions*: the class definitions read before, found again by their
 ///   bytes, with the check of their fields against a Rust type's done once (`h2::decode`);
-/// - recycled state: the Hessian 2 serializer of `to_vec` and `to_writer` itself (its class
-///   entries, tables and output buffer, restarted as new for every message), the decoder's class
+/// - recycled state: the Hessian 2 serializer of `to_vec`, `to_writer` and the Hessian 2 call
+///   and reply functions itself (its class entries, tables and output buffer, restarted as new
+///   for every message, and the first struct of its last message, whose definition it writes
+///   from memory when the next message starts with the same struct), the decoder's class
 ///   table and reference starts, the output buffer of the other `to_writer` functions and the
 ///   read buffer of the `from_reader` functions.
 ///

@@ -233,6 +233,25 @@ fn a_failing_writer_is_an_io_error_and_the_next_message_is_whole() {
     assert_eq!(ok, want);
 }
 
+/// A value that fails by itself (not a struct).
+struct FailingValue;
+
+impl Serialize for FailingValue {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom("this field cannot be written"))
+    }
+}
+
+/// A struct whose second field fails by itself, and one whose second field is a struct that
+/// fails by itself: the errors' offsets are where the field's value starts, whether the outer
+/// struct's definition was written on trust or after a probe pass.
+#[derive(Serialize)]
+#[serde(rename = "com.example.Holder")]
+struct Holder<T> {
+    cents: i32,
+    inner: T,
+}
+
 /// A Java enum (written as an object of its own class).
 #[derive(Serialize, Clone, Copy)]
 #[serde(rename = "com.example.Color")]
@@ -258,7 +277,8 @@ impl Serialize for OneFieldMoney {
 /// every message that could meet a stale memory writes what a fresh thread writes, in every
 /// order, `to_vec` and `to_writer` alike. The cases: a first struct after a Java enum, after an
 /// object written as a `Value` (the class already in the tables), the same name with other
-/// fields, a first struct that fails, and a message that starts with a list of structs.
+/// fields, a first struct that fails (by itself, or in a field's value), and a message that
+/// starts with a list of structs.
 #[test]
 fn a_remembered_first_struct_never_changes_the_next_message() {
     let money = structs::money();
@@ -293,6 +313,9 @@ fn a_remembered_first_struct_never_changes_the_next_message() {
         msg(w2::request()),
         msg(shapes()),
         msg((money.clone(), Failing)),
+        msg(Holder { cents: 1, inner: FailingValue }),
+        msg(Holder { cents: 2, inner: Failing }),
+        msg(Holder { cents: 3, inner: Holder { cents: 4, inner: FailingValue } }),
     ];
     let want: Vec<_> = std::thread::scope(|s| msgs.iter().map(|m| s.spawn(m).join().unwrap()).collect());
     // every message after every other one (and after itself), on one thread

@@ -424,10 +424,11 @@ impl<W: Write> Serializer<W> {
     /// wrote has left the buffer or defined classes, redo it with a probe pass.
     fn retry<T: ?Sized + Serialize>(&mut self, e: Error, v: &T) -> Result<()> {
         let Some(snap) = self.st.mismatch.take() else {
-            // An error the value raised itself (not the serializer, not a field's value) inside
-            // an instance whose definition was written on trust (still unconfirmed, see `end`
-            // and `field_failed`): where a thread without that definition fails, in the probe
-            // pass, before anything of the instance is written.
+            // An error a value raised itself inside an instance whose definition was written on
+            // trust (still unconfirmed, see `end`): if it is the struct's own (not one of its
+            // fields' values: `field_failed` puts those back where they failed), it is located
+            // where a thread without that definition fails, in the probe pass, before anything
+            // of the instance is written.
             if e.offset() == Error::UNKNOWN_OFFSET {
                 if let Some(pos) = self.st.classes.iter().rev().find_map(|c| c.spec.map(|u| u.pos)) {
                     return Err(e.at_offset(pos));
@@ -1219,17 +1220,17 @@ impl<W: Write> Serializer<W> {
         )))
     }
 
-    /// A field's value failed with `e` in a struct checked by signature: an instance whose
-    /// definition was written on trust gets as far as on a thread that probed it first (the
-    /// probe pass does not serialize values, so the value fails there too, at the same offset),
-    /// so its definition is confirmed (see [`retry`](Self::retry)).
+    /// A field's value failed with `e` in a struct checked by signature that began at `start`.
+    /// In the instance whose definition was written on trust (`Mode::FastFirst`) such an error
+    /// is the field's, not the struct's own:
+    /// if `retry` located it at the instance's start (see there), it goes back to where it
+    /// failed, as on a thread that probed the struct first (the probe pass does not serialize
+    /// values, so the value fails there too, at the same offset). Nothing was written since.
     #[cold]
     #[inline(never)]
-    fn field_failed(&mut self, mode: Mode, class: u32, e: Error) -> Error {
-        if mode == Mode::FastFirst {
-            if let Some(c) = self.st.classes.get_mut(class as usize) {
-                c.spec = None;
-            }
+    fn field_failed(&self, mode: Mode, start: u64, mut e: Error) -> Error {
+        if mode == Mode::FastFirst && e.offset() == start {
+            e.relocate(self.enc.position());
         }
         e
     }
@@ -1302,7 +1303,7 @@ impl<W: Write> ser::SerializeStruct for StructSer<'_, W> {
             self.sig = field_sig(self.sig, key);
             return match self.ser.entry(value) {
                 Ok(()) => Ok(()),
-                Err(e) => Err(self.ser.field_failed(self.mode, self.class, e)),
+                Err(e) => Err(self.ser.field_failed(self.mode, self.pos, e)),
             };
         }
         self.sig = field_sig(self.sig, key);
