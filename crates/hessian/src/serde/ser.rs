@@ -317,8 +317,15 @@ mod state {
         /// Forgets a message's bookkeeping (pending definitions, probe passes, speculation),
         /// keeping the class entries.
         pub(super) fn clear_message(&mut self) {
-            self.pending = 0;
             self.probe = None;
+            self.clear_flags();
+        }
+
+        /// [`clear_message`](Self::clear_message) but for a probe pass's field list (which a
+        /// message that ended well has given back already).
+        #[inline]
+        pub(super) fn clear_flags(&mut self) {
+            self.pending = 0;
             self.restart = false;
             self.mismatch = None;
             self.force_probe = false;
@@ -569,20 +576,7 @@ impl<W: Write> Serializer<W> {
             }
         }
         self.st.tick += 1;
-        let entry = ClassEntry {
-            name,
-            fields_at: 0,
-            fields_len: 0,
-            id,
-            ambiguous,
-            used: self.st.tick,
-            sig: schema.sig,
-            fast: true,
-            spec,
-            alt_name: None,
-            alt_sig: 0,
-        };
-        Ok(self.st.classes.push(entry, &schema.fields))
+        Ok(self.push_schema_entry(schema, id, ambiguous, spec))
     }
 
     /// The first instance of a struct name in this message, when the output is one vector and
@@ -630,20 +624,27 @@ impl<W: Write> Serializer<W> {
         let id = self.st.pending;
         self.st.pending += 1;
         self.st.tick += 1;
+        Ok(self.push_schema_entry(schema, id, false, Some(undo)))
+    }
+
+    /// Adds the class entry of `schema`'s definition, numbered `id` and chosen now; `spec` when
+    /// written on trust. Returns its index.
+    #[inline(always)]
+    fn push_schema_entry(&mut self, schema: &Schema, id: u32, ambiguous: bool, spec: Option<Undo>) -> usize {
         let entry = ClassEntry {
             name: schema.name,
             fields_at: 0,
             fields_len: 0,
             id,
-            ambiguous: false,
+            ambiguous,
             used: self.st.tick,
             sig: schema.sig,
             fast: true,
-            spec: Some(undo),
+            spec,
             alt_name: None,
             alt_sig: 0,
         };
-        Ok(self.st.classes.push(entry, &schema.fields))
+        self.st.classes.push(entry, &schema.fields)
     }
 
     #[inline]
@@ -844,11 +845,7 @@ impl Plain {
         self.enc.restart();
         self.refs = 0;
         self.st.tick = 0;
-        self.st.pending = 0;
-        self.st.restart = false;
-        self.st.mismatch = None;
-        self.st.force_probe = false;
-        self.st.pinned = None;
+        self.st.clear_flags();
         self.st.classes.clear();
     }
 }
@@ -917,7 +914,8 @@ pub fn to_vec<T: ?Sized + Serialize>(value: &T) -> Result<Vec<u8>> {
     let hint = LAST_LEN.try_with(Cell::get).unwrap_or(0).min(MAX_HINT);
     let mut s = take_plain();
     // the message goes into a vector of its own, for the caller; the kept one stays for
-    // `to_writer`
+    // `to_writer` (as `Lent` does, without its guard: nothing here can unwind but the value's
+    // `Serialize`, and then the serializer is simply dropped)
     let kept = s.enc.swap_output(Vec::with_capacity(hint.max(64)));
     let r = s.entry(value);
     let out = s.enc.swap_output(kept);
