@@ -1,7 +1,8 @@
 //! The codec's state between messages: one set of caches per thread, and the same set owned by
-//! a [`Session`](crate::Session); besides these, only the serializer `to_vec` and `to_writer`
-//! keep (`serde::ser::KeptPlain`, in a thread-local of its own so that taking it is one load of
-//! its own type). Nothing here changes a result (see `session.rs`):
+//! a [`Session`](crate::Session); besides these, only the serializer that `to_vec`, `to_writer`
+//! and the Hessian 2 call and reply functions share (`serde::ser`'s `PLAIN`, a thread-local of
+//! its own type, so that taking it is one load with no type check; a session holds it as
+//! `serde::ser::KeptPlain`). Nothing here changes a result (see `session.rs`):
 //! every use checks what it finds against the message at hand. The types are defined here,
 //! their behaviour where they are used (`serde::ser` for the schemas and class entries,
 //! `h2::decode` for the definitions, `tables`, `serde::copies`, `write` and `read` for the
@@ -108,8 +109,8 @@ pub(crate) struct Parts(u8);
 
 impl Parts {
     /// The serializer's schemas and class entries, the last length and the output buffer (and,
-    /// swapped by [`Session`](crate::Session) itself, the kept serializer of `to_vec` and
-    /// `to_writer`, which `serde::ser` keeps in a thread-local of its own).
+    /// swapped by [`Session`](crate::Session) itself, the kept serializer that `serde::ser`
+    /// keeps in a thread-local of its own).
     pub(crate) const WRITE: Parts = Parts(1);
     /// The decoder's definitions, class vector and reference starts, and the tables' recycled rest.
     pub(crate) const READ: Parts = Parts(2);

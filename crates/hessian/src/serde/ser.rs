@@ -22,6 +22,14 @@
 //! [`Value`](crate::Value) written inside the message, or access to the encoder); the class
 //! list is recycled from message to message, and no hash map is made before a shared value
 //! appears.
+//!
+//! `to_vec`, `to_writer` and the Hessian 2 calls and replies of `serde::message` share one
+//! serializer per thread, restarted for each message (`take_plain`, `keep_plain`, `Lent`). It
+//! remembers the first struct of its last message (`FirstMemo`): a message that starts with
+//! the same struct copies that definition without looking it up, and is checked like any
+//! definition written on trust. An error a struct's own `Serialize` raises in such an instance
+//! is located at the struct's start, where a thread without the definition fails in its probe
+//! pass; a field value's error stays where the value failed (see `retry`, `field_failed`).
 
 use super::serializer::{self, SerdeEncoder};
 use crate::cache::{ClassEntry, Schema, Undo, CLASS_POOL, LAST_LEN, SCHEMAS};
