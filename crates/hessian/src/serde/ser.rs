@@ -329,6 +329,13 @@ mod state {
             self.clear_flags();
         }
 
+        /// Forgets the remembered first struct (see [`FirstMemo`]), if this serializer keeps one.
+        pub(super) fn forget_first(&mut self) {
+            if let Some(m) = self.memo.as_deref_mut() {
+                m.name = None;
+            }
+        }
+
         /// [`clear_message`](Self::clear_message) but for a probe pass's field list (which a
         /// message that ended well has given back already).
         #[inline]
@@ -452,9 +459,7 @@ impl<W: Write> Serializer<W> {
             return Err(e.at_offset(self.enc.position()));
         };
         // a struct whose fields differed: no more definitions on trust from the memo
-        if let Some(m) = self.st.memo.as_deref_mut() {
-            m.name = None;
-        }
+        self.st.forget_first();
         // The instance whose definition was written on trust: take the definition (and the
         // classes defined after it) back too.
         let spec =
@@ -685,18 +690,12 @@ impl Serializer<Vec<u8>> {
     /// class entries it starts with (for [`end_kept`](Self::end_kept)).
     pub(crate) fn restart(&mut self, buf: Vec<u8>) -> usize {
         self.enc.restart_into(buf);
-        self.forget_message();
-        self.st.classes.len()
-    }
-
-    /// Forgets the last message's references, probe passes and speculation (not its class
-    /// entries or tables).
-    #[inline]
-    fn forget_message(&mut self) {
+        // the last message's references, probe passes and speculation (not its class entries)
         self.refs = 0;
         self.shared = None;
         self.st.clear_message();
         self.st.tick = 0;
+        self.st.classes.len()
     }
 
     /// Ends a message of a kept serializer on a map of `classes` classes that started with
@@ -829,12 +828,10 @@ impl Plain {
     #[inline(never)]
     fn restart_plain(&mut self) {
         self.enc.restart();
-        self.forget_message();
-        if let Some(m) = self.st.memo.as_deref_mut() {
-            m.name = None;
-        }
-        // the class entries and the tables' entries too
-        <Encoder<Vec<u8>> as SerdeEncoder>::reset(self);
+        // references, shared values, class entries, message flags and the tables' entries
+        self.reset();
+        self.st.tick = 0;
+        self.st.forget_first();
     }
 
     /// Whether the message left nothing but its output, references, class entries, their
@@ -1165,7 +1162,8 @@ enum Mode {
     /// By signature over the field names' addresses, compared once at the end.
     Fast = 0,
     /// As `Fast`, for the instance whose class definition was written on trust (see
-    /// `speculate`): its end confirms the definition (see `Serializer::confirm`).
+    /// `speculate`): its end confirms the definition (clears its entry's `spec`), and an
+    /// error its own `Serialize` raises before is located at its start (see `retry`).
     FastFirst = 1,
     /// Name by name (by address, then by content).
     Checked = 2,
